@@ -1,0 +1,114 @@
+"""Play one game between two players, validating every action, and return its record.
+
+A player that returns an illegal action, raises an exception, or takes longer than ``time_limit``
+seconds for a decision forfeits the game (the opponent wins) and the record says why. Time limits are
+checked after the decision returns: Python cannot safely interrupt a player mid-thought, so a player that
+never returns blocks the game (run untrusted players in a separate process).
+"""
+
+from __future__ import annotations
+
+from time import perf_counter
+
+from gpquarto.arena.record import DRAW, FORFEIT, WIN, GameRecord
+from gpquarto.engine.board import PLACE_OFFSET, Board, IllegalActionError
+from gpquarto.engine.lines import Rules
+from gpquarto.engine.pieces import NO_PIECE
+from gpquarto.players.base import Player, PlayerQuit
+from gpquarto.seeding import derive_seed
+
+_START_TEXTS = {rules: Board(rules).text() for rules in Rules}
+
+
+def player_name(player: Player) -> str:
+    """A short display name for a player: its ``name`` attribute or its class name."""
+    return str(getattr(player, "name", None) or type(player).__name__)
+
+
+def play_game(
+    players: tuple[Player, Player] | list[Player],
+    *,
+    start: Board | str | None = None,
+    rules: Rules | str = Rules.CLASSIC,
+    seed: int | None = None,
+    time_limit: float | None = None,
+    names: tuple[str, str] | None = None,
+) -> GameRecord:
+    """Play a game; ``players[0]`` sits in seat 0 (opens by choosing when starting from the empty board).
+
+    When ``seed`` is given, each player's ``seed`` hook is called with a seed derived from it and the
+    seat, so the game can be replayed exactly. ``start`` may be a Board or position text.
+    """
+    if isinstance(start, str):
+        board = Board.from_text(start)
+    elif start is not None:
+        board = start.copy()
+    else:
+        board = Board(rules)
+    record = GameRecord(
+        players=names or (player_name(players[0]), player_name(players[1])),
+        start=board.text() if start is not None else _START_TEXTS[board.rules],
+        seed=seed,
+    )
+    for seat, player in enumerate(players):
+        if seed is not None:
+            hook = getattr(player, "seed", None)
+            if hook is not None:
+                hook(derive_seed(seed, seat))
+        hook = getattr(player, "new_game", None)
+        if hook is not None:
+            hook(seat)
+    _run(board, players, record, time_limit)
+    return record
+
+
+def _run(board: Board, players, record: GameRecord, time_limit: float | None) -> None:
+    view = board.view()
+    actions = record.actions
+    times = record.times
+    limit = float("inf") if time_limit is None else time_limit
+    choosers = [player.choose_piece for player in players]
+    placers = [player.place_piece for player in players]
+    while board._winner == NO_PIECE and board._placed < 16:
+        seat = board._player
+        hand = board._in_hand
+        began = perf_counter()
+        try:
+            if hand == NO_PIECE:
+                action = choosers[seat](view)
+            else:
+                action = placers[seat](view, hand)
+        except PlayerQuit:
+            raise
+        except Exception as error:  # a player's bug loses the game, it does not stop the match
+            times.append(perf_counter() - began)
+            _forfeit(record, seat, f"raised {type(error).__name__}: {error}")
+            return
+        elapsed = perf_counter() - began
+        times.append(elapsed)
+        if elapsed > limit:
+            _forfeit(record, seat, f"took {elapsed:.3f} s, over the {time_limit:g} s limit")
+            return
+        try:
+            if hand == NO_PIECE:
+                board.choose(action)
+                actions.append(action)
+            else:
+                board.place(action)
+                actions.append(PLACE_OFFSET + action)
+        except IllegalActionError as error:
+            _forfeit(record, seat, f"illegal {'choice' if hand == NO_PIECE else 'placement'} {action!r}: {error}")
+            return
+    winner = board._winner
+    if winner == NO_PIECE:
+        record.end = DRAW
+    else:
+        record.end = WIN
+        record.winner = winner
+
+
+def _forfeit(record: GameRecord, seat: int, reason: str) -> None:
+    record.end = FORFEIT
+    record.forfeited_by = seat
+    record.winner = 1 - seat
+    record.reason = reason

@@ -1,0 +1,141 @@
+"""Matches: N games between two players, alternating who starts, reproducible by seed.
+
+Results are from the perspective of the first player named (A). Game ``i`` puts A in seat ``i % 2``
+(seat 0 opens by choosing a piece) and seeds both players from ``derive_seed(seed, i)``, so a match is
+the same whatever else runs, and any single game can be replayed from its record.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from gpquarto.arena.game import play_game, player_name
+from gpquarto.arena.record import FORFEIT, GameRecord
+from gpquarto.arena.stats import wilson_interval
+from gpquarto.engine.lines import Rules
+from gpquarto.players.base import Player
+from gpquarto.players.registry import make_player
+from gpquarto.seeding import derive_seed
+
+
+@dataclass
+class MatchResult:
+    """Totals of a match, from A's point of view."""
+
+    names: tuple[str, str]
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    forfeits: list[int] = field(default_factory=lambda: [0, 0])  # games lost by forfeit, by A and by B
+    decisions: list[int] = field(default_factory=lambda: [0, 0])
+    thinking_time: list[float] = field(default_factory=lambda: [0.0, 0.0])
+    forfeit_reasons: list[str] = field(default_factory=list)
+    records: list[GameRecord] = field(default_factory=list)
+
+    @property
+    def score(self) -> float:
+        """A's points: wins + draws / 2."""
+        return self.wins + self.draws / 2
+
+    @property
+    def score_rate(self) -> float:
+        """A's points per game (0..1)."""
+        return self.score / self.games if self.games else 0.0
+
+    @property
+    def win_rate(self) -> float:
+        """A's wins per game."""
+        return self.wins / self.games if self.games else 0.0
+
+    def win_interval(self) -> tuple[float, float]:
+        """95% Wilson interval of A's win rate."""
+        return wilson_interval(self.wins, self.games)
+
+    def score_interval(self) -> tuple[float, float]:
+        """95% Wilson interval of A's score rate (draws count one half)."""
+        return wilson_interval(self.score, self.games)
+
+    def mean_decision_time(self, side: int) -> float:
+        """Mean seconds per decision of side 0 (A) or 1 (B)."""
+        return self.thinking_time[side] / self.decisions[side] if self.decisions[side] else 0.0
+
+    def add(self, record: GameRecord, a_seat: int, keep: bool = False) -> None:
+        """Count one game in which A sat in ``a_seat``."""
+        self.games += 1
+        if record.winner is None:
+            self.draws += 1
+        elif record.winner == a_seat:
+            self.wins += 1
+        else:
+            self.losses += 1
+        if record.end == FORFEIT:
+            side = 0 if record.forfeited_by == a_seat else 1
+            self.forfeits[side] += 1
+            if len(self.forfeit_reasons) < 20:
+                self.forfeit_reasons.append(f"{self.names[side]}: {record.reason}")
+        for seat, elapsed in zip(record.decision_seats(), record.times, strict=True):
+            side = 0 if seat == a_seat else 1
+            self.decisions[side] += 1
+            self.thinking_time[side] += elapsed
+        if keep:
+            self.records.append(record)
+
+    def merge(self, other: MatchResult) -> None:
+        """Add another partial result of the same pairing (e.g. from a worker process)."""
+        self.games += other.games
+        self.wins += other.wins
+        self.draws += other.draws
+        self.losses += other.losses
+        for side in (0, 1):
+            self.forfeits[side] += other.forfeits[side]
+            self.decisions[side] += other.decisions[side]
+            self.thinking_time[side] += other.thinking_time[side]
+        self.forfeit_reasons.extend(other.forfeit_reasons[: max(0, 20 - len(self.forfeit_reasons))])
+        self.records.extend(other.records)
+
+
+def resolve_player(player: Player | str, seed: int | None = None) -> Player:
+    """A player object from a player or a spec string."""
+    return make_player(player, seed=seed) if isinstance(player, str) else player
+
+
+def play_match(
+    player_a: Player | str,
+    player_b: Player | str,
+    games: int,
+    *,
+    seed: int = 0,
+    rules: Rules | str = Rules.CLASSIC,
+    time_limit: float | None = None,
+    keep_records: bool = False,
+    first_game: int = 0,
+    progress: Callable[[int], None] | None = None,
+) -> MatchResult:
+    """Play ``games`` games between A and B, alternating starts; see the module docstring.
+
+    ``first_game`` lets workers play a slice ``first_game .. first_game + games - 1`` of a larger match
+    with the same per-game seeds. ``progress(n)`` is called after each game with 1.
+    """
+    if games < 0:
+        raise ValueError(f"games must be >= 0, got {games}")
+    a = resolve_player(player_a, seed)
+    b = resolve_player(player_b, seed)
+    names = (_display(player_a, a), _display(player_b, b))
+    if names[0] == names[1]:
+        names = (names[0] + " (A)", names[1] + " (B)")
+    result = MatchResult(names=names)
+    for index in range(first_game, first_game + games):
+        a_seat = index % 2
+        seats = (a, b) if a_seat == 0 else (b, a)
+        seat_names = names if a_seat == 0 else (names[1], names[0])
+        record = play_game(seats, rules=rules, seed=derive_seed(seed, index), time_limit=time_limit, names=seat_names)
+        result.add(record, a_seat, keep=keep_records)
+        if progress is not None:
+            progress(1)
+    return result
+
+
+def _display(spec: Player | str, player: Player) -> str:
+    return spec if isinstance(spec, str) else player_name(player)

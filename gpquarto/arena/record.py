@@ -1,0 +1,127 @@
+"""Game records: what happened in one game, saved as JSON, loaded and replayed to the same result."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from gpquarto.atomic import write_text_atomic
+from gpquarto.engine.board import PLACE_OFFSET, Board, IllegalActionError
+from gpquarto.engine.lines import square_name
+from gpquarto.engine.notation import START_TEXT
+from gpquarto.engine.pieces import piece_code
+
+WIN, DRAW, FORFEIT = "win", "draw", "forfeit"
+RECORD_FORMAT = "gpquarto-game/1"
+_START_TEXTS = (START_TEXT, START_TEXT + " advanced")
+
+
+@dataclass
+class GameRecord:
+    """One game: start position, actions (single-int encoding), result and time per decision.
+
+    ``winner`` is the seat (0 opens by choosing) that won, or None for a draw. ``end`` is ``"win"``,
+    ``"draw"`` or ``"forfeit"``; on a forfeit, ``forfeited_by`` is the seat that lost by it and
+    ``reason`` says why (illegal action, exception, time limit). ``times[i]`` is the seconds taken by the
+    decision that produced ``actions[i]`` (a forfeited decision's time is the last entry, with no action).
+    """
+
+    players: tuple[str, str]
+    start: str = START_TEXT
+    actions: list[int] = field(default_factory=list)
+    winner: int | None = None
+    end: str = DRAW
+    forfeited_by: int | None = None
+    reason: str = ""
+    times: list[float] = field(default_factory=list)
+    seed: int | None = None
+
+    # --------------------------------------------------------------- replay
+    def replay(self) -> Board:
+        """Replay the actions from the start position; raises ``ValueError`` if the record is inconsistent."""
+        board = Board.from_text(self.start)
+        for index, action in enumerate(self.actions):
+            try:
+                board.apply(action)
+            except IllegalActionError as error:
+                raise ValueError(f"record action {index + 1} ({describe_action(action)}) is illegal: {error}") from None
+        expected = self.winner if self.end != FORFEIT else None
+        if self.end != FORFEIT and board.winner != expected:
+            raise ValueError(f"record says winner {self.winner}, replay gives {board.winner}")
+        if self.end == DRAW and not board.is_draw():
+            raise ValueError("record says draw, but the replayed game is not a full board")
+        return board
+
+    def decision_seats(self) -> list[int]:
+        """The seat that made each decision timed in :attr:`times` (the seat changes after each choice)."""
+        seat = 0 if self.start in _START_TEXTS else Board.from_text(self.start).player
+        seats = []
+        for index in range(len(self.times)):
+            seats.append(seat)
+            if index < len(self.actions) and self.actions[index] < PLACE_OFFSET:
+                seat ^= 1
+        return seats
+
+    def moves_text(self) -> str:
+        """The actions in human form, e.g. ``"choose 5 (SDHQ), place a1, ..."``."""
+        return ", ".join(describe_action(action) for action in self.actions)
+
+    # --------------------------------------------------------------- files
+    def to_dict(self) -> dict:
+        """A JSON-ready dict, with a format tag."""
+        data = asdict(self)
+        data["players"] = list(self.players)
+        return {"format": RECORD_FORMAT, **data}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> GameRecord:
+        """Inverse of :meth:`to_dict`; raises ``ValueError`` on a foreign or malformed dict."""
+        if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
+            raise ValueError(f"not a gpquarto game record (expected format {RECORD_FORMAT!r})")
+        try:
+            players = tuple(str(name) for name in data["players"])
+            if len(players) != 2:
+                raise ValueError("players must name two players")
+            record = cls(
+                players=(players[0], players[1]),
+                start=str(data["start"]),
+                actions=[int(action) for action in data["actions"]],
+                winner=None if data["winner"] is None else int(data["winner"]),
+                end=str(data["end"]),
+                forfeited_by=None if data.get("forfeited_by") is None else int(data["forfeited_by"]),
+                reason=str(data.get("reason", "")),
+                times=[float(t) for t in data.get("times", [])],
+                seed=None if data.get("seed") is None else int(data["seed"]),
+            )
+        except (KeyError, TypeError, ValueError) as error:
+            raise ValueError(f"malformed game record: {error}") from None
+        if record.end not in (WIN, DRAW, FORFEIT):
+            raise ValueError(f"malformed game record: unknown end {record.end!r}")
+        return record
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the record as JSON, atomically."""
+        write_text_atomic(path, json.dumps(self.to_dict(), indent=1))
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> GameRecord:
+        """Read a record written by :meth:`save`; ``ValueError`` naming the file on any problem."""
+        try:
+            data = json.loads(Path(path).read_text())
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+            raise ValueError(f"cannot read game record {path}: {error}") from None
+        try:
+            return cls.from_dict(data)
+        except ValueError as error:
+            raise ValueError(f"{path}: {error}") from None
+
+
+def describe_action(action: int) -> str:
+    """Human form of an action in the single-int encoding."""
+    if PLACE_OFFSET <= action < 2 * PLACE_OFFSET:
+        return f"place {square_name(action - PLACE_OFFSET)}"
+    if 0 <= action < PLACE_OFFSET:
+        return f"choose {action:X} ({piece_code(action)})"
+    return f"invalid action {action}"

@@ -1,0 +1,1 @@
+"""Benchmarks run by ``python -m gpquarto bench TARGET``: measured, never asserted in tests."""

@@ -1,0 +1,56 @@
+"""Command-line interface: ``python -m gpquarto COMMAND ...`` (also the ``gpquarto`` script).
+
+Each command lives in its own module with a ``register(subparsers)`` function that adds its parser and
+sets ``handler`` to a function ``handler(args) -> int``. Expected failures (bad arguments, unreadable
+files, unknown players) raise :class:`UsageError` or ``ValueError``/``OSError``: they print one line
+``gpquarto: error: ...`` and exit with code 2, without a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+#: Modules that define a command each (``register(subparsers)``), in the order ``--help`` lists them.
+COMMAND_MODULES = [
+    "gpquarto.cli.match",
+    "gpquarto.cli.bench",
+]
+
+
+class UsageError(Exception):
+    """A problem with what the user asked for; reported in one line with exit code 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, exit 2 (argparse prints usage too; keep it short)
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The top-level parser with every command registered."""
+    parser = _Parser(prog="gpquarto", description="Evolve, test and play Quarto players.")
+    from gpquarto import __version__
+
+    parser.add_argument("--version", action="version", version=f"gpquarto {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    subparsers.required = True
+    for module_name in COMMAND_MODULES:
+        importlib.import_module(module_name).register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; returns the exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.handler(args) or 0)
+    except (UsageError, ValueError, OSError) as error:
+        print(f"gpquarto: error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("gpquarto: interrupted", file=sys.stderr)
+        return 130

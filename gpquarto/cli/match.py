@@ -1,0 +1,80 @@
+"""``gpquarto match A B``: play a match and print the summary table."""
+
+from __future__ import annotations
+
+import argparse
+
+from gpquarto.arena.match import MatchResult
+from gpquarto.arena.parallel import play_match_parallel
+from gpquarto.cli.common import add_rules_argument, non_negative_int, positive_float, positive_int, progress_bar
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "match",
+        help="play a match between two players and print the summary",
+        description="Play GAMES games between players A and B (names such as random, minimax:depth=2, "
+        "or a saved player file), alternating who starts; results are from A's point of view.",
+    )
+    parser.add_argument("player_a", metavar="A", help="first player (results are from its point of view)")
+    parser.add_argument("player_b", metavar="B", help="second player")
+    parser.add_argument("--games", type=positive_int, default=100, help="number of games (default 100)")
+    parser.add_argument("--seed", type=non_negative_int, default=0, help="match seed (default 0)")
+    parser.add_argument("--time-limit", type=positive_float, default=None, help="seconds per decision; slower forfeits")
+    parser.add_argument("--workers", type=positive_int, default=1, help="local processes (default 1)")
+    parser.add_argument("--save-records", metavar="DIR", default=None, help="write every game record as JSON into DIR")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_rules_argument(parser)
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from gpquarto.players.registry import make_player
+
+    for spec in (args.player_a, args.player_b):
+        make_player(spec)  # fail fast, in this process, with a clear message
+    with progress_bar(args.games, "games", disable=args.quiet) as bar:
+        result = play_match_parallel(
+            args.player_a,
+            args.player_b,
+            args.games,
+            seed=args.seed,
+            rules=args.rules,
+            time_limit=args.time_limit,
+            keep_records=args.save_records is not None,
+            workers=args.workers,
+            progress=bar.update,
+        )
+    print(format_summary(result, seed=args.seed, rules=args.rules))
+    if args.save_records is not None:
+        from pathlib import Path
+
+        folder = Path(args.save_records)
+        for index, record in enumerate(result.records):
+            record.save(folder / f"game_{index:05d}.json")
+        print(f"wrote {len(result.records)} game records to {folder}")
+    return 0
+
+
+def format_summary(result: MatchResult, *, seed: int | None = None, rules: str = "classic") -> str:
+    """The summary table of a match, from A's point of view."""
+    a, b = result.names
+    low, high = result.score_interval()
+    win_low, win_high = result.win_interval()
+    width = max(len(a), len(b), 6)
+    lines = [
+        f"{a} vs {b}: {result.games} games, {rules} rules" + ("" if seed is None else f", seed {seed}"),
+        f"{'player':<{width}}  {'wins':>6}  {'draws':>6}  {'losses':>6}  {'score':>7}  {'score 95% CI':>15}  {'ms/decision':>11}  {'forfeits':>8}",
+    ]
+    for side, name in enumerate(result.names):
+        wins, losses = (result.wins, result.losses) if side == 0 else (result.losses, result.wins)
+        score = (wins + result.draws / 2) / result.games if result.games else 0.0
+        interval = (low, high) if side == 0 else (1 - high, 1 - low)
+        lines.append(
+            f"{name:<{width}}  {wins:>6}  {result.draws:>6}  {losses:>6}  {score:>7.1%}  "
+            f"{f'{interval[0]:.1%}-{interval[1]:.1%}':>15}  {1000 * result.mean_decision_time(side):>11.3f}  {result.forfeits[side]:>8}"
+        )
+    lines.append(f"{a} win rate {result.win_rate:.1%} (95% CI {win_low:.1%}-{win_high:.1%})")
+    for reason in result.forfeit_reasons[:5]:
+        lines.append(f"forfeit: {reason}")
+    return "\n".join(lines)

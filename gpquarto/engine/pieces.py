@@ -1,0 +1,76 @@
+"""Pieces and their characteristics.
+
+A piece is an int 0..15 whose four bits are its attributes: bit 3 tall, bit 2 coloured (dark),
+bit 1 solid, bit 0 square. The eight *characteristics* are the (attribute, value) pairs; a line wins
+when its four pieces share at least one of them.
+"""
+
+from __future__ import annotations
+
+PIECE_COUNT = 16
+ALL_PIECES_MASK = (1 << PIECE_COUNT) - 1
+NO_PIECE = -1
+
+TALL, COLOURED, SOLID, SQUARE = 8, 4, 2, 1
+ATTRIBUTE_BITS = (TALL, COLOURED, SOLID, SQUARE)
+ATTRIBUTE_NAMES = ("tall", "coloured", "solid", "square")
+OPPOSITE_NAMES = ("short", "plain", "hollow", "round")
+
+#: Characteristic index c in 0..7: c < 4 means "has attribute bit c", c >= 4 means "lacks bit c-4".
+#: Characteristic names, indexed the same way as the bits of :data:`CHARACTERISTICS`.
+CHARACTERISTIC_NAMES = ("square", "solid", "coloured", "tall", "round", "hollow", "plain", "short")
+
+#: For each piece, an 8-bit set of its characteristics: low nibble = attributes it has, high nibble =
+#: attributes it lacks. Four pieces share a characteristic iff the AND of their sets is non-zero.
+CHARACTERISTICS = tuple(piece | ((piece ^ 15) << 4) for piece in range(PIECE_COUNT))
+
+
+def piece_name(piece: int) -> str:
+    """Human name of a piece, e.g. ``piece_name(13) == "tall dark hollow square"``."""
+    check_piece(piece)
+    words = (
+        "tall" if piece & TALL else "short",
+        "dark" if piece & COLOURED else "light",
+        "solid" if piece & SOLID else "hollow",
+        "square" if piece & SQUARE else "round",
+    )
+    return " ".join(words)
+
+
+def piece_code(piece: int) -> str:
+    """Four-letter code of a piece: T/S (tall/short), D/L (dark/light), O/H (solid/hollow), Q/R (square/round)."""
+    check_piece(piece)
+    return (
+        ("T" if piece & TALL else "S")
+        + ("D" if piece & COLOURED else "L")
+        + ("O" if piece & SOLID else "H")
+        + ("Q" if piece & SQUARE else "R")
+    )
+
+
+def check_piece(piece: object) -> int:
+    """Return ``piece`` if it is a valid piece index, else raise ``ValueError``."""
+    if type(piece) is not int and not (isinstance(piece, int) and not isinstance(piece, bool)):
+        raise ValueError(f"a piece must be an int 0..15, got {piece!r}")
+    if not 0 <= piece < PIECE_COUNT:
+        raise ValueError(f"a piece must be an int 0..15, got {piece}")
+    return int(piece)
+
+
+def share_characteristic(pieces: list[int] | tuple[int, ...]) -> bool:
+    """True when all the given pieces share at least one characteristic."""
+    common = 0xFF
+    for piece in pieces:
+        common &= CHARACTERISTICS[piece]
+    return common != 0
+
+
+def _bit_tuples() -> tuple[tuple[int, ...], ...]:
+    table: list[tuple[int, ...]] = [()]
+    for bit in range(16):
+        table += [members + (bit,) for members in table]
+    return tuple(table)
+
+
+#: ``MEMBERS[mask]`` is the sorted tuple of the bit indices set in a 16-bit mask.
+MEMBERS: tuple[tuple[int, ...], ...] = _bit_tuples()

@@ -1,0 +1,31 @@
+"""The uniformly random player."""
+
+from __future__ import annotations
+
+import random
+
+from gpquarto.engine.board import BoardView
+from gpquarto.players.base import BasePlayer
+from gpquarto.players.registry import register_player
+
+
+@register_player("random")
+class RandomPlayer(BasePlayer):
+    """Chooses a legal piece and a legal square uniformly at random, from its own seeded generator."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self._rng = random.Random(seed)
+        self._random = self._rng.random
+
+    def seed(self, seed: int | None) -> None:
+        self._rng.seed(seed)
+
+    def choose_piece(self, board: BoardView) -> int:
+        pieces = board.legal_pieces()
+        return pieces[int(self._random() * len(pieces))]
+
+    def place_piece(self, board: BoardView, piece: int) -> int:
+        squares = board.legal_squares()
+        return squares[int(self._random() * len(squares))]

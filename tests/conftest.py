@@ -1,0 +1,32 @@
+"""Shared test fixtures and helpers."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def run_cli(*args: str, input_text: str | None = None, cwd: Path | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
+    """Run ``python -m gpquarto ARGS`` as a user would, capturing its output."""
+    env = dict(os.environ, PYTHONIOENCODING="utf-8")
+    return subprocess.run(
+        [sys.executable, "-m", "gpquarto", *args],
+        input=input_text,
+        capture_output=True,
+        text=True,
+        cwd=cwd or REPO,
+        env=env,
+        timeout=timeout,
+    )
+
+
+@pytest.fixture
+def cli():
+    """The :func:`run_cli` helper as a fixture."""
+    return run_cli

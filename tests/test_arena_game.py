@@ -1,0 +1,159 @@
+"""Games, forfeits and records."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+import gpquarto.arena.game as game_module
+from gpquarto.arena import GameRecord, play_game
+from gpquarto.arena.record import DRAW, FORFEIT, WIN
+from gpquarto.engine.board import Board
+from gpquarto.players.base import BasePlayer, PlayerQuit
+from gpquarto.players.random_player import RandomPlayer
+
+
+class ScriptedPlayer(BasePlayer):
+    """Plays the lowest legal piece and square, except for the scripted misbehaviour."""
+
+    name = "scripted"
+
+    def __init__(self, bad_choice=None, bad_place=None, raise_on_place=False, quit_on_place=False):
+        self.bad_choice = bad_choice
+        self.bad_place = bad_place
+        self.raise_on_place = raise_on_place
+        self.quit_on_place = quit_on_place
+
+    def choose_piece(self, board):
+        return self.bad_choice if self.bad_choice is not None else board.legal_pieces()[0]
+
+    def place_piece(self, board, piece):
+        if self.quit_on_place:
+            raise PlayerQuit()
+        if self.raise_on_place:
+            raise RuntimeError("boom")
+        return self.bad_place if self.bad_place is not None else board.legal_squares()[0]
+
+
+def test_random_game_record_replays_to_the_same_result():
+    for seed in range(50):
+        record = play_game((RandomPlayer(), RandomPlayer()), seed=seed)
+        assert record.end in (WIN, DRAW)
+        board = record.replay()
+        assert board.winner == record.winner
+        assert board.is_over()
+        assert len(record.times) == len(record.actions)
+
+
+def test_same_seed_same_game_and_different_seeds_differ():
+    a = play_game((RandomPlayer(), RandomPlayer()), seed=7)
+    b = play_game((RandomPlayer(), RandomPlayer()), seed=7)
+    assert a.actions == b.actions
+    games = {tuple(play_game((RandomPlayer(), RandomPlayer()), seed=s).actions) for s in range(20)}
+    assert len(games) == 20
+
+
+def test_record_save_load_round_trip(tmp_path):
+    record = play_game((RandomPlayer(), RandomPlayer()), seed=3)
+    path = tmp_path / "game.json"
+    record.save(path)
+    loaded = GameRecord.load(path)
+    assert loaded == record
+    assert loaded.replay().text() == record.replay().text()
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        ("not json", "cannot read game record"),
+        (json.dumps({"format": "other"}), "not a gpquarto game record"),
+        (json.dumps({"format": "gpquarto-game/1", "players": ["a", "b"]}), "malformed game record"),
+    ],
+)
+def test_bad_record_files_give_clear_errors(tmp_path, content, message):
+    path = tmp_path / "bad.json"
+    path.write_text(content)
+    with pytest.raises(ValueError, match=message):
+        GameRecord.load(path)
+
+
+def test_tampered_record_is_caught_on_replay():
+    record = play_game((RandomPlayer(), RandomPlayer()), seed=5)
+    record.actions[2] = record.actions[0]  # choose the same piece again
+    with pytest.raises(ValueError, match="illegal"):
+        record.replay()
+
+
+@pytest.mark.parametrize(
+    "player, reason",
+    [
+        (ScriptedPlayer(bad_choice=99), "illegal choice 99"),
+        (ScriptedPlayer(bad_choice="x"), "illegal choice 'x'"),
+        (ScriptedPlayer(bad_place=-3), "illegal placement -3"),
+        (ScriptedPlayer(raise_on_place=True), "raised RuntimeError: boom"),
+    ],
+)
+def test_misbehaving_player_forfeits_and_board_stays_consistent(player, reason):
+    for seat in (0, 1):
+        players = [RandomPlayer(1), RandomPlayer(2)]
+        players[seat] = player
+        record = play_game(tuple(players), seed=11)
+        if record.end != FORFEIT:
+            # The misbehaviour only shows at a kind of decision this seat never had to make.
+            continue
+        assert record.forfeited_by == seat
+        assert record.winner == 1 - seat
+        assert reason in record.reason
+        record.replay()  # the legal prefix replays cleanly
+    # Seat 0 always chooses first, and seat 1 always places first: both misbehaviours get exercised.
+    first = play_game((player, RandomPlayer(2)) if player.bad_choice is not None else (RandomPlayer(2), player), seed=1)
+    assert first.end == FORFEIT and reason in first.reason
+
+
+def test_time_limit_forfeits_the_slow_side(monkeypatch):
+    clock = {"now": 0.0}
+
+    class SlowPlacer(ScriptedPlayer):
+        def place_piece(self, board, piece):
+            clock["now"] += 5.0  # pretend five seconds pass while thinking
+            return super().place_piece(board, piece)
+
+    def fake_perf_counter():
+        clock["now"] += 0.001
+        return clock["now"]
+
+    monkeypatch.setattr(game_module, "perf_counter", fake_perf_counter)
+    record = play_game((RandomPlayer(1), SlowPlacer()), seed=2, time_limit=1.0)
+    assert record.end == FORFEIT and record.forfeited_by == 1
+    assert "over the 1 s limit" in record.reason
+    unlimited = play_game((RandomPlayer(1), SlowPlacer()), seed=2)
+    assert unlimited.end != FORFEIT
+
+
+def test_player_quit_is_not_a_forfeit():
+    with pytest.raises(PlayerQuit):
+        play_game((RandomPlayer(1), ScriptedPlayer(quit_on_place=True)))
+
+
+def test_game_from_a_position_and_advanced_rules():
+    start = "018F/..../..../.... 4"
+    record = play_game((RandomPlayer(1), RandomPlayer(2)), start=start, seed=1)
+    assert record.start == start
+    assert record.replay().winner == record.winner
+    rng = random.Random(0)
+    for seed in range(20):
+        record = play_game((RandomPlayer(), RandomPlayer()), rules="advanced", seed=rng.randrange(10**6))
+        assert record.start.endswith("advanced")
+        assert record.replay().rules.value == "advanced"
+
+
+def test_decision_seats_follow_turn_order():
+    record = play_game((RandomPlayer(), RandomPlayer()), seed=9)
+    seats = record.decision_seats()
+    board = Board()
+    for seat, action in zip(seats, record.actions, strict=True):
+        assert seat == board.player
+        board.apply(action)

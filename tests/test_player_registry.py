@@ -1,0 +1,67 @@
+"""Players by name: specs, parameters, errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from gpquarto.players.base import BasePlayer
+from gpquarto.players.random_player import RandomPlayer
+from gpquarto.players.registry import available_players, make_player, parse_spec, register_player
+
+
+@register_player("test-dummy")
+class DummyPlayer(BasePlayer):
+    """A player for registry tests."""
+
+    def __init__(self, depth: int = 2, weight: float = 0.5, greedy: bool = False, label: str = "x", seed: int | None = None):
+        self.depth, self.weight, self.greedy, self.label, self.given_seed = depth, weight, greedy, label, seed
+
+
+def test_spec_parameters_are_converted_by_annotation():
+    player = make_player("test-dummy:depth=4,weight=0.25,greedy=yes,label=abc", seed=9)
+    assert (player.depth, player.weight, player.greedy, player.label, player.given_seed) == (4, 0.25, True, "abc", 9)
+    defaults = make_player("test-dummy")
+    assert (defaults.depth, defaults.weight, defaults.greedy) == (2, 0.5, False)
+
+
+def test_listing_has_parameters_and_summary():
+    info = {player.name: player for player in available_players()}
+    assert "random" in info
+    dummy = info["test-dummy"]
+    assert [p.name for p in dummy.parameters] == ["depth", "weight", "greedy", "label"]
+    assert dummy.summary == "A player for registry tests."
+
+
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("nosuch", "unknown player 'nosuch'"),
+        ("test-dummy:depth=two", "parameter depth must be int"),
+        ("test-dummy:speed=3", "has no parameter 'speed'"),
+        ("test-dummy:depth", "expected key=value"),
+        ("test-dummy:greedy=maybe", "parameter greedy must be bool"),
+        ("", "non-empty string"),
+        ("missing_file.p", "player file not found|no loader"),
+    ],
+)
+def test_bad_specs_give_one_line_errors(spec, message):
+    with pytest.raises(ValueError, match=message) as error:
+        make_player(spec)
+    assert "\n" not in str(error.value)
+
+
+def test_duplicate_registration_refused():
+    with pytest.raises(ValueError, match="already registered"):
+        register_player("test-dummy")(RandomPlayer)
+
+
+def test_parse_spec():
+    assert parse_spec("minimax:depth=2, heuristic=lines") == ("minimax", {"depth": "2", "heuristic": "lines"})
+
+
+def test_seeded_random_player_is_reproducible():
+    from gpquarto.engine.board import Board
+
+    board = Board()
+    a, b = make_player("random", seed=3), make_player("random", seed=3)
+    assert [a.choose_piece(board.view()) for _ in range(10)] == [b.choose_piece(board.view()) for _ in range(10)]

@@ -1,0 +1,98 @@
+"""Fast playout paths agree exactly with the engine and in distribution with random players."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from gpquarto.arena import play_game
+from gpquarto.engine.board import Board
+from gpquarto.engine.playout import DRAW, playout_outcomes, random_playout, random_playouts
+from gpquarto.players.random_player import RandomPlayer
+
+
+def positions(count, seed, rules="classic"):
+    """Positions reached by seeded random play, at every stage and both decision kinds."""
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        board = Board(rules)
+        stop = rng.randrange(0, 31)
+        for _ in range(stop):
+            if board.is_over():
+                break
+            board.apply(rng.choice(board.legal_actions()))
+        found.append(board)
+    return found
+
+
+def reference_random_playout(board, random_function):
+    """Slow reference: the same draws as random_playout, played through the public Board API."""
+    board = board.copy()
+    pieces = list(board.available_pieces())
+    squares = list(board.empty_squares())
+    while not board.is_over():
+        if board.choice_due:
+            board.choose(pieces.pop(int(random_function() * len(pieces))))
+        else:
+            board.place(squares.pop(int(random_function() * len(squares))))
+    return DRAW if board.winner is None else board.winner
+
+
+@pytest.mark.parametrize("rules", ["classic", "advanced"])
+def test_single_playout_equals_engine_play_with_the_same_draws(rules):
+    for index, board in enumerate(positions(300, 1, rules)):
+        before = board.text()
+        fast = random_playout(board, random.Random(index).random)
+        slow = reference_random_playout(board, random.Random(index).random)
+        assert fast == slow, board.text()
+        assert board.text() == before  # the board is not changed
+
+
+@pytest.mark.parametrize("rules", ["classic", "advanced"])
+def test_batched_outcomes_equal_engine_play_of_the_same_orders(rules):
+    rng = np.random.default_rng(5)
+    for board in positions(150, 2, rules):
+        empty = np.array(board.empty_squares())
+        available = np.array(board.available_pieces())
+        square_order = np.array([rng.permutation(empty) for _ in range(4)]).reshape(4, len(empty))
+        piece_order = np.array([rng.permutation(available) for _ in range(4)]).reshape(4, len(available))
+        outcomes = playout_outcomes(board, square_order, piece_order)
+        for game in range(4):
+            replay = board.copy()
+            pieces = list(piece_order[game])
+            squares = list(square_order[game])
+            while not replay.is_over():
+                if replay.choice_due:
+                    replay.choose(int(pieces.pop(0)))
+                else:
+                    replay.place(int(squares.pop(0)))
+            expected = DRAW if replay.winner is None else replay.winner
+            assert outcomes[game] == expected, board.text()
+
+
+def test_over_positions_return_their_result():
+    won = Board.from_text("0123/..../..../.... -")
+    assert random_playout(won) == won.winner
+    assert set(random_playouts(won, 5, np.random.default_rng(0))) == {won.winner}
+
+
+def test_three_paths_agree_in_distribution():
+    """Seat-0 win rate from the start: player API vs both fast paths, within sampling error."""
+    games = 4000
+    api = [play_game((RandomPlayer(), RandomPlayer()), seed=s).winner for s in range(games)]
+    api_rate = sum(1 for w in api if w == 0) / games
+    draw = random.Random(1).random
+    single_rate = sum(1 for _ in range(games) if random_playout(Board(), draw) == 0) / games
+    batched_rate = float(np.mean(random_playouts(Board(), 40000, np.random.default_rng(1)) == 0))
+    # Three standard errors of a difference of two rates near one half with 4000 games is ~0.034.
+    assert abs(api_rate - batched_rate) < 0.034
+    assert abs(single_rate - batched_rate) < 0.034
+    assert 0.4 < batched_rate < 0.6
+
+
+def test_negative_games_rejected():
+    with pytest.raises(ValueError, match="games must be >= 0"):
+        random_playouts(Board(), -1, np.random.default_rng(0))
