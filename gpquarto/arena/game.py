@@ -11,7 +11,7 @@ from __future__ import annotations
 from time import perf_counter
 
 from gpquarto.arena.record import DRAW, FORFEIT, WIN, GameRecord
-from gpquarto.engine.board import PLACE_OFFSET, Board, IllegalActionError
+from gpquarto.engine.board import Board, IllegalActionError
 from gpquarto.engine.lines import Rules
 from gpquarto.engine.pieces import NO_PIECE
 from gpquarto.players.base import Player, PlayerQuit
@@ -63,48 +63,60 @@ def play_game(
 
 
 def _run(board: Board, players, record: GameRecord, time_limit: float | None) -> None:
+    """The game loop: a choice then a placement per turn, each timed and validated by the engine."""
     view = board.view()
-    actions = record.actions
-    times = record.times
+    board._history = []  # the record's actions are the board's history from the start position
+    add_time = record.times.append
     limit = float("inf") if time_limit is None else time_limit
     choosers = [player.choose_piece for player in players]
     placers = [player.place_piece for player in players]
-    while board._winner == NO_PIECE and board._placed < 16:
-        seat = board._player
-        hand = board._in_hand
-        began = perf_counter()
-        try:
+    choose, place = board.choose, board.place
+    try:
+        while board._winner == NO_PIECE and board._placed < 16:
+            hand = board._in_hand
             if hand == NO_PIECE:
-                action = choosers[seat](view)
-            else:
-                action = placers[seat](view, hand)
-        except PlayerQuit:
-            raise
-        except Exception as error:  # a player's bug loses the game, it does not stop the match
-            times.append(perf_counter() - began)
-            _forfeit(record, seat, f"raised {type(error).__name__}: {error}")
-            return
-        elapsed = perf_counter() - began
-        times.append(elapsed)
-        if elapsed > limit:
-            _forfeit(record, seat, f"took {elapsed:.3f} s, over the {time_limit:g} s limit")
-            return
-        try:
-            if hand == NO_PIECE:
-                board.choose(action)
-                actions.append(action)
-            else:
-                board.place(action)
-                actions.append(PLACE_OFFSET + action)
-        except IllegalActionError as error:
-            _forfeit(record, seat, f"illegal {'choice' if hand == NO_PIECE else 'placement'} {action!r}: {error}")
-            return
-    winner = board._winner
-    if winner == NO_PIECE:
-        record.end = DRAW
-    else:
-        record.end = WIN
-        record.winner = winner
+                seat = board._player
+                began = perf_counter()
+                try:
+                    piece = choosers[seat](view)
+                except PlayerQuit:
+                    raise
+                except Exception as error:  # a player's bug loses the game, it does not stop the match
+                    add_time(perf_counter() - began)
+                    return _forfeit(record, seat, f"raised {type(error).__name__}: {error}")
+                elapsed = perf_counter() - began
+                add_time(elapsed)
+                if elapsed > limit:
+                    return _forfeit(record, seat, f"took {elapsed:.3f} s, over the {time_limit:g} s limit")
+                try:
+                    choose(piece)
+                except IllegalActionError as error:
+                    return _forfeit(record, seat, f"illegal choice {piece!r}: {error}")
+                hand = piece
+            seat = board._player
+            began = perf_counter()
+            try:
+                square = placers[seat](view, hand)
+            except PlayerQuit:
+                raise
+            except Exception as error:
+                add_time(perf_counter() - began)
+                return _forfeit(record, seat, f"raised {type(error).__name__}: {error}")
+            elapsed = perf_counter() - began
+            add_time(elapsed)
+            if elapsed > limit:
+                return _forfeit(record, seat, f"took {elapsed:.3f} s, over the {time_limit:g} s limit")
+            try:
+                place(square)
+            except IllegalActionError as error:
+                return _forfeit(record, seat, f"illegal placement {square!r}: {error}")
+        if board._winner == NO_PIECE:
+            record.end = DRAW
+        else:
+            record.end = WIN
+            record.winner = board._winner
+    finally:
+        record.actions = board._history
 
 
 def _forfeit(record: GameRecord, seat: int, reason: str) -> None:

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 COMMAND_MODULES = [
     "gpquarto.cli.match",
     "gpquarto.cli.bench",
+    "gpquarto.cli.play",
 ]
 
 
