@@ -6,15 +6,24 @@ import pytest
 
 from gpquarto.players.base import BasePlayer
 from gpquarto.players.random_player import RandomPlayer
-from gpquarto.players.registry import available_players, make_player, parse_spec, register_player
+from gpquarto.players.registry import available_players, make_player, parse_spec, register_player, unregister_player
 
 
-@register_player("test-dummy")
 class DummyPlayer(BasePlayer):
     """A player for registry tests."""
 
-    def __init__(self, depth: int = 2, weight: float = 0.5, greedy: bool = False, label: str = "x", seed: int | None = None):
+    def __init__(
+        self, depth: int = 2, weight: float = 0.5, greedy: bool = False, label: str = "x", seed: int | None = None
+    ):
         self.depth, self.weight, self.greedy, self.label, self.given_seed = depth, weight, greedy, label, seed
+
+
+@pytest.fixture(autouse=True)
+def dummy_registered():
+    """Register the dummy for each test only, so other tests see the real registry."""
+    register_player("test-dummy")(DummyPlayer)
+    yield
+    unregister_player("test-dummy")
 
 
 def test_spec_parameters_are_converted_by_annotation():

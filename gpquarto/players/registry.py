@@ -23,6 +23,7 @@ BUILTIN_PLAYER_MODULES = [
     "gpquarto.players.novice",
     "gpquarto.players.minimax",
     "gpquarto.players.human",
+    "gpquarto.gp.storage",
 ]
 
 
@@ -68,10 +69,21 @@ def register_player(name: str) -> Callable[[Callable[..., Player]], Callable[...
         hints = _annotations(factory)
         parameters = []
         for parameter in signature.parameters.values():
-            if parameter.name in ("self", "seed") or parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
+            if parameter.name in ("self", "seed") or parameter.kind in (
+                parameter.VAR_POSITIONAL,
+                parameter.VAR_KEYWORD,
+            ):
                 continue
-            kind = hints.get(parameter.name, type(parameter.default) if parameter.default is not parameter.empty else str)
-            parameters.append(Parameter(parameter.name, _plain_type(kind), None if parameter.default is parameter.empty else parameter.default))
+            kind = hints.get(
+                parameter.name, type(parameter.default) if parameter.default is not parameter.empty else str
+            )
+            parameters.append(
+                Parameter(
+                    parameter.name,
+                    _plain_type(kind),
+                    None if parameter.default is parameter.empty else parameter.default,
+                )
+            )
         doc = inspect.getdoc(factory) or ""
         _REGISTRY[name] = PlayerInfo(
             name=name,
@@ -83,6 +95,11 @@ def register_player(name: str) -> Callable[[Callable[..., Player]], Callable[...
         return factory
 
     return decorate
+
+
+def unregister_player(name: str) -> None:
+    """Remove a registered player (for tests and interactive sessions); unknown names are ignored."""
+    _REGISTRY.pop(name, None)
 
 
 def register_file_loader(suffix: str, loader: Callable[[str], Player]) -> None:
@@ -162,7 +179,9 @@ def make_player(spec: str, *, seed: int | None = None) -> Player:
         if not os.path.isfile(spec):
             raise ValueError(f"player file not found: {spec}")
         if suffix not in _FILE_LOADERS:
-            raise ValueError(f"cannot load a player from {spec!r}: no loader for files ending in {suffix or '(no suffix)'!r}")
+            raise ValueError(
+                f"cannot load a player from {spec!r}: no loader for files ending in {suffix or '(no suffix)'!r}"
+            )
         player = _FILE_LOADERS[suffix](spec)
         if seed is not None and hasattr(player, "seed"):
             player.seed(seed)

@@ -1,0 +1,65 @@
+"""``gpquarto play --opponent SPEC``: play a game against any player at the terminal."""
+
+from __future__ import annotations
+
+import argparse
+
+from gpquarto.arena.game import play_game
+from gpquarto.arena.record import DRAW, FORFEIT, GameRecord
+from gpquarto.cli.common import add_rules_argument, non_negative_int
+from gpquarto.players.base import PlayerQuit
+
+HUMAN_NAME = "you"
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "play",
+        help="play a game against a player at the terminal",
+        description="Play one game against the --opponent player (a name such as random or minimax:depth=2, "
+        "or a saved player file). Type pieces as a hex digit or a code such as TDOQ, squares as a1..d4 or 0..15, "
+        "and 'quit' to leave.",
+    )
+    parser.add_argument("--opponent", default="random", metavar="SPEC", help="the player to face (default random)")
+    seat = parser.add_mutually_exclusive_group()
+    seat.add_argument(
+        "--first", dest="seat", action="store_const", const=0, help="you choose the first piece (default)"
+    )
+    seat.add_argument("--second", dest="seat", action="store_const", const=1, help="your opponent chooses first")
+    parser.add_argument("--seed", type=non_negative_int, default=None, help="seed for the opponent's random choices")
+    add_rules_argument(parser)
+    parser.set_defaults(handler=run, seat=0)
+
+
+def run(args: argparse.Namespace) -> int:
+    from gpquarto.players.human import HumanPlayer
+    from gpquarto.players.registry import make_player
+
+    opponent = make_player(args.opponent, seed=args.seed)  # a bad spec is a ValueError: one line, exit 2
+    players = (HumanPlayer(), opponent) if args.seat == 0 else (opponent, HumanPlayer())
+    names = (HUMAN_NAME, args.opponent) if args.seat == 0 else (args.opponent, HUMAN_NAME)
+    print(f"Quarto, {args.rules} rules: you against {args.opponent}.")
+    try:
+        record = play_game(players, rules=args.rules, seed=args.seed, names=names)
+    except PlayerQuit:
+        print("Goodbye.")
+        return 0
+    print()
+    print(record.replay())
+    print(f"Moves: {record.moves_text()}")
+    print(result_line(record, args.seat))
+    return 0
+
+
+def result_line(record: GameRecord, seat: int) -> str:
+    """The outcome from the human's side, e.g. ``"Result: you win against random."``."""
+    opponent = record.players[1 - seat]
+    if record.end == DRAW:
+        return f"Result: draw against {opponent} (the board is full)."
+    if record.end == FORFEIT:
+        if record.forfeited_by == seat:
+            return f"Result: you lose against {opponent} by forfeit ({record.reason})."
+        return f"Result: you win against {opponent} by forfeit ({record.reason})."
+    if record.winner == seat:
+        return f"Result: you win against {opponent}."
+    return f"Result: you lose against {opponent}."

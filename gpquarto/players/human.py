@@ -1,0 +1,128 @@
+"""The human player: you, at the terminal.
+
+The board is drawn with its coordinates (columns a-d, rows 1-4) and each piece as ``hex:CODE``, where the
+four-letter code reads T/S tall/short, D/L dark/light, O/H solid/hollow, Q/R square/round. Type squares as
+``a1``..``d4`` or ``0``..``15`` and pieces as a hex digit (``0``..``F``) or a code (``TDOQ``). A bad answer
+is asked again with a one-line reason. ``quit`` (or the end of the input) leaves the game by raising
+:class:`QuitGame`.
+
+Example::
+
+    >>> import io
+    >>> from gpquarto import Board
+    >>> player = HumanPlayer(input_stream=io.StringIO("TDOQ\\n"), output_stream=io.StringIO())
+    >>> player.choose_piece(Board().view())
+    15
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TextIO
+
+from gpquarto.engine.board import PLACE_OFFSET, BoardView
+from gpquarto.engine.lines import parse_square, square_name
+from gpquarto.engine.pieces import piece_code, piece_name
+from gpquarto.players.base import BasePlayer, PlayerQuit
+from gpquarto.players.registry import register_player
+
+QUIT_WORDS = ("quit", "q", "exit")
+_PIECE_BY_CODE = {piece_code(piece): piece for piece in range(16)}
+
+
+class QuitGame(PlayerQuit):
+    """The human left the game (typed ``quit`` or closed the input); the arena stops instead of forfeiting."""
+
+
+def describe_piece(piece: int) -> str:
+    """``"F:TDOQ (tall dark solid square)"``."""
+    return f"{piece:X}:{piece_code(piece)} ({piece_name(piece)})"
+
+
+def parse_piece(text: str) -> int:
+    """A piece from a hex digit (``"f"``) or a four-letter code (``"TDOQ"``); ``ValueError`` otherwise."""
+    text = text.strip()
+    if len(text) == 1 and text in "0123456789abcdefABCDEF":
+        return int(text, 16)
+    if text.upper() in _PIECE_BY_CODE:
+        return _PIECE_BY_CODE[text.upper()]
+    raise ValueError(f"not a piece: {text!r} (type a hex digit 0-F or a code such as TDOQ)")
+
+
+class HumanPlayer(BasePlayer):
+    """You, at the terminal: the board is drawn, you type pieces and squares."""
+
+    name = "human"
+
+    def __init__(self, input_stream: TextIO | None = None, output_stream: TextIO | None = None) -> None:
+        self._input = input_stream
+        self._output = output_stream
+
+    # ------------------------------------------------------------------ the protocol
+    def new_game(self, seat: int) -> None:
+        opener = "you choose the first piece" if seat == 0 else "your opponent chooses the first piece"
+        self._say(f"New game: you are player {seat} ({opener}). Type 'quit' to leave.")
+
+    def choose_piece(self, board: BoardView) -> int:
+        self._show(board)
+        self._say("Available pieces:")
+        for piece in board.legal_pieces():
+            self._say(f"  {describe_piece(piece)}")
+        while True:
+            answer = self._ask("Choose a piece for your opponent (hex digit or code): ")
+            try:
+                piece = parse_piece(answer)
+            except ValueError as error:
+                self._say(str(error))
+                continue
+            if piece not in board.legal_pieces():
+                self._say(f"piece {describe_piece(piece)} is already used; choose one of the available pieces")
+                continue
+            return piece
+
+    def place_piece(self, board: BoardView, piece: int) -> int:
+        self._show(board)
+        history = board.history
+        if len(history) >= 2 and history[-2] >= PLACE_OFFSET:
+            square = history[-2] - PLACE_OFFSET
+            self._say(f"Your opponent placed {describe_piece(board.piece_at(square))} on {square_name(square)}.")
+        while True:
+            answer = self._ask(f"Place piece {describe_piece(piece)} on a square, a1..d4 or 0..15: ")
+            try:
+                square = parse_square(answer)
+            except ValueError as error:
+                self._say(str(error))
+                continue
+            if board.piece_at(square) != -1:
+                self._say(f"square {square_name(square)} is occupied by {describe_piece(board.piece_at(square))}")
+                continue
+            return square
+
+    # ------------------------------------------------------------------ terminal input and output
+    def _show(self, board: BoardView) -> None:
+        self._say("")
+        self._say(str(board))
+
+    def _say(self, text: str) -> None:
+        output = self._output if self._output is not None else sys.stdout
+        print(text, file=output, flush=True)
+
+    def _ask(self, prompt: str) -> str:
+        """One line of input; raises :class:`QuitGame` on ``quit`` or at the end of the input."""
+        output = self._output if self._output is not None else sys.stdout
+        stream = self._input if self._input is not None else sys.stdin
+        print(prompt, end="", file=output, flush=True)
+        line = stream.readline()
+        if not line:
+            print(file=output, flush=True)
+            raise QuitGame("end of input")
+        answer = line.strip()
+        if answer.lower() in QUIT_WORDS:
+            raise QuitGame("quit")
+        return answer
+
+
+@register_player("human")
+def human_player() -> HumanPlayer:
+    """You, at the terminal: type pieces (hex digit or code such as TDOQ) and squares (a1..d4)."""
+    return HumanPlayer()

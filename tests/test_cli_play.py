@@ -1,0 +1,101 @@
+"""The play command, run as a user types it (and in-process for the cheaper checks)."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from gpquarto.cli import main
+
+# Every decision takes the first legal answer: "0".."9" are pieces and squares, "10".."15" squares only,
+# so cycling through them always finishes a game.
+CYCLING_ANSWERS = "".join(f"{number}\n" for number in range(16)) * 20
+
+
+def final_status(stdout: str) -> str:
+    """The status line under the final board: "player N won" or "draw"."""
+    lines = stdout.splitlines()
+    result_index = next(i for i, line in enumerate(lines) if line.startswith("Result: "))
+    status = lines[result_index - 2]
+    assert status in ("player 0 won", "player 1 won", "draw"), status
+    return status
+
+
+def test_a_whole_game_as_typed(cli) -> None:
+    result = cli("play", "--opponent", "random", "--seed", "1", input_text=CYCLING_ANSWERS)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    out = result.stdout
+    assert out.startswith("Quarto, classic rules: you against random.")
+    assert "Choose a piece for your opponent" in out and "Place piece" in out
+    status, result_line = final_status(out), out.splitlines()[-1]
+    # the human sits in seat 0 (--first is the default)
+    expected = {"player 0 won": "Result: you win against random.", "player 1 won": "Result: you lose against random."}
+    assert result_line == expected.get(status, "Result: draw against random (the board is full).")
+    assert "Moves: choose " in out
+    again = cli("play", "--opponent", "random", "--seed", "1", input_text=CYCLING_ANSWERS)
+    assert again.stdout == out  # the same seed and the same answers replay the same game
+
+
+def test_quit_says_goodbye_and_exits_0(cli) -> None:
+    result = cli("play", "--opponent", "random", "--seed", "1", input_text="zz\nquit\n")
+    assert result.returncode == 0 and result.stderr == ""
+    assert "not a piece: 'zz'" in result.stdout
+    assert result.stdout.rstrip().endswith("Goodbye.") and "Result:" not in result.stdout
+
+
+def test_bad_opponent_is_a_one_line_error(cli) -> None:
+    result = cli("play", "--opponent", "nosuch")
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [result.stderr.strip()]
+    assert "unknown player 'nosuch'" in result.stderr and "Traceback" not in result.stderr
+
+
+# ---------------------------------------------------------------- in process: cheaper
+def run_play(
+    argv: list[str], typed: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> tuple[int, str, str]:
+    monkeypatch.setattr("sys.stdin", io.StringIO(typed))
+    code = main(["play", *argv])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_second_lets_the_opponent_choose_first(monkeypatch, capsys) -> None:
+    code, out, _ = run_play(["--second", "--seed", "4"], CYCLING_ANSWERS, monkeypatch, capsys)
+    assert code == 0
+    assert out.index("Place piece") < out.index("Choose a piece")
+    assert "you are player 1 (your opponent chooses the first piece)" in out
+    expected = {"player 1 won": "Result: you win against random.", "player 0 won": "Result: you lose against random."}
+    assert out.splitlines()[-1] == expected.get(final_status(out), "Result: draw against random (the board is full).")
+
+
+def test_advanced_rules_and_other_opponents(monkeypatch, capsys) -> None:
+    code, out, _ = run_play(["--advanced", "--opponent", "novice", "--seed", "2"], CYCLING_ANSWERS, monkeypatch, capsys)
+    assert code == 0 and out.startswith("Quarto, advanced rules: you against novice.")
+    assert out.splitlines()[-1].startswith("Result: ")
+
+
+def test_end_of_input_is_a_clean_goodbye(monkeypatch, capsys) -> None:
+    code, out, err = run_play(["--seed", "1"], "", monkeypatch, capsys)
+    assert code == 0 and out.rstrip().endswith("Goodbye.") and err == ""
+
+
+@pytest.mark.parametrize(
+    "argv,message",
+    [
+        (["--first", "--second"], "not allowed with argument"),
+        (["--seed", "-1"], "expected a number >= 0"),
+        (["--seed", "x"], "expected a whole number"),
+        (["--opponent", "random:depth=2"], "has no parameter 'depth'"),
+    ],
+)
+def test_bad_arguments_exit_2(argv: list[str], message: str, monkeypatch, capsys) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    try:
+        code = main(["play", *argv])
+    except SystemExit as exit_:  # argparse errors leave through SystemExit
+        code = exit_.code
+    err = capsys.readouterr().err
+    assert code == 2 and message in err and len(err.strip().splitlines()) == 1
