@@ -12,7 +12,9 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 
 
-def run_cli(*args: str, input_text: str | None = None, cwd: Path | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
+def run_cli(
+    *args: str, input_text: str | None = None, cwd: Path | None = None, timeout: float = 300
+) -> subprocess.CompletedProcess:
     """Run ``python -m gpquarto ARGS`` as a user would, capturing its output."""
     env = dict(os.environ, PYTHONIOENCODING="utf-8")
     return subprocess.run(

@@ -108,4 +108,6 @@ def test_wilson_rejects_nonsense():
 def test_mean_decision_time_per_side_uses_both_sides():
     result = play_match("random", "random", 10, seed=1)
     assert result.decisions[0] > 0 and result.decisions[1] > 0
-    assert sum(result.decisions) == sum(len(r.times) for r in play_match("random", "random", 10, seed=1, keep_records=True).records)
+    assert sum(result.decisions) == sum(
+        len(r.times) for r in play_match("random", "random", 10, seed=1, keep_records=True).records
+    )

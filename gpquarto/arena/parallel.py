@@ -26,7 +26,14 @@ def default_workers() -> int:
 def _slice(args: tuple) -> MatchResult:
     spec_a, spec_b, games, seed, rules, time_limit, keep_records, first_game = args
     return play_match(
-        spec_a, spec_b, games, seed=seed, rules=rules, time_limit=time_limit, keep_records=keep_records, first_game=first_game
+        spec_a,
+        spec_b,
+        games,
+        seed=seed,
+        rules=rules,
+        time_limit=time_limit,
+        keep_records=keep_records,
+        first_game=first_game,
     )
 
 
@@ -72,7 +79,9 @@ def play_matches_parallel(
     rules = Rules(rules)
     if workers == 1 or len(pairings) * games < 2:
         return [
-            play_match(a, b, games, seed=seed, rules=rules, time_limit=time_limit, keep_records=keep_records, progress=progress)
+            play_match(
+                a, b, games, seed=seed, rules=rules, time_limit=time_limit, keep_records=keep_records, progress=progress
+            )
             for a, b, seed in pairings
         ]
     chunk = max(1, min(200, -(-games * len(pairings) // (workers * 4)), games))
@@ -94,4 +103,7 @@ def play_matches_parallel(
             results[number] = parts[number, start]
         else:
             results[number].merge(parts[number, start])
-    return [result if result is not None else MatchResult(names=(a, b)) for result, (a, b, _) in zip(results, pairings, strict=True)]
+    return [
+        result if result is not None else MatchResult(names=(a, b))
+        for result, (a, b, _) in zip(results, pairings, strict=True)
+    ]

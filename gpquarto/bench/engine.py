@@ -20,7 +20,9 @@ from gpquarto.engine.playout import random_playout, random_playouts
 from gpquarto.players.random_player import RandomPlayer
 
 
-def engine_benchmark(*, repeats: int = 5, seconds: float = 1.0, rules: Rules = Rules.CLASSIC, seed: int = 1) -> dict[str, tuple[float, list[float]]]:
+def engine_benchmark(
+    *, repeats: int = 5, seconds: float = 1.0, rules: Rules = Rules.CLASSIC, seed: int = 1
+) -> dict[str, tuple[float, list[float]]]:
     """Median games per second (and every repeat's rate) for each path."""
     players = (RandomPlayer(seed), RandomPlayer(seed + 1))
     board = Board(rules)
@@ -51,7 +53,9 @@ def engine_benchmark(*, repeats: int = 5, seconds: float = 1.0, rules: Rules = R
 def format_engine_benchmark(results: dict[str, tuple[float, list[float]]], rules: Rules) -> str:
     """The table printed by ``bench engine``."""
     width = max(len(name) for name in results)
-    lines = [f"random vs random, {rules.value} rules: games per second (median of {len(next(iter(results.values()))[1])} repeats)"]
+    lines = [
+        f"random vs random, {rules.value} rules: games per second (median of {len(next(iter(results.values()))[1])} repeats)"
+    ]
     for name, (median, rates) in results.items():
         spread = f"min {min(rates):,.0f} max {max(rates):,.0f}"
         lines.append(f"{name:<{width}}  {median:>12,.0f}   ({spread})")

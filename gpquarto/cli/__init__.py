@@ -17,7 +17,12 @@ from collections.abc import Sequence
 COMMAND_MODULES = [
     "gpquarto.cli.match",
     "gpquarto.cli.bench",
+    "gpquarto.cli.tournament",
+    "gpquarto.cli.players_cmd",
     "gpquarto.cli.play",
+    "gpquarto.cli.train",
+    "gpquarto.cli.show",
+    "gpquarto.cli.primitives_cmd",
 ]
 
 

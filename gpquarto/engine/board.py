@@ -184,7 +184,10 @@ class Board:
         occupied = self._occupied | (1 << square)
         own = CHARACTERISTICS[piece]
         for mask, (a, b, c) in self._lines_through[square]:
-            if occupied & mask == mask and own & CHARACTERISTICS[cells[a]] & CHARACTERISTICS[cells[b]] & CHARACTERISTICS[cells[c]]:
+            if (
+                occupied & mask == mask
+                and own & CHARACTERISTICS[cells[a]] & CHARACTERISTICS[cells[b]] & CHARACTERISTICS[cells[c]]
+            ):
                 return True
         return False
 
@@ -236,7 +239,10 @@ class Board:
         self._history.append(PLACE_OFFSET + square)
         own = CHARACTERISTICS[piece]
         for mask, (a, b, c) in self._lines_through[square]:
-            if occupied & mask == mask and own & CHARACTERISTICS[cells[a]] & CHARACTERISTICS[cells[b]] & CHARACTERISTICS[cells[c]]:
+            if (
+                occupied & mask == mask
+                and own & CHARACTERISTICS[cells[a]] & CHARACTERISTICS[cells[b]] & CHARACTERISTICS[cells[c]]
+            ):
                 self._winner = self._player
                 return
 
@@ -303,7 +309,9 @@ class Board:
         return parse_position(text)
 
     @classmethod
-    def from_cells(cls, cells: list[int] | tuple[int, ...], in_hand: int = NO_PIECE, rules: Rules | str = Rules.CLASSIC) -> Board:
+    def from_cells(
+        cls, cells: list[int] | tuple[int, ...], in_hand: int = NO_PIECE, rules: Rules | str = Rules.CLASSIC
+    ) -> Board:
         """Set up a position from 16 cells and the piece in hand; validates it like :meth:`from_text`."""
         from gpquarto.engine.notation import position_from_cells
 
@@ -320,7 +328,12 @@ class Board:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Board):
             return NotImplemented
-        return self.rules is other.rules and self._cells == other._cells and self._in_hand == other._in_hand and self._player == other._player
+        return (
+            self.rules is other.rules
+            and self._cells == other._cells
+            and self._in_hand == other._in_hand
+            and self._player == other._player
+        )
 
     def __hash__(self) -> int:
         return hash((self.rules, tuple(self._cells), self._in_hand, self._player))

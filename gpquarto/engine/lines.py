@@ -17,9 +17,7 @@ COLUMNS = tuple(tuple(4 * row + col for row in range(4)) for col in range(4))
 DIAGONAL = (0, 5, 10, 15)
 ANTI_DIAGONAL = (3, 6, 9, 12)
 BLOCKS = tuple(
-    (4 * row + col, 4 * row + col + 1, 4 * row + col + 4, 4 * row + col + 5)
-    for row in range(3)
-    for col in range(3)
+    (4 * row + col, 4 * row + col + 1, 4 * row + col + 4, 4 * row + col + 5) for row in range(3) for col in range(3)
 )
 CLASSIC_LINES = ROWS + COLUMNS + (DIAGONAL, ANTI_DIAGONAL)
 ADVANCED_LINES = CLASSIC_LINES + BLOCKS

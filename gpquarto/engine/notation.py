@@ -18,7 +18,9 @@ _HEX = "0123456789abcdefABCDEF"
 def format_position(board: Board) -> str:
     """The position text of ``board``."""
     cells = board._cells
-    rows = ["".join("." if cells[4 * r + c] == NO_PIECE else f"{cells[4 * r + c]:X}" for c in range(4)) for r in range(4)]
+    rows = [
+        "".join("." if cells[4 * r + c] == NO_PIECE else f"{cells[4 * r + c]:X}" for c in range(4)) for r in range(4)
+    ]
     hand = "-" if board._in_hand == NO_PIECE else f"{board._in_hand:X}"
     suffix = " advanced" if board.rules is Rules.ADVANCED else ""
     return "/".join(rows) + " " + hand + suffix
@@ -50,7 +52,9 @@ def parse_position(text: str) -> Board:
                 cells.append(int(char, 16))
             else:
                 where = square_name(4 * row_index + col_index)
-                raise ValueError(f"cell {where} (row {row_index + 1}, column {col_index + 1}) must be a hex digit or '.', got {char!r}")
+                raise ValueError(
+                    f"cell {where} (row {row_index + 1}, column {col_index + 1}) must be a hex digit or '.', got {char!r}"
+                )
     hand = fields[1]
     if hand == "-":
         in_hand = NO_PIECE
@@ -119,5 +123,3 @@ def render(board: Board) -> str:
     else:
         lines.append(f"player {board._player} chooses a piece")
     return "\n".join(lines)
-
-

@@ -64,9 +64,13 @@ def _permute_bits(value: int, permutation: tuple[int, ...]) -> int:
 
 
 #: ``PERMUTED[i][p]``: piece ``p`` with attribute bit ``b`` moved to ``BIT_PERMUTATIONS[i][b]``.
-PERMUTED: tuple[tuple[int, ...], ...] = tuple(tuple(_permute_bits(p, perm) for p in range(16)) for perm in BIT_PERMUTATIONS)
+PERMUTED: tuple[tuple[int, ...], ...] = tuple(
+    tuple(_permute_bits(p, perm) for p in range(16)) for perm in BIT_PERMUTATIONS
+)
 #: All 384 piece maps, as tables of 16 images.
-PIECE_MAPS: tuple[PieceMap, ...] = tuple(tuple(table[p ^ mask] for p in range(16)) for table in PERMUTED for mask in range(16))
+PIECE_MAPS: tuple[PieceMap, ...] = tuple(
+    tuple(table[p ^ mask] for p in range(16)) for table in PERMUTED for mask in range(16)
+)
 
 
 def square_maps(rules: Rules | str = Rules.CLASSIC) -> tuple[SquareMap, ...]:
