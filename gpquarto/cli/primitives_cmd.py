@@ -1,0 +1,43 @@
+"""``gpquarto primitives``: list every GP primitive, grouped by source and family, with its signature and doc."""
+
+from __future__ import annotations
+
+import argparse
+
+from gpquarto.gp.primitives import PrimitiveLibrary, PrimitiveSpec, load_library
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``primitives`` command."""
+    parser = subparsers.add_parser(
+        "primitives",
+        help="list the GP primitives (built-in, installed packages, plugin files)",
+        description="List every GP primitive, grouped by source and family, with its signature and one-line doc.",
+    )
+    parser.add_argument(
+        "--plugin", action="append", default=[], metavar="FILE", help="also load this plugin file (repeatable)"
+    )
+    parser.add_argument("--no-tactical", action="store_true", help="leave out the 'tactical' family")
+    parser.set_defaults(handler=run)
+
+
+def format_library(library: PrimitiveLibrary) -> str:
+    """The listing: a header per (source, family), then one line per primitive."""
+    groups: dict[tuple[str, str], list[PrimitiveSpec]] = {}
+    for spec in library:
+        groups.setdefault((spec.source, spec.family), []).append(spec)
+    width = min(44, max((len(spec.signature) for spec in library), default=0))
+    lines = []
+    for (source, family), specs in groups.items():
+        origin = f"{source} {library.versions.get(source, '')}".strip()
+        lines.append(f"{family} ({origin}):")
+        lines += [f"  {spec.signature:<{width}}  {spec.doc}" for spec in specs]
+    lines.append(f"{len(library)} primitives in {len(groups)} groups")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Load the library as asked and print it."""
+    library = load_library(args.plugin, tactical=not args.no_tactical)
+    print(format_library(library))
+    return 0

@@ -1,0 +1,33 @@
+"""Genetic programming for Quarto players: node types, board features, the primitive registry, evolution.
+
+The primitives layer (types, features, registry, plugin loading) is re-exported here; the evolution
+layer lives in its own modules (``gpquarto.gp.genome``, ``gpquarto.gp.compiler``...).
+"""
+
+from gpquarto.gp.features import Features
+from gpquarto.gp.primitives import (
+    PrimitiveError,
+    PrimitiveLibrary,
+    PrimitiveSpec,
+    UnknownPrimitiveError,
+    constant,
+    load_library,
+    primitive,
+)
+from gpquarto.gp.types import NO_ACTION, Characteristic, Count, Piece, Square
+
+__all__ = [
+    "NO_ACTION",
+    "Characteristic",
+    "Count",
+    "Features",
+    "Piece",
+    "PrimitiveError",
+    "PrimitiveLibrary",
+    "PrimitiveSpec",
+    "Square",
+    "UnknownPrimitiveError",
+    "constant",
+    "load_library",
+    "primitive",
+]

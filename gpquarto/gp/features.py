@@ -1,0 +1,197 @@
+"""The board facts that primitives read, computed once per decision and only when a rule asks for them.
+
+A GP player builds one :class:`Features` per decision (``Features(view)``) and every rule it evaluates at
+that decision reads the same object. Each fact is a ``functools.cached_property``: a decision pays only for
+the facts its rules use, and pays for each once.
+
+Named lines are the ten lines of the classic rules, indexed ``0..3`` rows (top to bottom), ``4..7``
+columns (left to right), ``8`` the diagonal (0, 5, 10, 15) and ``9`` the anti-diagonal (3, 6, 9, 12).
+Wherever a fact picks one line, square or piece among several, it takes the lowest index.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+from gpquarto.engine.board import Board, BoardView
+from gpquarto.engine.lines import ALL_SQUARES_MASK, CLASSIC_LINES, SQUARE_COUNT
+from gpquarto.engine.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE, PIECE_COUNT
+from gpquarto.search import tactics
+
+#: Index of the first row, first column, the diagonal and the anti-diagonal in the named lines.
+FIRST_ROW, FIRST_COLUMN, DIAGONAL_LINE, ANTI_DIAGONAL_LINE = 0, 4, 8, 9
+#: The ten named lines (rows, columns, diagonal, anti-diagonal) and their square masks.
+NAMED_LINES = CLASSIC_LINES
+NAMED_LINE_MASKS = tuple(sum(1 << square for square in line) for line in NAMED_LINES)
+
+
+def _pick_line(counts: tuple[int, ...], first: int, *, most: bool, not_complete: bool = False) -> int:
+    """Index (0..3) of the least or most used of four lines starting at ``first``; -1 if none qualifies."""
+    best, best_count = -1, 0
+    for index in range(4):
+        count = counts[first + index]
+        if not_complete and count == 4:
+            continue
+        if best == -1 or (count > best_count if most else count < best_count):
+            best, best_count = index, count
+    return best
+
+
+class Features:
+    """Facts about one position, for the primitives of one decision.
+
+    ``board`` is the view given to the player; ``in_hand`` the piece to place (``NO_PIECE`` when a piece
+    must be chosen). Facts are read from the board lazily, so the board must not change while the object
+    is in use: build a new one for each decision.
+    """
+
+    def __init__(self, view: BoardView | Board) -> None:
+        board = view._board if isinstance(view, BoardView) else view
+        self.board = view
+        self._board = board
+        self.rules = board.rules
+        self.in_hand: int = board._in_hand
+        self.cells: list[int] = board._cells
+        self.occupied: int = board._occupied
+        self.available: int = board._available
+
+    # ------------------------------------------------------------------ legality
+    def is_legal_square(self, square: int) -> bool:
+        """True when ``square`` is an empty square (a legal placement whenever a placement is due)."""
+        return 0 <= square < SQUARE_COUNT and not self.occupied >> square & 1
+
+    def is_legal_piece(self, piece: int) -> bool:
+        """True when ``piece`` is neither on the board nor in hand (a legal choice whenever one is due)."""
+        return 0 <= piece < PIECE_COUNT and bool(self.available >> piece & 1)
+
+    @cached_property
+    def empty_squares(self) -> tuple[int, ...]:
+        """Empty squares, ascending."""
+        return MEMBERS[self.occupied ^ ALL_SQUARES_MASK]
+
+    @cached_property
+    def available_pieces(self) -> tuple[int, ...]:
+        """Pieces neither on the board nor in hand, ascending."""
+        return MEMBERS[self.available]
+
+    @cached_property
+    def placed_count(self) -> int:
+        """Pieces on the board."""
+        return self.occupied.bit_count()
+
+    # ------------------------------------------------------------------ named lines
+    @cached_property
+    def line_counts(self) -> tuple[int, ...]:
+        """Pieces on each named line."""
+        occupied = self.occupied
+        return tuple((occupied & mask).bit_count() for mask in NAMED_LINE_MASKS)
+
+    @cached_property
+    def line_present(self) -> tuple[int, ...]:
+        """For each named line, the set of characteristics (8-bit) that some piece on it has."""
+        cells = self.cells
+        present = []
+        for line in NAMED_LINES:
+            found = 0
+            for square in line:
+                piece = cells[square]
+                if piece != NO_PIECE:
+                    found |= CHARACTERISTICS[piece]
+            present.append(found)
+        return tuple(present)
+
+    @cached_property
+    def line_shared(self) -> tuple[int, ...]:
+        """For each named line, the characteristics every piece on it has (0 when the line is empty)."""
+        cells = self.cells
+        shared = []
+        for line in NAMED_LINES:
+            common, seen = 0xFF, False
+            for square in line:
+                piece = cells[square]
+                if piece != NO_PIECE:
+                    common &= CHARACTERISTICS[piece]
+                    seen = True
+            shared.append(common if seen else 0)
+        return tuple(shared)
+
+    @cached_property
+    def least_used_row(self) -> int:
+        """Row (0..3) with the fewest pieces."""
+        return _pick_line(self.line_counts, FIRST_ROW, most=False)
+
+    @cached_property
+    def most_used_row(self) -> int:
+        """Row (0..3) with the most pieces."""
+        return _pick_line(self.line_counts, FIRST_ROW, most=True)
+
+    @cached_property
+    def most_used_row_not_complete(self) -> int:
+        """Row (0..3) with the most pieces among rows with an empty square; -1 when every row is full."""
+        return _pick_line(self.line_counts, FIRST_ROW, most=True, not_complete=True)
+
+    @cached_property
+    def least_used_column(self) -> int:
+        """Column (0..3) with the fewest pieces."""
+        return _pick_line(self.line_counts, FIRST_COLUMN, most=False)
+
+    @cached_property
+    def most_used_column(self) -> int:
+        """Column (0..3) with the most pieces."""
+        return _pick_line(self.line_counts, FIRST_COLUMN, most=True)
+
+    @cached_property
+    def most_used_column_not_complete(self) -> int:
+        """Column (0..3) with the most pieces among columns with an empty square; -1 when all are full."""
+        return _pick_line(self.line_counts, FIRST_COLUMN, most=True, not_complete=True)
+
+    # ------------------------------------------------------------------ characteristics
+    @cached_property
+    def characteristic_counts(self) -> tuple[int, ...]:
+        """For each characteristic 0..7, how many placed pieces have it."""
+        counts = [0] * 8
+        for piece in self.cells:
+            if piece != NO_PIECE:
+                for characteristic in MEMBERS[CHARACTERISTICS[piece]]:
+                    counts[characteristic] += 1
+        return tuple(counts)
+
+    @cached_property
+    def most_used_characteristic(self) -> int:
+        """The characteristic most placed pieces have."""
+        counts = self.characteristic_counts
+        return counts.index(max(counts))
+
+    @cached_property
+    def least_used_characteristic(self) -> int:
+        """The characteristic fewest placed pieces have."""
+        counts = self.characteristic_counts
+        return counts.index(min(counts))
+
+    # ------------------------------------------------------------------ tactics (gpquarto.search.tactics)
+    @cached_property
+    def winning_squares(self) -> tuple[int, ...]:
+        """Squares where the piece in hand wins at once (empty when a choice is due)."""
+        if self.in_hand == NO_PIECE:
+            return ()
+        return tactics.winning_squares(self._board, self.in_hand)
+
+    @cached_property
+    def safe_pieces(self) -> tuple[int, ...]:
+        """Available pieces that have no winning square on the current board (safe to give now)."""
+        return tactics.safe_pieces(self._board)
+
+    @cached_property
+    def safe_squares(self) -> tuple[int, ...]:
+        """Squares where placing the piece in hand wins at once or leaves a safe piece to give (empty when choosing)."""
+        if self.in_hand == NO_PIECE:
+            return ()
+        mask = tactics.safe_placements_mask(self._board, self.in_hand)
+        for square in self.winning_squares:
+            mask |= 1 << square
+        return MEMBERS[mask]
+
+    @cached_property
+    def threatened_lines(self) -> int:
+        """Lines of the rules (blocks too, under advanced rules) holding three pieces that share a characteristic."""
+        return tactics.threat_line_count(self._board)

@@ -1,0 +1,464 @@
+"""The primitive registry: typed GP primitives declared with a decorator, checked when registered.
+
+A primitive is a plain function whose annotations give its node types::
+
+    @primitive(family="counts")
+    def pieces_in_diagonal(features: Features) -> Count:
+        \"\"\"Pieces on the diagonal.\"\"\"
+        return features.line_counts[DIAGONAL_LINE]
+
+If the first parameter is annotated :class:`~gpquarto.gp.features.Features` it receives the decision's
+features and is not a tree child; the other parameters are the tree children. A primitive with no child is
+a terminal. Node types are ``bool`` and the markers of :mod:`gpquarto.gp.types`; any other annotation is
+refused. The compiled form of a primitive is the function itself: ``function(features, *children)`` when
+``uses_features``, else ``function(*children)``.
+
+**Checks at registration.** The decorator calls the primitive on fixed sample positions (classic and
+advanced rules, early, middle and late game, a choice and a placement due; built from fixed seeds) with
+sample child values of each type (squares and pieces legal in the position, or ``NO_ACTION``) and refuses
+it, with a one-line :class:`PrimitiveError` naming it and the problem, when it raises, returns a value of
+the wrong type, proposes an illegal square or piece, changes the board, or answers differently when called
+twice. Return values: a predicate must return a real ``bool``; an int-marker node returns a plain ``int``
+(no conversion, no marker instance: markers only type the trees) and never a ``bool``; a ``Square`` or
+``Piece`` node returns an empty square / an available piece or ``NO_ACTION``; a ``Characteristic`` is 0..7.
+Names must be Python identifiers that are not keywords (so ``and_``, not ``and``), unique in a library.
+
+**Where registrations go.** A registration is stored in the defining module (its list
+``__gp_primitives__``): a module's primitives are the ones it defines, whatever imports it and however
+often. Loaders (:func:`load_library`, :mod:`gpquarto.gp.plugins`) import a module and read that list, then
+stamp each spec with the source they loaded it from; so two libraries loaded in one process never mix, and
+a module imported twice registers once. Inside ``with registering() as specs:`` registrations go to
+``specs`` instead (for tests and libraries built in code: ``PrimitiveLibrary(specs)``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import inspect
+import itertools
+import keyword
+import random
+import sys
+import typing
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextvars import ContextVar
+from dataclasses import dataclass, field, replace
+
+from gpquarto.engine.board import Board
+from gpquarto.engine.lines import Rules
+from gpquarto.gp.features import Features
+from gpquarto.gp.types import NO_ACTION, NODE_TYPES, Characteristic, Count, Piece, Square, type_name
+
+#: Name of the per-module list that holds the module's registrations.
+MODULE_REGISTRY = "__gp_primitives__"
+#: Module global a loader may set to give the module's primitives a default family (below ``FAMILY``).
+DEFAULT_FAMILY = "__gp_default_family__"
+#: Source of specs not yet loaded by a loader.
+UNLOADED = "unloaded"
+_INT_MARKERS = (Square, Piece, Count, Characteristic)
+_TYPE_CHOICES = ", ".join(type_name(type_) for type_ in NODE_TYPES)
+
+
+class PrimitiveError(ValueError):
+    """A primitive that cannot be registered, or a library that cannot be assembled."""
+
+
+class UnknownPrimitiveError(ValueError):
+    """A name that the library does not define."""
+
+
+@dataclass(frozen=True)
+class PrimitiveSpec:
+    """One registered primitive (or constant). ``arg_types`` lists the tree children only."""
+
+    name: str
+    function: Callable[..., object]
+    arg_types: tuple[type, ...]
+    return_type: type
+    family: str
+    source: str = UNLOADED
+    doc: str = ""
+    uses_features: bool = False
+    value: object = field(default=None)
+
+    @property
+    def is_terminal(self) -> bool:
+        """True when the node has no children."""
+        return not self.arg_types
+
+    @property
+    def signature(self) -> str:
+        """E.g. ``in_diagonal(Characteristic) -> bool``; terminals have no parentheses."""
+        arguments = f"({', '.join(type_name(type_) for type_ in self.arg_types)})" if self.arg_types else ""
+        return f"{self.name}{arguments} -> {type_name(self.return_type)}"
+
+
+class Constant:
+    """The callable of a constant spec: returns its value (so constants compile like terminals)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+    def __call__(self) -> object:
+        return self.value
+
+    def __repr__(self) -> str:
+        return f"Constant({self.value!r})"
+
+
+# ---------------------------------------------------------------------- registration
+_collector: ContextVar[list[PrimitiveSpec] | None] = ContextVar("gpquarto_primitive_collector", default=None)
+
+
+@contextlib.contextmanager
+def registering() -> Iterator[list[PrimitiveSpec]]:
+    """Collect the registrations made inside the block into the yielded list (instead of their modules)."""
+    specs: list[PrimitiveSpec] = []
+    token = _collector.set(specs)
+    try:
+        yield specs
+    finally:
+        _collector.reset(token)
+
+
+@contextlib.contextmanager
+def registering_into_modules() -> Iterator[None]:
+    """Store registrations in their modules even inside :func:`registering` (loaders use this)."""
+    token = _collector.set(None)
+    try:
+        yield
+    finally:
+        _collector.reset(token)
+
+
+def module_specs(module: object) -> list[PrimitiveSpec]:
+    """The specs a module registered, in registration order."""
+    return list(getattr(module, MODULE_REGISTRY, ()))
+
+
+def _store(spec: PrimitiveSpec, module_globals: dict[str, object]) -> None:
+    collected = _collector.get()
+    if collected is None:
+        collected = module_globals.setdefault(MODULE_REGISTRY, [])  # type: ignore[assignment]
+    for other in collected:
+        if other.name == spec.name:
+            raise PrimitiveError(
+                f"primitive {spec.name!r} is registered twice (families {other.family!r} and {spec.family!r})"
+            )
+    collected.append(spec)
+
+
+def primitive(
+    function: Callable[..., object] | str | None = None, /, *, family: str | None = None, name: str | None = None
+) -> typing.Any:
+    """Register ``function`` as a primitive: ``@primitive``, ``@primitive("family")``, ``@primitive(family=..., name=...)``.
+
+    ``family`` defaults to the module's ``FAMILY`` global, else (plugin files) the file's stem, else the last
+    part of the module's name; ``name`` defaults to the function's name. The spec is checked on the sample
+    positions (see the module doc). Returns the function unchanged; raises :class:`PrimitiveError`.
+    """
+    if isinstance(function, str):
+        family, function = function, None
+
+    def register(function: Callable[..., object]) -> Callable[..., object]:
+        module_globals = getattr(function, "__globals__", {})
+        spec = make_spec(function, family=family or _default_family(module_globals), name=name)
+        check_spec(spec)
+        _store(spec, module_globals)
+        return function
+
+    return register if function is None else register(function)
+
+
+def constant(value: int | bool, type_: type, family: str = "constants") -> PrimitiveSpec:
+    """Register a constant terminal of ``type_`` (``Count``, ``Characteristic`` or ``bool``) named by its literal.
+
+    Tree text reads ``eq(2, pieces_left)``. Two constants with the same literal in one library clash.
+    """
+    if type_ is bool:
+        if type(value) is not bool:
+            raise PrimitiveError(f"constant {value!r}: a bool constant must be True or False")
+    elif type_ in (Count, Characteristic):
+        if type(value) is not int:
+            raise PrimitiveError(f"constant {value!r}: a {type_name(type_)} constant must be a plain int")
+        if type_ is Characteristic and not 0 <= value < 8:
+            raise PrimitiveError(f"constant {value!r}: a Characteristic is 0..7")
+    else:
+        raise PrimitiveError(
+            f"constant {value!r}: type {type_!r} cannot have constants (use Count, Characteristic or bool)"
+        )
+    spec = PrimitiveSpec(repr(value), Constant(value), (), type_, family, doc=f"the constant {value!r}", value=value)
+    _store(spec, sys._getframe(1).f_globals)
+    return spec
+
+
+def _default_family(module_globals: Mapping[str, object]) -> str:
+    for key in ("FAMILY", DEFAULT_FAMILY):
+        declared = module_globals.get(key)
+        if isinstance(declared, str):
+            return declared
+    return str(module_globals.get("__name__", "plugin")).rpartition(".")[2]
+
+
+def make_spec(function: Callable[..., object], *, family: str, name: str | None = None) -> PrimitiveSpec:
+    """Read a primitive's types from its annotations (without checking its behaviour)."""
+    name = name or getattr(function, "__name__", "")
+    if not inspect.isfunction(function):
+        raise PrimitiveError(
+            f"primitive {name or function!r} must be a plain function (def), not {type(function).__name__}"
+        )
+    if not name.isidentifier() or keyword.iskeyword(name) or name.startswith("_"):
+        raise PrimitiveError(f"primitive name {name!r} must be an identifier, not a keyword, not starting with '_'")
+    doc = (inspect.getdoc(function) or "").strip().splitlines()
+    if not doc:
+        raise PrimitiveError(f"primitive {name!r} has no docstring (its first line documents it in listings)")
+    try:
+        hints = typing.get_type_hints(function)
+        parameters = list(inspect.signature(function).parameters.values())
+    except Exception as error:  # NameError for unresolved names, TypeError for non-functions...
+        raise PrimitiveError(
+            f"primitive {name!r}: cannot read its annotations: {type(error).__name__}: {error}"
+        ) from None
+    uses_features = bool(parameters) and hints.get(parameters[0].name) is Features
+    arg_types = []
+    for parameter in parameters[1:] if uses_features else parameters:
+        if parameter.kind not in (parameter.POSITIONAL_ONLY, parameter.POSITIONAL_OR_KEYWORD):
+            raise PrimitiveError(f"primitive {name!r}: parameter {parameter.name!r} must be positional")
+        arg_types.append(_node_type(name, f"parameter {parameter.name!r}", hints.get(parameter.name)))
+    return_type = _node_type(name, "return value", hints.get("return"))
+    return PrimitiveSpec(name, function, tuple(arg_types), return_type, family, doc=doc[0], uses_features=uses_features)
+
+
+def _node_type(name: str, what: str, annotation: object) -> type:
+    if annotation is None:
+        raise PrimitiveError(f"primitive {name!r}: {what} has no type annotation (use one of {_TYPE_CHOICES})")
+    if annotation not in NODE_TYPES:
+        shown = getattr(annotation, "__name__", repr(annotation))
+        raise PrimitiveError(
+            f"primitive {name!r}: {what} is annotated {shown}, not a node type (use one of {_TYPE_CHOICES})"
+        )
+    return annotation  # type: ignore[return-value]
+
+
+# ---------------------------------------------------------------------- checks
+def _random_position(rules: Rules, placed: int, choice_due: bool, seed: int) -> Board:
+    """A position reached by random play with ``placed`` pieces down and no winner yet."""
+    rng = random.Random(seed)
+    while True:
+        board = Board(rules)
+        while not board.is_over():
+            if board.placed_count == placed and board.choice_due == choice_due:
+                return board
+            actions = board.legal_actions()
+            board.apply(actions[rng.randrange(len(actions))])
+
+
+@functools.cache
+def sample_positions() -> tuple[Board, ...]:
+    """The fixed positions every primitive is checked on (never mutate them)."""
+    positions = [
+        _random_position(rules, placed, choice_due, seed=1000 * index + placed)
+        for index, rules in enumerate(Rules)
+        for placed in (0, 1, 6, 11)
+        for choice_due in (True, False)
+        if placed or choice_due  # nothing is placed before the first choice
+    ]
+    positions.append(_random_position(Rules.CLASSIC, 15, False, seed=15))
+    return tuple(positions)
+
+
+_COUNT_SAMPLES = (0, 1, 4, 16, -3)
+_CHARACTERISTIC_SAMPLES = (0, 3, 4, 7)
+_MAX_COMBINATIONS = 36
+
+
+def _child_samples(type_: type, features: Features) -> tuple[int, ...]:
+    if type_ is bool:
+        return (False, True)
+    if type_ is Count:
+        return _COUNT_SAMPLES
+    if type_ is Characteristic:
+        return _CHARACTERISTIC_SAMPLES
+    legal = features.empty_squares if type_ is Square else features.available_pieces
+    picked = [NO_ACTION] + ([legal[0], legal[len(legal) // 2], legal[-1]] if legal else [])
+    return tuple(dict.fromkeys(picked))
+
+
+def _child_combinations(spec: PrimitiveSpec, features: Features) -> list[tuple[int, ...]]:
+    combinations = list(itertools.product(*(_child_samples(type_, features) for type_ in spec.arg_types)))
+    if len(combinations) > _MAX_COMBINATIONS:
+        step = len(combinations) / _MAX_COMBINATIONS
+        combinations = [combinations[int(index * step)] for index in range(_MAX_COMBINATIONS)] + [combinations[-1]]
+    return combinations
+
+
+def _call(spec: PrimitiveSpec, features: Features, children: tuple[int, ...]) -> object:
+    if spec.uses_features:
+        return spec.function(features, *children)
+    return spec.function(*children)
+
+
+def _wrong_value(spec: PrimitiveSpec, value: object, features: Features) -> str | None:
+    """Why ``value`` is not an acceptable result of ``spec`` in the position, or None if it is."""
+    declared = spec.return_type
+    if declared is bool:
+        return None if type(value) is bool else f"returned {value!r} ({type(value).__name__}) where bool was declared"
+    if not isinstance(value, int) or isinstance(value, bool):
+        return f"returned {value!r} ({type(value).__name__}) where {type_name(declared)} (an int) was declared"
+    if declared is Square and value != NO_ACTION and not features.is_legal_square(value):
+        return f"returned square {value}, which is neither an empty square nor NO_ACTION (-1)"
+    if declared is Piece and value != NO_ACTION and not features.is_legal_piece(value):
+        return f"returned piece {value}, which is neither an available piece nor NO_ACTION (-1)"
+    if declared is Characteristic and not 0 <= value < 8:
+        return f"returned characteristic {value}, outside 0..7"
+    return None
+
+
+def check_spec(spec: PrimitiveSpec) -> None:
+    """Call ``spec`` on the sample positions; raise :class:`PrimitiveError` (one line) on the first problem."""
+    for sample in sample_positions():
+        board = sample.copy()  # a misbehaving primitive may change it: keep the samples intact
+        view = board.view()
+        before = (board.cells, board.in_hand, board.history)
+        features = Features(view)
+        for children in _child_combinations(spec, features):
+            try:
+                first = _call(spec, features, children)
+                second = _call(spec, Features(view), children)
+            except Exception as error:
+                problem = f"raised {type(error).__name__}: {error}"
+            else:
+                problem = _wrong_value(spec, first, features)
+                if problem is None and (first != second or type(first) is not type(second)):
+                    problem = f"is not deterministic: returned {first!r} then {second!r}"
+                if problem is None and (board.cells, board.in_hand, board.history) != before:
+                    problem = "changed the board"
+            if problem is not None:
+                raise PrimitiveError(
+                    f"primitive {spec.name!r} {problem} in position {board.text()!r} with children {children}"
+                )
+
+
+# ---------------------------------------------------------------------- libraries
+class PrimitiveLibrary:
+    """A set of primitives with unique names: what a GP run, a saved player or the parser resolve names in.
+
+    ``specs`` maps name to spec in registration order; ``versions`` maps each source to its version.
+    """
+
+    def __init__(self, specs: Iterable[PrimitiveSpec] = (), versions: Mapping[str, str] | None = None) -> None:
+        self.specs: dict[str, PrimitiveSpec] = {}
+        for spec in specs:
+            other = self.specs.get(spec.name)
+            if other is not None:
+                raise PrimitiveError(
+                    f"primitive {spec.name!r} is defined twice: by {other.source} (family {other.family}) "
+                    f"and by {spec.source} (family {spec.family})"
+                )
+            self.specs[spec.name] = spec
+        self.versions: dict[str, str] = dict(versions or {})
+        self._primitive_set: object | None = None
+
+    def __len__(self) -> int:
+        return len(self.specs)
+
+    def __iter__(self) -> Iterator[PrimitiveSpec]:
+        return iter(self.specs.values())
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.specs
+
+    def __repr__(self) -> str:
+        return f"PrimitiveLibrary({len(self.specs)} primitives, sources {sorted(self.versions) or ['-']})"
+
+    def get(self, name: str) -> PrimitiveSpec:
+        """The spec called ``name``; raises :class:`UnknownPrimitiveError` saying where it might come from."""
+        spec = self.specs.get(name)
+        if spec is None:
+            sources = ", ".join(sorted(self.versions)) or "none"
+            raise UnknownPrimitiveError(
+                f"unknown primitive {name!r}: not in the loaded library (sources: {sources}); it may come from a "
+                "plugin file (--plugin FILE), an installed package (entry point group gpquarto.primitives), "
+                "or the 'tactical' family if it was left out"
+            )
+        return spec
+
+    def families(self) -> tuple[str, ...]:
+        """Family names, in registration order."""
+        return tuple(dict.fromkeys(spec.family for spec in self.specs.values()))
+
+    def without_families(self, *families: str) -> PrimitiveLibrary:
+        """A copy without the primitives of the given families."""
+        left_out = set(families)
+        kept = [spec for spec in self.specs.values() if spec.family not in left_out]
+        sources = {spec.source for spec in kept}
+        return PrimitiveLibrary(
+            kept, {source: version for source, version in self.versions.items() if source in sources}
+        )
+
+    def returning(self, type_: type) -> tuple[PrimitiveSpec, ...]:
+        """Specs whose node type is ``type_``, in registration order."""
+        return tuple(spec for spec in self.specs.values() if spec.return_type is type_)
+
+    def primitive_set(self) -> typing.Any:
+        """The ``deap.gp.PrimitiveSetTyped`` of the library (built once); constants are terminals named by their literal."""
+        if self._primitive_set is None:
+            from deap import gp
+
+            pset = gp.PrimitiveSetTyped("gpquarto", [], bool)
+            for spec in self.specs.values():
+                if spec.value is not None:
+                    pset.addTerminal(spec.value, spec.return_type, name=spec.name)
+                elif spec.arg_types:
+                    pset.addPrimitive(spec.function, list(spec.arg_types), spec.return_type, name=spec.name)
+                else:
+                    pset.addTerminal(spec.function, spec.return_type, name=spec.name)
+            self._primitive_set = pset
+        return self._primitive_set
+
+    def check_reachable(self, root_types: Sequence[type]) -> None:
+        """Start-up check: every root type has a node, and every type reachable from the roots has a terminal.
+
+        Raises :class:`PrimitiveError` naming the type and the primitive through which it is reached.
+        """
+        reached_through: dict[type, str] = {}
+        pending = []
+        for root in root_types:
+            if root not in reached_through:
+                reached_through[root] = "a root"
+                pending.append(root)
+        while pending:
+            type_ = pending.pop()
+            returning = self.returning(type_)
+            if not returning:
+                raise PrimitiveError(f"no primitive returns {type_name(type_)}, needed as {reached_through[type_]}")
+            if not any(spec.is_terminal for spec in returning):
+                raise PrimitiveError(
+                    f"no terminal returns {type_name(type_)} (needed as {reached_through[type_]}): trees of that type could never end"
+                )
+            for spec in returning:
+                for argument in spec.arg_types:
+                    if argument not in reached_through:
+                        reached_through[argument] = f"a child of {spec.signature}"
+                        pending.append(argument)
+
+
+def load_library(plugins: Sequence[str] = (), *, tactical: bool = True, entry_points: bool = True) -> PrimitiveLibrary:
+    """The built-in library, then installed packages (entry point group ``gpquarto.primitives``), then plugin files.
+
+    ``tactical=False`` leaves the family "tactical" out. Duplicate names across sources are refused
+    (:class:`PrimitiveError` naming both sources); a plugin that fails raises
+    :class:`~gpquarto.gp.plugins.PluginError` naming itself.
+    """
+    from gpquarto.gp import plugins as loaders
+
+    loaded = [loaders.load_builtin()]
+    if entry_points:
+        loaded += loaders.load_entry_points()
+    loaded += [loaders.load_plugin_file(path) for path in plugins]
+    specs = [replace(spec, source=source.source) for source in loaded for spec in source.specs]
+    library = PrimitiveLibrary(specs, {source.source: source.version for source in loaded})
+    return library if tactical else library.without_families("tactical")

@@ -1,0 +1,40 @@
+"""Node types of the GP trees: marker classes that DEAP's ``issubclass``-based typing can tell apart.
+
+The markers only type the trees. At run time primitives pass plain ``int`` values around (building a
+``Square`` instance per call would cost time for nothing); predicates return plain ``bool``. Markers are
+deliberately unrelated subclasses of ``int``: ``bool`` is a subclass of ``int``, so an ``int`` slot would
+accept predicates, and ``typing.NewType`` is not a class at all.
+
+A then-tree may propose nothing: a ``Square`` or ``Piece`` node returns :data:`NO_ACTION` (-1) when it has
+no proposal in the position.
+"""
+
+from __future__ import annotations
+
+
+class Square(int):
+    """A square 0..15 (row-major, ``4*row + col``), or ``NO_ACTION``."""
+
+
+class Piece(int):
+    """A piece 0..15 (bits: tall, coloured, solid, square), or ``NO_ACTION``."""
+
+
+class Count(int):
+    """A small integer: a number of pieces, lines, squares... (may be negative after ``sub``)."""
+
+
+class Characteristic(int):
+    """One of the eight characteristics 0..7, indexed like ``gpquarto.engine.pieces.CHARACTERISTIC_NAMES``."""
+
+
+#: What a ``Square`` or ``Piece`` node returns when it has nothing to propose.
+NO_ACTION = -1
+
+#: Every type a tree node may have, in a stable order (used in messages and listings).
+NODE_TYPES: tuple[type, ...] = (bool, Square, Piece, Count, Characteristic)
+
+
+def type_name(type_: type) -> str:
+    """The name of a node type as written in signatures (``bool``, ``Square``...)."""
+    return type_.__name__
