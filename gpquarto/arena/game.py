@@ -50,11 +50,12 @@ def play_game(
         start=board.text() if start is not None else _START_TEXTS[board.rules],
         seed=seed,
     )
-    for seat, player in enumerate(players):
-        if seed is not None:
+    if seed is not None:
+        for seat, player in enumerate(players):
             hook = getattr(player, "seed", None)
             if hook is not None:
                 hook(derive_seed(seed, seat))
+    for seat, player in enumerate(players):
         hook = getattr(player, "new_game", None)
         if hook is not None:
             hook(seat)
@@ -71,20 +72,21 @@ def _run(board: Board, players, record: GameRecord, time_limit: float | None) ->
     choosers = [player.choose_piece for player in players]
     placers = [player.place_piece for player in players]
     choose, place = board.choose, board.place
+    clock = perf_counter
     try:
         while board._winner == NO_PIECE and board._placed < 16:
             hand = board._in_hand
             if hand == NO_PIECE:
                 seat = board._player
-                began = perf_counter()
+                began = clock()
                 try:
                     piece = choosers[seat](view)
                 except PlayerQuit:
                     raise
                 except Exception as error:  # a player's bug loses the game, it does not stop the match
-                    add_time(perf_counter() - began)
+                    add_time(clock() - began)
                     return _forfeit(record, seat, f"raised {type(error).__name__}: {error}")
-                elapsed = perf_counter() - began
+                elapsed = clock() - began
                 add_time(elapsed)
                 if elapsed > limit:
                     return _forfeit(record, seat, f"took {elapsed:.3f} s, over the {time_limit:g} s limit")
@@ -94,15 +96,15 @@ def _run(board: Board, players, record: GameRecord, time_limit: float | None) ->
                     return _forfeit(record, seat, f"illegal choice {piece!r}: {error}")
                 hand = piece
             seat = board._player
-            began = perf_counter()
+            began = clock()
             try:
                 square = placers[seat](view, hand)
             except PlayerQuit:
                 raise
             except Exception as error:
-                add_time(perf_counter() - began)
+                add_time(clock() - began)
                 return _forfeit(record, seat, f"raised {type(error).__name__}: {error}")
-            elapsed = perf_counter() - began
+            elapsed = clock() - began
             add_time(elapsed)
             if elapsed > limit:
                 return _forfeit(record, seat, f"took {elapsed:.3f} s, over the {time_limit:g} s limit")

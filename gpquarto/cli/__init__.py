@@ -23,6 +23,7 @@ COMMAND_MODULES = [
     "gpquarto.cli.train",
     "gpquarto.cli.show",
     "gpquarto.cli.primitives_cmd",
+    "gpquarto.cli.solve",
 ]
 
 

@@ -40,6 +40,14 @@ from gpquarto.engine.pieces import (
 PLACE_OFFSET = 16
 
 
+#: Per rule set and square: flat (line mask, a, b, c) tuples for the lines through the square.
+_LINE_CHECKS = {
+    rules: tuple(tuple((mask, *others) for mask, others in entries) for entries in table)
+    for rules, table in LINES_THROUGH.items()
+}
+_CHARACTERISTICS = CHARACTERISTICS
+
+
 class IllegalActionError(ValueError):
     """An action that the rules do not allow in this position. The board is left unchanged."""
 
@@ -62,11 +70,13 @@ class Board:
         "_placed",
         "_history",
         "_lines_through",
+        "_line_checks",
     )
 
     def __init__(self, rules: Rules | str = Rules.CLASSIC) -> None:
-        self.rules = Rules(rules)
+        self.rules = rules if rules.__class__ is Rules else Rules(rules)
         self._lines_through = LINES_THROUGH[self.rules]
+        self._line_checks = _LINE_CHECKS[self.rules]
         self._cells = [NO_PIECE] * SQUARE_COUNT
         self._occupied = 0
         self._available = ALL_PIECES_MASK
@@ -237,11 +247,11 @@ class Board:
         self._in_hand = NO_PIECE
         self._placed += 1
         self._history.append(PLACE_OFFSET + square)
-        own = CHARACTERISTICS[piece]
-        for mask, (a, b, c) in self._lines_through[square]:
+        shared = _CHARACTERISTICS[piece]
+        for mask, a, b, c in self._line_checks[square]:
             if (
                 occupied & mask == mask
-                and own & CHARACTERISTICS[cells[a]] & CHARACTERISTICS[cells[b]] & CHARACTERISTICS[cells[c]]
+                and shared & _CHARACTERISTICS[cells[a]] & _CHARACTERISTICS[cells[b]] & _CHARACTERISTICS[cells[c]]
             ):
                 self._winner = self._player
                 return
@@ -281,6 +291,7 @@ class Board:
         other = Board.__new__(Board)
         other.rules = self.rules
         other._lines_through = self._lines_through
+        other._line_checks = self._line_checks
         other._cells = self._cells[:]
         other._occupied = self._occupied
         other._available = self._available

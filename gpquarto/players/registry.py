@@ -20,6 +20,8 @@ from gpquarto.players.base import Player
 #: Modules whose import registers players; each registers itself with :func:`register_player`.
 BUILTIN_PLAYER_MODULES = [
     "gpquarto.players.random_player",
+    "gpquarto.players.solver_player",
+    "gpquarto.players.mcts",
     "gpquarto.players.novice",
     "gpquarto.players.minimax",
     "gpquarto.players.human",
