@@ -1,0 +1,81 @@
+"""``gpquarto solve "POSITION"``: the exact value of a position and every optimal action.
+
+Example::
+
+    $ python -m gpquarto solve ".DC9/.3../.8../F045 -"
+    ...
+    value: win for player 1 (to choose a piece)
+    best actions (1): choose piece 6 (SDOR)
+    nodes: 33, time: 0.001 s
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from gpquarto.cli import UsageError
+from gpquarto.cli.common import non_negative_int
+from gpquarto.engine.board import PLACE_OFFSET, Board
+from gpquarto.engine.lines import SQUARE_COUNT, square_name
+from gpquarto.engine.pieces import piece_code
+from gpquarto.search.solver import solve
+
+#: From this many empty squares on, solving can take seconds to minutes: say so before starting.
+SLOW_EMPTIES = 10
+_VALUE_WORDS = {1: "win", 0: "draw", -1: "loss"}
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "solve",
+        help="solve a position exactly (endgames)",
+        description=(
+            "Print the exact value of a position for the player to act (win, draw or loss) and every action "
+            "that achieves it. POSITION is position text: four rows of hex digits or '.', separated by '/', "
+            "then the piece in hand (hex digit, or '-' when a piece must be chosen), optionally 'advanced'."
+        ),
+    )
+    parser.add_argument("position", metavar="POSITION", help='position text, e.g. "5A3./.C../..../.... -"')
+    parser.add_argument(
+        "--max-empty",
+        type=non_negative_int,
+        default=10,
+        metavar="N",
+        help="refuse positions with more than N empty squares (default 10): they may take very long",
+    )
+    parser.add_argument("--force", action="store_true", help="solve even beyond --max-empty")
+    parser.set_defaults(handler=run)
+
+
+def describe_action(action: int) -> str:
+    """Human form of an action: ``choose piece 7 (SDOR)`` or ``place on b3``."""
+    if action >= PLACE_OFFSET:
+        return f"place on {square_name(action - PLACE_OFFSET)}"
+    return f"choose piece {action:X} ({piece_code(action)})"
+
+
+def run(args: argparse.Namespace) -> int:
+    board = Board.from_text(args.position)
+    if board.is_over():
+        outcome = "a draw" if board.winner is None else f"won by player {board.winner}"
+        raise UsageError(f"the game in this position is over ({outcome}): nothing to solve")
+    empties = SQUARE_COUNT - board.placed_count
+    if empties > args.max_empty and not args.force:
+        raise UsageError(
+            f"the position has {empties} empty squares, more than --max-empty {args.max_empty}: "
+            "solving may take very long (pass --force to go anyway)"
+        )
+    if empties >= SLOW_EMPTIES:
+        print(f"warning: {empties} empty squares, solving may take long", file=sys.stderr, flush=True)
+    started = time.perf_counter()
+    result = solve(board)
+    elapsed = time.perf_counter() - started
+    task = "place the piece in hand" if board.placement_due else "choose a piece"
+    print(board)
+    print(f"value: {_VALUE_WORDS[result.value]} for player {board.player} (to {task})")
+    actions = ", ".join(describe_action(action) for action in result.best_actions)
+    print(f"best actions ({len(result.best_actions)}): {actions}")
+    print(f"nodes: {result.nodes}, time: {elapsed:.3f} s")
+    return 0

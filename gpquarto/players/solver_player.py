@@ -1,0 +1,60 @@
+"""The solver player: perfect play in the endgame, a safe random move before it.
+
+Once at most ``empties`` squares are empty it asks the exact solver (:mod:`gpquarto.search.solver`) for
+every optimal action and picks one at random. Earlier, the game tree is too big to solve, so it plays
+like the novice: a winning square when there is one, a piece the opponent cannot win with at once.
+
+When the position is lost whatever it does, every action is "optimal"; it then still prefers the actions
+that do not lose at once, so that an imperfect opponent has to find the win.
+"""
+
+from __future__ import annotations
+
+import random
+
+from gpquarto.engine.board import PLACE_OFFSET, Board, BoardView
+from gpquarto.engine.lines import SQUARE_COUNT
+from gpquarto.players.base import BasePlayer
+from gpquarto.players.registry import register_player
+from gpquarto.search import tactics
+from gpquarto.search.solver import SolverTable, solve
+
+
+@register_player("solver")
+class SolverPlayer(BasePlayer):
+    """Exact play once at most `empties` squares are empty (default 9); before that, a random safe move."""
+
+    name = "solver"
+
+    def __init__(self, empties: int = 9, seed: int | None = None) -> None:
+        if not 0 <= empties <= SQUARE_COUNT:
+            raise ValueError(f"empties must be 0..16, got {empties}")
+        self.empties = empties
+        self._rng = random.Random(seed)
+        self._table = SolverTable()
+
+    def seed(self, seed: int | None) -> None:
+        self._rng.seed(seed)
+
+    def choose_piece(self, board: BoardView) -> int:
+        position = board.copy()
+        safe = tactics.safe_pieces(position)
+        if self._solves(position):
+            return self._pick(solve(position, table=self._table).best_actions, safe)
+        return self._rng.choice(safe or position.legal_pieces())
+
+    def place_piece(self, board: BoardView, piece: int) -> int:
+        position = board.copy()
+        if self._solves(position):
+            preferred = tactics.winning_squares(position, piece) or tactics.safe_placements(position, piece)
+            return self._pick(solve(position, table=self._table).best_actions, preferred) - PLACE_OFFSET
+        return self._rng.choice(tactics.winning_squares(position, piece) or position.legal_squares())
+
+    def _solves(self, position: Board) -> bool:
+        return SQUARE_COUNT - position.placed_count <= self.empties
+
+    def _pick(self, best_actions: tuple[int, ...], preferred: tuple[int, ...]) -> int:
+        """A random optimal action, among those in ``preferred`` (pieces or squares) when there are any."""
+        offset = PLACE_OFFSET if best_actions[0] >= PLACE_OFFSET else 0
+        liked = [action for action in best_actions if action - offset in preferred]
+        return self._rng.choice(liked or list(best_actions))
