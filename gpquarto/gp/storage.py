@@ -1,0 +1,201 @@
+"""Saved players: ``.p`` (dill) and ``.json`` (the safe form), both holding plain data only.
+
+A saved player is a dict: the format tag, the gpquarto version, the rules as tree texts, the primitives they
+use (with the source of each) and the versions of the primitive sources, the training config and the
+fitness. Neither form refers to ``deap.creator`` classes or to code: loading parses the rule texts with
+:mod:`gpquarto.gp.textform` against the primitive library. ``.p`` files are read with an unpickler that
+refuses every global, so a foreign pickle cannot run code either. Any problem (missing primitive, corrupt,
+truncated or foreign file) is a one-line ``ValueError`` naming the file. Writes are atomic.
+
+Players trained with plugin primitives need those plugins when loaded: pass ``plugins=`` to
+:func:`load_player`, or list the files in the ``GPQUARTO_PLUGINS`` environment variable (separated by
+``os.pathsep``) for players named on the command line.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import pickle
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from gpquarto.atomic import write_bytes_atomic
+from gpquarto.players.registry import register_file_loader
+
+if TYPE_CHECKING:  # imported lazily: the player registry imports this module, keep it light
+    from gpquarto.gp.genome import Genome
+    from gpquarto.players.evolved import EvolvedPlayer
+
+PLAYER_FORMAT = "gpquarto-player/1"
+#: Suffixes of saved players: ``.p`` (dill) and ``.json`` (safe text form).
+SUFFIXES = (".p", ".json")
+MAX_FILE_BYTES = 20_000_000
+PLUGINS_VARIABLE = "GPQUARTO_PLUGINS"
+#: Rule kinds stored in a player file (the same as :data:`gpquarto.gp.genome.KINDS`).
+KINDS = ("choose", "place")
+
+
+def player_data(
+    genome: Genome, library, *, name: str = "evolved", config: dict | None = None, fitness: dict | None = None
+) -> dict:
+    """The plain-data description of ``genome`` that both file forms store."""
+    from gpquarto import __version__
+
+    used = sorted(
+        {
+            node.name
+            for kind in KINDS
+            for rule in genome.rules(kind)
+            for tree in (rule.condition, rule.action)
+            for node in tree
+        }
+    )
+    sources = {primitive: library.get(primitive).source for primitive in used}
+    return {
+        "format": PLAYER_FORMAT,
+        "gpquarto_version": __version__,
+        "name": name,
+        "rules": genome.to_data(),
+        "primitives": sources,
+        "library_versions": dict(getattr(library, "versions", {})),
+        "config": dict(config or {}),
+        "fitness": dict(fitness or {}),
+    }
+
+
+def save_player(path: str | os.PathLike[str], data: dict) -> None:
+    """Write ``data`` (from :func:`player_data`) to ``path`` atomically; the suffix picks the form."""
+    suffix = Path(path).suffix.lower()
+    if suffix == ".json":
+        payload = (json.dumps(data, indent=2) + "\n").encode("utf-8")
+    elif suffix == ".p":
+        import dill
+
+        payload = dill.dumps(data, protocol=4)
+    else:
+        raise ValueError(f"{path}: a saved player file must end in .p or .json")
+    write_bytes_atomic(path, payload)
+
+
+class _PlainUnpickler(pickle.Unpickler):
+    """Reads only plain data (dicts, lists, strings, numbers): every global is refused."""
+
+    def find_class(self, module: str, name: str):
+        raise pickle.UnpicklingError(f"it contains a {module}.{name} object, not plain player data")
+
+
+def read_player_file(path: str | os.PathLike[str]) -> dict:
+    """The validated plain data of a saved player (rules still as text)."""
+    path = str(path)
+    suffix = Path(path).suffix.lower()
+    if suffix not in SUFFIXES:
+        raise ValueError(f"{path}: a saved player file must end in .p or .json")
+    try:
+        with open(path, "rb") as stream:
+            raw = stream.read(MAX_FILE_BYTES + 1)
+    except OSError as error:
+        raise ValueError(f"{path}: cannot read ({error.strerror or error})") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise ValueError(f"{path}: file is larger than {MAX_FILE_BYTES} bytes, not a saved player")
+    try:
+        if suffix == ".json":
+            data = json.loads(raw.decode("utf-8"))
+        else:
+            data = _PlainUnpickler(io.BytesIO(raw)).load()
+    except RecursionError:
+        raise ValueError(f"{path}: corrupt player file (nested too deeply)") from None
+    except (
+        ValueError,
+        pickle.UnpicklingError,
+        EOFError,
+        IndexError,
+        KeyError,
+        TypeError,
+        AttributeError,
+        OverflowError,
+        MemoryError,
+    ) as error:
+        what = "truncated" if isinstance(error, EOFError) else "corrupt"
+        detail = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise ValueError(f"{path}: {what} or foreign player file ({detail})") from None
+    try:
+        _validate(data)
+    except ValueError as error:
+        raise ValueError(f"{path}: not a gpquarto player ({error})") from None
+    return data
+
+
+def _validate(data: object) -> None:
+    if not isinstance(data, dict):
+        raise ValueError(f"holds a {type(data).__name__}, not a player description")
+    if data.get("format") != PLAYER_FORMAT:
+        raise ValueError(f"format is {str(data.get('format'))[:40]!r}, expected {PLAYER_FORMAT!r}")
+    rules = data.get("rules")
+    if not isinstance(rules, dict) or set(rules) != set(KINDS):
+        raise ValueError("'rules' must hold 'choose' and 'place' rule lists")
+    for kind in KINDS:
+        if not isinstance(rules[kind], list) or not all(
+            isinstance(pair, list) and len(pair) == 2 and all(isinstance(text, str) for text in pair)
+            for pair in rules[kind]
+        ):
+            raise ValueError(f"{kind} rules must be a list of [if, then] text pairs")
+    for key, kind in (
+        ("primitives", dict),
+        ("library_versions", dict),
+        ("config", dict),
+        ("fitness", dict),
+        ("name", str),
+    ):
+        if key in data and not isinstance(data[key], kind):
+            raise ValueError(f"{key!r} must be a {kind.__name__}")
+
+
+_DEFAULT_LIBRARIES: dict[tuple[str, ...], object] = {}
+
+
+def default_library(plugins: tuple[str, ...] | None = None):
+    """The full primitive library plus ``plugins`` (default: the files in ``GPQUARTO_PLUGINS``), loaded once."""
+    if plugins is None:
+        plugins = tuple(item for item in os.environ.get(PLUGINS_VARIABLE, "").split(os.pathsep) if item)
+    library = _DEFAULT_LIBRARIES.get(plugins)
+    if library is None:
+        from gpquarto.gp.primitives import load_library
+
+        library = _DEFAULT_LIBRARIES[plugins] = load_library(plugins, tactical=True)
+    return library
+
+
+def genome_from_data(data: dict, library, path: str = "") -> Genome:
+    """Parse the rules of validated player data; a missing primitive is named with where it came from."""
+    from gpquarto.gp.genome import Genome
+
+    try:
+        return Genome.from_data(data["rules"], library.primitive_set())
+    except ValueError as error:
+        message = str(error)
+        for primitive, source in data.get("primitives", {}).items():
+            if f"'{primitive}'" in message and primitive not in library.specs:
+                message += f"; the player was saved with {primitive} from {source}"
+                if source != "builtin":
+                    message += f" (load it with --plugin or {PLUGINS_VARIABLE})"
+                break
+        raise ValueError(f"{path}: {message}" if path else message) from None
+
+
+def load_player(
+    path: str | os.PathLike[str], library=None, *, seed: int | None = None, plugins: tuple[str, ...] | None = None
+) -> EvolvedPlayer:
+    """An :class:`~gpquarto.players.evolved.EvolvedPlayer` from a ``.p`` or ``.json`` file."""
+    from gpquarto.players.evolved import EvolvedPlayer
+
+    data = read_player_file(path)
+    library = library if library is not None else default_library(plugins)
+    genome = genome_from_data(data, library, str(path))
+    metadata = {key: value for key, value in data.items() if key != "rules"}
+    return EvolvedPlayer(genome, library, seed=seed, name=data.get("name") or Path(path).stem, metadata=metadata)
+
+
+for _suffix in SUFFIXES:
+    register_file_loader(_suffix, load_player)

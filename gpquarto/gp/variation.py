@@ -1,0 +1,203 @@
+"""Variation operators: inside a rule's trees, and between the rules of genomes.
+
+Tree operators (:func:`subtree_crossover`, :func:`subtree_mutation`, :func:`node_replacement`,
+:func:`shrink`) never modify their inputs: they return new trees, and return the parent unchanged when the
+child would break the static height limit (DEAP's ``staticLimit`` rule). Crossover picks the shared node type
+from a list sorted by name (not from a ``set``, whose order differs between processes), so runs repeat.
+Genome operators (:func:`rule_crossover`, :func:`tree_crossover`, :func:`mutate_genome`) build new genomes
+from the parents' rules. Every random choice comes from the ``random.Random`` passed in.
+"""
+
+from __future__ import annotations
+
+import random
+
+from deap import gp
+
+from gpquarto.gp.generation import TreeGenerator
+from gpquarto.gp.genome import ACTION_TYPES, CONDITION_TYPE, KINDS, Genome, Rule
+
+
+def _type_key(type_: type) -> tuple[str, str]:
+    return (getattr(type_, "__module__", ""), getattr(type_, "__qualname__", str(type_)))
+
+
+def _within(tree: gp.PrimitiveTree, parent: gp.PrimitiveTree, height_limit: int) -> gp.PrimitiveTree:
+    return tree if tree.height <= height_limit else parent
+
+
+def _replace(tree: gp.PrimitiveTree, index: int, subtree: list) -> gp.PrimitiveTree:
+    end = tree.searchSubtree(index)
+    return gp.PrimitiveTree(list(tree[: end.start]) + list(subtree) + list(tree[end.stop :]))
+
+
+def subtree_crossover(
+    rng: random.Random, first: gp.PrimitiveTree, second: gp.PrimitiveTree, height_limit: int
+) -> tuple[gp.PrimitiveTree, gp.PrimitiveTree]:
+    """Swap a random subtree of ``first`` with one of the same type in ``second`` (roots excluded)."""
+    by_type_first: dict[type, list[int]] = {}
+    by_type_second: dict[type, list[int]] = {}
+    for index, node in enumerate(first[1:], 1):
+        by_type_first.setdefault(node.ret, []).append(index)
+    for index, node in enumerate(second[1:], 1):
+        by_type_second.setdefault(node.ret, []).append(index)
+    shared = sorted((type_ for type_ in by_type_first if type_ in by_type_second), key=_type_key)
+    if not shared:
+        return first, second
+    type_ = shared[rng.randrange(len(shared))]
+    index_first = rng.choice(by_type_first[type_])
+    index_second = rng.choice(by_type_second[type_])
+    slice_first = first.searchSubtree(index_first)
+    slice_second = second.searchSubtree(index_second)
+    child_first = gp.PrimitiveTree(
+        list(first[: slice_first.start]) + list(second[slice_second]) + list(first[slice_first.stop :])
+    )
+    child_second = gp.PrimitiveTree(
+        list(second[: slice_second.start]) + list(first[slice_first]) + list(second[slice_second.stop :])
+    )
+    return _within(child_first, first, height_limit), _within(child_second, second, height_limit)
+
+
+def subtree_mutation(
+    rng: random.Random, tree: gp.PrimitiveTree, generator: TreeGenerator, max_new_height: int = 2
+) -> gp.PrimitiveTree:
+    """Replace a random subtree by a freshly grown one of the same type."""
+    index = rng.randrange(len(tree))
+    subtree = generator.generate(rng, tree[index].ret, 0, max_new_height, "grow")
+    return _within(_replace(tree, index, subtree), tree, generator.height_limit)
+
+
+def node_replacement(rng: random.Random, tree: gp.PrimitiveTree, generator: TreeGenerator) -> gp.PrimitiveTree:
+    """Replace a random node by another of the same type and arity (same child types)."""
+    index = rng.randrange(len(tree))
+    node = tree[index]
+    if node.arity == 0:
+        candidates = [other for other in generator.terminals(node.ret) if other.name != node.name]
+    else:
+        candidates = [
+            other
+            for other in generator.primitives(node.ret)
+            if other.name != node.name and list(other.args) == list(node.args)
+        ]
+    if not candidates:
+        return tree
+    nodes = list(tree)
+    nodes[index] = candidates[rng.randrange(len(candidates))]
+    return gp.PrimitiveTree(nodes)
+
+
+def shrink(rng: random.Random, tree: gp.PrimitiveTree) -> gp.PrimitiveTree:
+    """Replace a random primitive by one of its own subtrees of a compatible type."""
+    options = []
+    for index, node in enumerate(tree):
+        if node.arity == 0:
+            continue
+        child = index + 1
+        for _ in range(node.arity):
+            span = tree.searchSubtree(child)
+            if issubclass(tree[child].ret, node.ret):
+                options.append((index, span))
+            child = span.stop
+    if not options:
+        return tree
+    index, span = options[rng.randrange(len(options))]
+    return _replace(tree, index, tree[span])
+
+
+def _random_rule(rng: random.Random, kind: str, generator: TreeGenerator, min_height: int, max_height: int) -> Rule:
+    condition = generator.generate(rng, CONDITION_TYPE, min_height, max_height)
+    action = generator.generate(rng, ACTION_TYPES[kind], min_height, max_height)
+    return Rule(condition, action)
+
+
+def random_genome(
+    rng: random.Random, generator: TreeGenerator, *, min_rules: int, max_rules: int, min_height: int, max_height: int
+) -> Genome:
+    """A fresh genome with ``min_rules..max_rules`` random rules of each kind."""
+    lists = {}
+    for kind in KINDS:
+        count = rng.randint(min_rules, max_rules)
+        lists[kind] = [_random_rule(rng, kind, generator, min_height, max_height) for _ in range(count)]
+    return Genome(lists["choose"], lists["place"])
+
+
+def rule_crossover(rng: random.Random, first: Genome, second: Genome) -> tuple[Genome, Genome]:
+    """Shuffle the parents' rules of each kind together and deal them out again (first child gets as many as the first parent)."""
+    children: tuple[dict, dict] = ({}, {})
+    for kind in KINDS:
+        mine, theirs = first.rules(kind), second.rules(kind)
+        pool = list(mine) + list(theirs)
+        rng.shuffle(pool)
+        children[0][kind] = pool[: len(mine)]
+        children[1][kind] = pool[len(mine) :]
+    return Genome(children[0]["choose"], children[0]["place"]), Genome(children[1]["choose"], children[1]["place"])
+
+
+def tree_crossover(rng: random.Random, first: Genome, second: Genome, height_limit: int) -> tuple[Genome, Genome]:
+    """Subtree crossover between one random rule of each parent (same kind, both *if* or both *then* trees)."""
+    kind = KINDS[rng.randrange(len(KINDS))]
+    mine, theirs = list(first.rules(kind)), list(second.rules(kind))
+    if not mine or not theirs:
+        return first.clone(), second.clone()
+    i, j = rng.randrange(len(mine)), rng.randrange(len(theirs))
+    if rng.random() < 0.5:
+        a, b = subtree_crossover(rng, mine[i].condition, theirs[j].condition, height_limit)
+        mine[i], theirs[j] = Rule(a, mine[i].action), Rule(b, theirs[j].action)
+    else:
+        a, b = subtree_crossover(rng, mine[i].action, theirs[j].action, height_limit)
+        mine[i], theirs[j] = Rule(mine[i].condition, a), Rule(theirs[j].condition, b)
+    return first.with_rules(kind, mine), second.with_rules(kind, theirs)
+
+
+def mutate_rule(rng: random.Random, rule: Rule, generator: TreeGenerator) -> Rule:
+    """Apply one tree mutation (subtree, node replacement or shrink) to the *if* or the *then* tree."""
+    on_condition = rng.random() < 0.5
+    tree = rule.condition if on_condition else rule.action
+    choice = rng.random()
+    if choice < 0.5:
+        tree = subtree_mutation(rng, tree, generator)
+    elif choice < 0.8:
+        tree = node_replacement(rng, tree, generator)
+    else:
+        tree = shrink(rng, tree)
+    return Rule(tree, rule.action) if on_condition else Rule(rule.condition, tree)
+
+
+#: Genome mutations and their relative weights.
+GENOME_MUTATIONS = (("rule", 6), ("swap_then", 1), ("insert", 1), ("delete", 1))
+
+
+def _weighted(rng: random.Random, options: tuple[tuple[str, int], ...]) -> str:
+    pick = rng.random() * sum(weight for _, weight in options)
+    for name, weight in options:
+        pick -= weight
+        if pick < 0:
+            return name
+    return options[-1][0]
+
+
+def mutate_genome(
+    rng: random.Random,
+    genome: Genome,
+    generator: TreeGenerator,
+    *,
+    min_rules: int,
+    max_rules: int,
+    min_height: int,
+    max_height: int,
+) -> Genome:
+    """One mutation: a tree mutation in a rule, a swap of two rules' *then* trees, or a rule inserted or deleted."""
+    kind = KINDS[rng.randrange(len(KINDS))]
+    rules = list(genome.rules(kind))
+    operation = _weighted(rng, GENOME_MUTATIONS)
+    if operation == "swap_then" and len(rules) >= 2:
+        i, j = rng.sample(range(len(rules)), 2)
+        rules[i], rules[j] = Rule(rules[i].condition, rules[j].action), Rule(rules[j].condition, rules[i].action)
+    elif operation == "insert" and len(rules) < max_rules:
+        rules.insert(rng.randint(0, len(rules)), _random_rule(rng, kind, generator, min_height, max_height))
+    elif operation == "delete" and len(rules) > min_rules:
+        del rules[rng.randrange(len(rules))]
+    elif rules:
+        index = rng.randrange(len(rules))
+        rules[index] = mutate_rule(rng, rules[index], generator)
+    return genome.with_rules(kind, rules)

@@ -1,0 +1,146 @@
+"""The evolution loop: reproducible, resumable to the bit, screening rules, refusing mismatched configs."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from gpquarto.gp.backends import SerialBackend
+from gpquarto.gp.evolution import Evolution, EvolutionConfig, make_generator
+from gpquarto.gp.fitness import LibrarySpec, get_library
+from gpquarto.gp.genome import CHOOSE, PLACE, Genome
+from gpquarto.gp.screening import RuleScreen, ScreeningConfig
+
+TINY = {
+    "population": 6,
+    "games": 4,
+    "opponents": "random:1",
+    "min_rules": 2,
+    "max_rules": 3,
+    "immigrant_every": 2,
+    "screening_games": 2,
+    "seed": 13,
+}
+
+
+@pytest.fixture(scope="module")
+def library():
+    return get_library(LibrarySpec())
+
+
+def run(config: EvolutionConfig, library, generations: int | None = None) -> Evolution:
+    evolution = Evolution.start(config, library)
+    if generations is not None:
+        while evolution.generation < generations:
+            evolution.step(SerialBackend())
+    else:
+        evolution.run(SerialBackend())
+    return evolution
+
+
+def summary(evolution: Evolution) -> tuple:
+    hall = [(genome.to_data(), genome.fitness.values, genome.record) for genome in evolution.hall_of_fame]
+    return (
+        evolution.generation,
+        [genome.to_data() for genome in evolution.population],
+        evolution.rng.getstate(),
+        hall,
+        evolution.logbook,
+    )
+
+
+def test_same_seed_same_run_and_the_log_tracks_every_generation(library):
+    config = EvolutionConfig(generations=3, **TINY)
+    first, second = run(config, library), run(config, library)
+    assert summary(first) == summary(second)
+    assert [row["generation"] for row in first.logbook] == [0, 1, 2]
+    assert all(row["best"] >= row["mean"] >= row["worst"] for row in first.logbook)
+    scores = [genome.fitness.values[0] for genome in first.hall_of_fame]
+    assert scores == sorted(scores, reverse=True) and scores[0] <= max(row["best"] for row in first.logbook)
+    other = run(EvolutionConfig(generations=3, **{**TINY, "seed": 14}), library)
+    assert summary(other)[1] != summary(first)[1]
+
+
+def test_resumed_run_is_bit_identical(library, tmp_path):
+    config = EvolutionConfig(generations=4, **TINY)
+    straight = run(config, library)
+    interrupted = run(config, library, generations=2)
+    path = tmp_path / "checkpoint.dill"
+    interrupted.save_checkpoint(str(path))
+    resumed = Evolution.load_checkpoint(str(path), library, config)
+    assert resumed.generation == 2
+    resumed.run(SerialBackend())
+    assert summary(resumed) == summary(straight)
+
+
+def test_resume_refuses_another_config_but_may_extend_generations(library, tmp_path):
+    config = EvolutionConfig(generations=1, **TINY)
+    evolution = run(config, library)
+    path = tmp_path / "checkpoint.dill"
+    evolution.save_checkpoint(str(path))
+    with pytest.raises(ValueError, match="config differs from the checkpoint's in games"):
+        Evolution.load_checkpoint(str(path), library, EvolutionConfig(generations=1, **{**TINY, "games": 6}))
+    longer = Evolution.load_checkpoint(str(path), library, EvolutionConfig(generations=2, **TINY))
+    assert longer.generation == 1
+    (tmp_path / "junk.dill").write_bytes(b"not a checkpoint")
+    with pytest.raises(ValueError, match="junk.dill: unreadable checkpoint"):
+        Evolution.load_checkpoint(str(tmp_path / "junk.dill"), library)
+
+
+def test_immigrants_arrive_every_k_generations(library):
+    config = EvolutionConfig(
+        generations=0,
+        **{**TINY, "crossover_rate": 0.0, "mutation_rate": 0.0, "elite": 0, "tournament_size": 1, "immigrants": 2},
+    )
+    evolution = Evolution.start(config, library)
+    for genome in evolution.population:
+        genome.fitness.values = (0.5, float(genome.size))
+    before = [genome.to_data() for genome in evolution.population]
+    evolution.breed()  # to generation 1: no immigrants; offspring are plain copies
+    arrived = [genome.to_data() for genome in evolution.population]
+    for genome in evolution.population:
+        genome.fitness.values = (0.5, float(genome.size))
+    evolution.breed()  # to generation 2: the last two places go to fresh genomes
+    after = [genome.to_data() for genome in evolution.population]
+    assert all(data in before for data in arrived)
+    assert all(data not in before + arrived for data in after[-2:])
+
+
+def test_bad_configs_are_refused():
+    with pytest.raises(ValueError, match="positive even number"):
+        EvolutionConfig(games=5)
+    with pytest.raises(ValueError, match="elite"):
+        EvolutionConfig(population=4, elite=4)
+    with pytest.raises(ValueError, match="bad opponent mix"):
+        EvolutionConfig(opponents="random:0")
+    with pytest.raises(ValueError, match="unknown config keys: colour"):
+        EvolutionConfig.from_dict({"colour": 1})
+
+
+def rule(library, kind: str, condition: str, action: str):
+    genome = Genome.from_data(
+        {
+            CHOOSE: [[condition, action]] if kind == CHOOSE else [],
+            PLACE: [[condition, action]] if kind == PLACE else [],
+        },
+        library.primitive_set(),
+    )
+    return genome.rules(kind)[0]
+
+
+def test_screening_keeps_rules_inside_the_band(library):
+    screen = RuleScreen(library, ScreeningConfig(games=4), seed=0)
+    never = rule(library, CHOOSE, "lte(pieces_left, 0)", "safe_piece")  # a piece is always left to choose
+    always = rule(library, CHOOSE, "gt(pieces_left, 0)", "safe_piece")
+    sometimes = rule(library, CHOOSE, "gt(pieces_left, add(4, mul(4, 2)))", "possible_piece(safe_piece, tall_piece)")
+    rarely_legal = rule(library, PLACE, "gt(pieces_left, mul(4, 2))", "winning_square")
+    assert screen.measure(CHOOSE, never).true == 0 and not screen.accepts(CHOOSE, never)
+    assert screen.measure(CHOOSE, always).true_rate == 1.0 and not screen.accepts(CHOOSE, always)
+    measure = screen.measure(CHOOSE, sometimes)
+    assert 0 < measure.true_rate <= 0.66 and measure.legal_rate == 1.0 and screen.accepts(CHOOSE, sometimes)
+    assert screen.measure(PLACE, rarely_legal).legal_rate < 0.5 and not screen.accepts(PLACE, rarely_legal)
+    assert screen.screen_rule(random.Random(0), CHOOSE, sometimes, None) is sometimes and sometimes.screened
+    fixed = screen.screen_rule(random.Random(0), CHOOSE, always, make_generator(library, 8))
+    assert fixed != always and fixed.screened
+    assert screen.screen_rule(random.Random(0), CHOOSE, fixed, None) is fixed  # screened once only

@@ -1,0 +1,114 @@
+"""Fitness: opponent mixes, game plans, deterministic scores, and every back-end giving the same results."""
+
+from __future__ import annotations
+
+import random
+import sys
+
+import pytest
+
+from gpquarto.gp.backends import make_backend
+from gpquarto.gp.evolution import make_generator
+from gpquarto.gp.fitness import EvaluationTask, LibrarySpec, allocate, evaluate, game_plan, get_library, parse_opponents
+from gpquarto.gp.genome import Genome
+from gpquarto.gp.variation import random_genome
+
+
+def test_parse_opponents():
+    assert parse_opponents("random:1,novice:2") == [("random", 1.0), ("novice", 2.0)]
+    assert parse_opponents("random") == [("random", 1.0)]
+    assert parse_opponents("minimax:depth=2:3") == [("minimax:depth=2", 3.0)]
+    assert parse_opponents("minimax:depth=2,heuristic=lines:2, random") == [
+        ("minimax:depth=2,heuristic=lines", 2.0),
+        ("random", 1.0),
+    ]
+    for bad in ("", "random:0", "random:-1,novice", "random,,novice", "random:nan"):
+        with pytest.raises(ValueError, match="bad opponent mix"):
+            parse_opponents(bad)
+
+
+def test_allocate_is_proportional_and_complete():
+    rng = random.Random(0)
+    for _ in range(200):
+        weights = [rng.choice([0.5, 1, 2, 3]) for _ in range(rng.randint(1, 4))]
+        count = rng.randint(0, 50)
+        counts = allocate(weights, count)
+        assert sum(counts) == count
+        for weight, got in zip(weights, counts, strict=True):
+            share = count * weight / sum(weights)
+            assert share - 1 < got < share + 1
+
+
+def test_game_plan_pairs_seats_and_seeds_by_generation():
+    mix = [("random", 1.0), ("novice", 1.0)]
+    plan = game_plan(mix, 8, run_seed=5, generation=3)
+    assert [game.seat for game in plan] == [0, 1] * 4
+    assert [game.opponent for game in plan] == ["random"] * 4 + ["novice"] * 4
+    assert all(plan[index].seed == plan[index + 1].seed for index in range(0, 8, 2))
+    assert len({game.seed for game in plan}) == 4
+    assert plan == game_plan(mix, 8, run_seed=5, generation=3)
+    assert {game.seed for game in plan}.isdisjoint(game.seed for game in game_plan(mix, 8, run_seed=5, generation=4))
+    with pytest.raises(ValueError, match="positive even number"):
+        game_plan(mix, 7, 0, 0)
+
+
+@pytest.fixture(scope="module")
+def tasks():
+    library = get_library(LibrarySpec())
+    generator = make_generator(library, 8)
+    rng = random.Random(2)
+    plan = game_plan([("random", 1.0)], 6, run_seed=1, generation=0)
+    genomes = [random_genome(rng, generator, min_rules=2, max_rules=5, min_height=1, max_height=3) for _ in range(5)]
+    return [EvaluationTask(genome.to_data(), plan, 0.4, LibrarySpec()) for genome in genomes]
+
+
+def test_evaluation_is_deterministic_and_scored_as_documented(tasks):
+    for task in tasks:
+        first, second = evaluate(task), evaluate(task)
+        assert first == second
+        assert first.wins + first.draws + first.losses == len(task.games)
+        expected = (first.wins + first.draws / 2) / len(task.games) - 0.4 * first.fallbacks / first.decisions
+        assert first.score == pytest.approx(expected)
+        assert first.size == Genome.from_data(task.genome, get_library(LibrarySpec()).primitive_set()).size
+
+
+def test_a_genome_that_never_fires_pays_for_every_decision():
+    never = {"choose": [["gt(0, 1)", "safe_piece"]], "place": [["gt(0, 1)", "safe_square"]]}
+    plan = game_plan([("random", 1.0)], 4, run_seed=0, generation=0)
+    result = evaluate(EvaluationTask(never, plan, 0.25, LibrarySpec()))
+    assert result.fallbacks == result.decisions > 0
+    assert result.score == pytest.approx((result.wins + result.draws / 2) / 4 - 0.25)
+
+
+PLUGIN = '''
+from gpquarto.gp.features import Features
+from gpquarto.gp.primitives import primitive
+from gpquarto.gp.types import NO_ACTION, Square
+
+
+@primitive
+def last_free_square(features: Features) -> Square:
+    """The highest free square."""
+    return max(features.empty_squares, default=NO_ACTION)
+'''
+
+
+def test_serial_and_processes_give_identical_results_and_workers_load_plugins(tasks, tmp_path):
+    plugin = tmp_path / "my_plugin.py"
+    plugin.write_text(PLUGIN)
+    with_plugin = LibrarySpec(plugins=(str(plugin),))
+    genome = {"choose": [["gt(pieces_left, 2)", "safe_piece"]], "place": [["gt(pieces_left, 2)", "last_free_square"]]}
+    items = [*tasks, EvaluationTask(genome, tasks[0].games, 0.4, with_plugin)]
+    serial = make_backend("serial").map(evaluate, items)
+    with make_backend("processes", workers=2) as backend:
+        parallel = backend.map(evaluate, items)
+    assert parallel == serial
+    assert serial[-1].fallbacks < serial[-1].decisions / 2
+
+
+def test_dask_backend_without_dask_says_how_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "dask.distributed", None)
+    with pytest.raises(ValueError, match="needs dask and distributed: pip install"):
+        make_backend("dask")
+    with pytest.raises(ValueError, match="unknown backend 'gpu'"):
+        make_backend("gpu")

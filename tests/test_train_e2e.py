@@ -1,0 +1,100 @@
+"""End to end: train a tiny run, kill -9 it, resume, and get exactly the uninterrupted run; then use the player."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from gpquarto.cli import main
+from gpquarto.gp.storage import load_player
+
+TINY = [
+    "--generations",
+    "8",
+    "--population",
+    "8",
+    "--games",
+    "6",
+    "--opponents",
+    "random:1",
+    "--seed",
+    "21",
+    "--final-games",
+    "10",
+    "--backend",
+    "serial",
+    "--quiet",
+]
+OUTPUTS = ("logbook.csv", "hall_of_fame.txt", "best_player.json", "config.json")
+
+
+def train_command(run_dir: Path, *extra: str) -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "gpquarto",
+        "train",
+        *TINY,
+        "--run-dir",
+        str(run_dir),
+        "--filename",
+        str(run_dir / "best.p"),
+        *extra,
+    ]
+
+
+def test_interrupted_and_resumed_run_matches_an_uninterrupted_one(tmp_path, capsys):
+    straight = tmp_path / "straight"
+    subprocess.run(train_command(straight), check=True, capture_output=True, timeout=300)
+
+    broken = tmp_path / "broken"
+    process = subprocess.Popen(train_command(broken), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while not (broken / "logbook.csv").exists() and time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.01)
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait()
+    assert (broken / "checkpoint.dill").exists()
+    assert not (broken / "best_player.p").exists(), "the run finished before it could be interrupted"
+
+    again = subprocess.run(train_command(broken), capture_output=True, text=True, timeout=60)
+    assert again.returncode == 2 and "use --resume" in again.stderr
+    other = subprocess.run(
+        train_command(broken, "--resume", "--games", "8"), capture_output=True, text=True, timeout=60
+    )
+    assert other.returncode == 2 and "cannot resume with a different config: --games 8 (run has 6)" in other.stderr
+    subprocess.run(train_command(broken, "--resume"), check=True, capture_output=True, timeout=300)
+
+    for name in OUTPUTS:
+        assert (broken / name).read_text() == (straight / name).read_text(), name
+    assert (broken / "fitness.png").stat().st_size > 0
+    assert (broken / "best.p").read_bytes() == (broken / "best_player.p").read_bytes()
+
+    player = str(broken / "best_player.p")
+    assert main(["show", player]) == 0
+    shown = capsys.readouterr().out
+    assert "choose rules:" in shown and "1. if " in shown and "fitness: score" in shown
+    assert main(["show", str(broken / "best_player.json"), "--dot"]) == 0
+    dot = capsys.readouterr().out
+    genome = load_player(broken / "best_player.json").genome
+    assert dot.startswith("digraph player {") and dot.rstrip().endswith("}")
+    assert dot.count(" -> ") == genome.size  # every tree node hangs under its parent or its rule's if/then
+    assert dot.count("subgraph cluster_") == len(genome.choose_rules) + len(genome.place_rules)
+    assert main(["match", player, "random", "--games", "4", "--quiet"]) == 0
+    assert "random" in capsys.readouterr().out
+
+
+def test_show_and_train_report_bad_input_in_one_line(tmp_path, capsys):
+    bad = tmp_path / "bad.p"
+    bad.write_bytes(b"\x80\x04junk")
+    assert main(["show", str(bad)]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "bad.p" in error
+    assert main(["train", "--run-dir", str(tmp_path / "none"), "--resume", "--quiet"]) == 2
+    assert "nothing to resume" in capsys.readouterr().err
+    assert main(["train", "--run-dir", str(tmp_path / "odd"), "--games", "5", "--quiet"]) == 2
+    assert "positive even number" in capsys.readouterr().err
