@@ -84,7 +84,7 @@ def play_matches_parallel(
             )
             for a, b, seed in pairings
         ]
-    chunk = max(1, min(200, -(-games * len(pairings) // (workers * 4)), games))
+    chunk = max(1, min(200, -(-games // (workers * 4))))  # per pairing, as for a single match
     slices = [
         (number, (a, b, min(chunk, games - start), seed, rules, time_limit, keep_records, start))
         for number, (a, b, seed) in enumerate(pairings)

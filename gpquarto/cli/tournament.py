@@ -1,0 +1,81 @@
+"""``gpquarto tournament P1 P2 ...``: a round robin, a ranked table with ratings, CSV files and a figure."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from gpquarto.cli.common import add_rules_argument, non_negative_int, positive_float, positive_int, progress_bar
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "tournament",
+        help="round robin between several players, with Bradley-Terry (Elo-scale) ratings",
+        description="Every pair of PLAYERS (names such as random, minimax:depth=2, or saved player files) plays "
+        "GAMES games with alternating starts. Prints the ranked table and writes pairings.csv, ratings.csv, "
+        "tournament.png, config.json (and games.csv with --per-game) into the output folder.",
+    )
+    parser.add_argument("players", nargs="+", metavar="PLAYER", help="two or more player specs")
+    parser.add_argument("--games", type=positive_int, default=100, help="games per pairing (default 100)")
+    parser.add_argument("--seed", type=non_negative_int, default=0, help="tournament seed (default 0)")
+    parser.add_argument("--workers", type=positive_int, default=None, help="local processes (default: all cores)")
+    parser.add_argument("--out", metavar="DIR", default=None, help="output folder (default runs/tournament-SEED)")
+    parser.add_argument("--time-limit", type=positive_float, default=None, help="seconds per decision; slower forfeits")
+    parser.add_argument("--per-game", action="store_true", help="also write games.csv, one row per game")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_rules_argument(parser)
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from time import perf_counter
+
+    from gpquarto.arena.plots import save_tournament_plot
+    from gpquarto.arena.tournament import check_player_specs, format_table, play_tournament
+
+    check_player_specs(args.players)  # before any game: one-line error, exit 2
+    folder = Path(args.out if args.out is not None else f"runs/tournament-{args.seed}")
+    pairings = len(args.players) * (len(args.players) - 1) // 2
+    began = perf_counter()
+    with progress_bar(pairings * args.games, "games", disable=args.quiet) as bar:
+        result = play_tournament(
+            args.players,
+            args.games,
+            seed=args.seed,
+            rules=args.rules,
+            time_limit=args.time_limit,
+            workers=args.workers,
+            keep_records=True,  # small; lets the table warn about repeated games
+            progress=bar.update,
+        )
+    elapsed = perf_counter() - began
+    print(format_table(result))
+    print(f"{pairings * args.games} games in {elapsed:.1f} s")
+    write_results(result, folder, args, per_game=args.per_game)
+    save_tournament_plot(result, folder / "tournament.png")
+    print(
+        f"wrote pairings.csv, ratings.csv, tournament.png, config.json{', games.csv' if args.per_game else ''} to {folder}"
+    )
+    return 0
+
+
+def write_results(result, folder: Path, args: argparse.Namespace, *, per_game: bool) -> None:
+    """Write the CSV files and the configuration (enough to repeat the tournament) atomically."""
+    from gpquarto.arena.tournament import games_csv, pairings_csv, ratings_csv
+    from gpquarto.atomic import write_text_atomic
+
+    write_text_atomic(folder / "pairings.csv", pairings_csv(result))
+    write_text_atomic(folder / "ratings.csv", ratings_csv(result))
+    if per_game:
+        write_text_atomic(folder / "games.csv", games_csv(result))
+    config = {
+        "command": "tournament",
+        "players": list(result.players),
+        "games": result.games,
+        "seed": result.seed,
+        "rules": result.rules,
+        "time_limit": args.time_limit,
+    }
+    write_text_atomic(folder / "config.json", json.dumps(config, indent=1) + "\n")

@@ -1,0 +1,110 @@
+"""The players benchmark: its positions (deterministic by seed) and its bookkeeping (not its speed)."""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+
+from gpquarto.bench import players as bench
+from gpquarto.bench.players import STAGES, benchmark_positions, time_player
+from gpquarto.engine.board import iter_positions
+
+
+def test_positions_cover_every_stage_and_both_decisions() -> None:
+    positions = benchmark_positions(seed=5, per_kind=3)
+    assert len(positions) == len(STAGES) * 2 * 3
+    for stage in STAGES:
+        at_stage = [p for p in positions if p.placed_count == stage]
+        assert sum(p.choice_due for p in at_stage) == 3 and sum(p.placement_due for p in at_stage) == 3
+    for position in positions:
+        assert not position.is_over()
+        # reached by legal play from the empty board (the history replays)
+        assert list(iter_positions(position))[0].placed_count == 0
+
+
+def test_positions_are_deterministic_by_seed() -> None:
+    texts = [p.text() for p in benchmark_positions(seed=7)]
+    assert texts == [p.text() for p in benchmark_positions(seed=7)]
+    assert texts != [p.text() for p in benchmark_positions(seed=8)]
+    assert all(" advanced" in p.text() for p in benchmark_positions(seed=7, rules="advanced"))
+
+
+def test_bad_stage_is_rejected() -> None:
+    with pytest.raises(ValueError, match="stage"):
+        benchmark_positions(stages=(16,))
+
+
+class CountingPlayer:
+    """Counts its decisions and exposes them as ``nodes`` (two per decision)."""
+
+    def __init__(self) -> None:
+        self.nodes = 0
+        self.seen: list[tuple[str, int]] = []
+
+    def choose_piece(self, board) -> int:
+        self.nodes += 2
+        self.seen.append(("choose", board.placed_count))
+        return board.legal_pieces()[0]
+
+    def place_piece(self, board, piece) -> int:
+        self.nodes += 2
+        self.seen.append(("place", board.placed_count))
+        return board.legal_squares()[0]
+
+
+def test_time_player_asks_each_decision_and_counts_nodes(monkeypatch) -> None:
+    player = CountingPlayer()
+    monkeypatch.setattr(bench, "make_player", lambda spec, seed=None: player)
+    positions = benchmark_positions(seed=1, per_kind=1)
+    timing = time_player("counting", positions, repeats=3, seconds=1e-9)
+    assert timing.repeats >= 1 and timing.decisions == len(player.seen)
+    assert timing.decisions % len(positions) == 0
+    expected = [("choose" if p.choice_due else "place", p.placed_count) for p in positions]
+    assert player.seen[: len(positions)] == expected
+    assert timing.nodes_per_second is not None and timing.nodes_per_second > 0
+    assert 0 < timing.mean <= timing.max
+    assert sorted(timing.stage_means) == list(STAGES)
+
+
+def test_random_has_no_node_rate() -> None:
+    timing = time_player("random", benchmark_positions(per_kind=1), repeats=1, seconds=1e-9)
+    assert timing.nodes_per_second is None and timing.decisions == 8
+
+
+def test_command_reports_skipped_players(monkeypatch, capsys) -> None:
+    monkeypatch.setattr(bench, "BENCH_PLAYERS", ("random", "no-such-player:depth=3"))
+    args = argparse.Namespace(repeats=1, seconds=1e-9, rules="classic")
+    assert bench.run_players_benchmark(args) == 0
+    out = capsys.readouterr().out
+    assert any(line.split()[:1] == ["random"] for line in out.splitlines())
+    assert "skipped (not registered): no-such-player:depth=3" in out
+
+
+class PerDecisionCounter(CountingPlayer):
+    """Reports only the latest decision's count, as ``last_nodes`` (3 per decision)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        del self.nodes
+        self.last_nodes = 0
+
+    def choose_piece(self, board) -> int:
+        self.last_nodes = 3
+        return board.legal_pieces()[0]
+
+    def place_piece(self, board, piece) -> int:
+        self.last_nodes = 3
+        return board.legal_squares()[0]
+
+
+def test_node_counters_cumulative_or_per_decision(monkeypatch) -> None:
+    positions = benchmark_positions(seed=2, per_kind=1)
+    rates = {}
+    for label, player in (("cumulative", CountingPlayer()), ("latest", PerDecisionCounter())):
+        assert bench.node_counter(player) == ("nodes" if label == "cumulative" else "last_nodes")
+        monkeypatch.setattr(bench, "make_player", lambda spec, seed=None, player=player: player)
+        timing = time_player(label, positions, repeats=1, seconds=1e-9)
+        rates[label] = timing.nodes_per_second * timing.mean  # one repeat: nodes per decision
+    assert rates["cumulative"] == pytest.approx(2)
+    assert rates["latest"] == pytest.approx(3)
