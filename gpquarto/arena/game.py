@@ -75,33 +75,14 @@ def _run(board: Board, players, record: GameRecord, time_limit: float | None) ->
     clock = perf_counter
     try:
         while board._winner == NO_PIECE and board._placed < 16:
-            hand = board._in_hand
-            if hand == NO_PIECE:
-                seat = board._player
-                began = clock()
-                try:
-                    piece = choosers[seat](view)
-                except PlayerQuit:
-                    raise
-                except Exception as error:  # a player's bug loses the game, it does not stop the match
-                    add_time(clock() - began)
-                    return _forfeit(record, seat, f"raised {type(error).__name__}: {error}")
-                elapsed = clock() - began
-                add_time(elapsed)
-                if elapsed > limit:
-                    return _forfeit(record, seat, f"took {elapsed:.3f} s, over the {time_limit:g} s limit")
-                try:
-                    choose(piece)
-                except IllegalActionError as error:
-                    return _forfeit(record, seat, f"illegal choice {piece!r}: {error}")
-                hand = piece
             seat = board._player
+            hand = board._in_hand
             began = clock()
             try:
-                square = placers[seat](view, hand)
+                action = choosers[seat](view) if hand == NO_PIECE else placers[seat](view, hand)
             except PlayerQuit:
                 raise
-            except Exception as error:
+            except Exception as error:  # a player's bug loses the game, it does not stop the match
                 add_time(clock() - began)
                 return _forfeit(record, seat, f"raised {type(error).__name__}: {error}")
             elapsed = clock() - began
@@ -109,9 +90,13 @@ def _run(board: Board, players, record: GameRecord, time_limit: float | None) ->
             if elapsed > limit:
                 return _forfeit(record, seat, f"took {elapsed:.3f} s, over the {time_limit:g} s limit")
             try:
-                place(square)
+                if hand == NO_PIECE:
+                    choose(action)
+                else:
+                    place(action)
             except IllegalActionError as error:
-                return _forfeit(record, seat, f"illegal placement {square!r}: {error}")
+                kind = "choice" if hand == NO_PIECE else "placement"
+                return _forfeit(record, seat, f"illegal {kind} {action!r}: {error}")
         if board._winner == NO_PIECE:
             record.end = DRAW
         else:
