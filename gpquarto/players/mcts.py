@@ -5,9 +5,9 @@ player who acted + ``exploration * sqrt(ln N / n)``) while every action of a nod
 one untried action, *play out* to the end of the game, and *back up* the result (1 win, 0.5 draw, 0 loss
 for the player who made each move). The most visited action is played.
 
-Playouts run on the engine's internals in a tight loop (pieces and squares drawn by index and swapped out,
-wins checked through ``LINES_THROUGH`` and ``CHARACTERISTICS``): ``random`` plays uniformly; ``novice``
-takes an immediate win and never gives a piece that wins at once while a safe one exists.
+Playouts run on the engine's internals in tight loops: ``random`` is the engine's
+:func:`~gpquarto.engine.playout.random_playout`; ``novice`` (here) takes an immediate win and never gives a
+piece that wins at once while a safe one exists.
 
 With ``solver_below=N`` the exact solver decides once at most N squares are empty.
 """
@@ -22,46 +22,13 @@ from collections.abc import Callable
 from gpquarto.engine.board import PLACE_OFFSET, Board, BoardView
 from gpquarto.engine.lines import ALL_SQUARES_MASK, SQUARE_COUNT
 from gpquarto.engine.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
+from gpquarto.engine.playout import DRAW, random_playout
 from gpquarto.players.base import BasePlayer
 from gpquarto.players.registry import register_player
 from gpquarto.players.solver_player import SolverPlayer
 from gpquarto.search.tactics import CELL_CHARACTERISTICS, LINE_TABLE
 
-NO_WINNER = -1  # what a playout returns when nobody wins
-
-
-def random_playout(board: Board, random_float: Callable[[], float]) -> int:
-    """Finish the game from ``board`` (left unchanged) with uniformly random actions.
-
-    Returns the winner (0 or 1), or :data:`NO_WINNER`. ``random_float`` is a ``random.Random().random``.
-    """
-    if board._winner != NO_PIECE:
-        return board._winner
-    # Characteristic sets per square, 0 when empty: a line wins iff the AND over its squares is non-zero.
-    chars = [0 if piece == NO_PIECE else CHARACTERISTICS[piece] for piece in board._cells]
-    lines_through = board._lines_through
-    pieces = list(MEMBERS[board._available])
-    squares = list(MEMBERS[board._occupied ^ ALL_SQUARES_MASK])
-    piece = board._in_hand
-    player = board._player
-    while squares:
-        if piece == NO_PIECE:
-            index = int(random_float() * len(pieces))
-            piece = pieces[index]
-            pieces[index] = pieces[-1]
-            pieces.pop()
-            player ^= 1
-        index = int(random_float() * len(squares))
-        square = squares[index]
-        squares[index] = squares[-1]
-        squares.pop()
-        own = CHARACTERISTICS[piece]
-        for _, (a, b, c) in lines_through[square]:
-            if own & chars[a] & chars[b] & chars[c]:
-                return player
-        chars[square] = own
-        piece = NO_PIECE
-    return NO_WINNER
+NO_WINNER = DRAW  # what a playout returns when nobody wins
 
 
 def novice_playout(board: Board, random_float: Callable[[], float]) -> int:
