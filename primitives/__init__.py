@@ -16,5 +16,6 @@ FAMILY_MODULES = [
     "placement",
     "choice",
     "combinators",
+    "fit",
     "tactical",
 ]

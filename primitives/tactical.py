@@ -36,6 +36,14 @@ def safe_square(features: Features) -> Square:
 
 
 @primitive
+def tightest_safe_square(features: Features) -> Square:
+    """A square that wins at once, else a safe square after which the fewest safe pieces are left to give."""
+    if features.winning_squares:
+        return features.winning_squares[0]
+    return features.tightest_safe_square
+
+
+@primitive
 def is_safe_square(features: Features, square: Square) -> bool:
     """The proposed square wins or leaves a safe piece to give."""
     return square in features.safe_squares

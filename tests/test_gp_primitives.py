@@ -277,11 +277,11 @@ def test_primitive_set_holds_every_spec_under_its_name(library):
 
 def test_check_reachable_accepts_the_library_and_names_a_missing_terminal(library):
     library.check_reachable([bool, Piece, Square])
-    starved = library.without_families("constants", "counts", "tactical")
+    starved = library.without_families("constants", "counts", "fit", "tactical")
     with pytest.raises(PrimitiveError, match=r"no terminal returns Count \(needed as a child of"):
         starved.check_reachable([bool])
     with pytest.raises(PrimitiveError, match="no primitive returns Square, needed as a root"):
-        library.without_families("placement", "combinators", "tactical").check_reachable([Square])
+        library.without_families("placement", "combinators", "fit", "tactical").check_reachable([Square])
 
 
 def test_loading_twice_gives_equal_libraries(library):

@@ -117,6 +117,30 @@ class Reference:
         available = self.available if available is None else available
         return [piece for piece in available if not self.winning_squares(piece, cells)]
 
+    def fit(self, piece, square):
+        """Pieces on the fullest line through empty ``square`` (not empty, not full) whose pieces all share a
+        characteristic with ``piece``; 0 when there is none."""
+        best = 0
+        for line in self.board.rules.lines:
+            pieces = self.pieces(line)
+            if square in line and 0 < len(pieces) < 4:
+                if any(has(piece, c) and all(has(other, c) for other in pieces) for c in range(8)):
+                    best = max(best, len(pieces))
+        return best
+
+    def piece_fit(self, piece):
+        return max((self.fit(piece, square) for square in self.empty), default=0)
+
+    def tightest_safe_square(self):
+        winning = self.winning_squares(self.in_hand)
+        if winning:
+            return winning[0]
+        left = {}
+        for square in self.safe_squares():
+            cells = self.cells[:square] + [self.in_hand] + self.cells[square + 1 :]
+            left[square] = len(self.safe_pieces(cells))
+        return min(left, key=lambda square: (left[square], square)) if left else NO_ACTION
+
     def safe_squares(self):
         if self.in_hand == -1:
             return []
@@ -136,6 +160,14 @@ def better(a, b, score, higher):
     return a if (score(a) >= score(b) if higher else score(a) <= score(b)) else b
 
 
+def extreme(items, score, pick):
+    """The lowest item whose score is ``pick`` (max or min) of all scores; NO_ACTION when there is none."""
+    if not items:
+        return NO_ACTION
+    target = pick(score(item) for item in items)
+    return min(item for item in items if score(item) == target)
+
+
 def expected_values(ref: Reference, characteristic: int, a: int, b: int, pa: int, pb: int) -> dict:
     """Reference value of each primitive checked here, for child values a, b (squares) and pa, pb (pieces)."""
     c = characteristic
@@ -149,6 +181,7 @@ def expected_values(ref: Reference, characteristic: int, a: int, b: int, pa: int
     column_count = lambda square: ref.count(COLUMNS[square % 4])  # noqa: E731
     row_count = lambda square: ref.count(ROWS[square // 4])  # noqa: E731
     diagonal_count = lambda square: ref.count(DIAGONAL) if square in DIAGONAL else 0  # noqa: E731
+    hand_fit = lambda square: ref.fit(ref.in_hand, square)  # noqa: E731
     return {
         ("in_diagonal", (c,)): ref.present(DIAGONAL, c),
         ("not_in_anti_diagonal", (c,)): not ref.present(ANTI_DIAGONAL, c),
@@ -193,6 +226,12 @@ def expected_values(ref: Reference, characteristic: int, a: int, b: int, pa: int
         ("safe_pieces_left", ()): len(safe),
         ("safe_square", ()): safe_squares[0] if safe_squares else NO_ACTION,
         ("is_safe_square", (a,)): a in safe_squares,
+        ("best_fit_square", ()): extreme(ref.empty, hand_fit, max) if ref.in_hand != -1 else NO_ACTION,
+        ("worst_fit_square", ()): extreme(ref.empty, hand_fit, min) if ref.in_hand != -1 else NO_ACTION,
+        ("hand_fit", ()): max(map(hand_fit, ref.empty), default=0) if ref.in_hand != -1 else 0,
+        ("least_fitting_piece", ()): extreme(ref.available, ref.piece_fit, min),
+        ("most_fitting_piece", ()): extreme(ref.available, ref.piece_fit, max),
+        ("tightest_safe_square", ()): ref.tightest_safe_square() if ref.in_hand != -1 else NO_ACTION,
     }
 
 
@@ -226,6 +265,18 @@ def test_threatened_lines_match_a_brute_force_count(library):
             if len(pieces) == 3 and any(all(has(piece, c) for piece in pieces) for c in range(8)):
                 expected += 1
         assert spec.function(Features(board.view())) == expected, board.text()
+
+
+def test_fit_of_three_is_an_immediate_win_and_the_least_fitting_piece_is_safe(library):
+    """Fit is built from counts and characteristics only; a fit of 3 must coincide with the engine's wins."""
+    hand_fit, least_fitting = library.get("hand_fit").function, library.get("least_fitting_piece").function
+    for board in POSITIONS:
+        features = Features(board.view())
+        if board.in_hand != -1:
+            assert (hand_fit(features) == 3) == bool(board.winning_squares(board.in_hand)), board.text()
+        else:
+            safe = Reference(board).safe_pieces()
+            assert least_fitting(features) in (safe or board.legal_pieces()), board.text()
 
 
 def legal_children(type_: type, ref: Reference, rng: random.Random) -> int | bool:

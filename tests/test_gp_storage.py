@@ -105,7 +105,7 @@ def test_missing_primitive_is_named(saved, tmp_path):
         ("set.p", pickle.dumps({1, 2}), "holds a set"),
         ("complex.p", pickle.dumps(complex(1, 2)), "builtins.complex object"),
         ("board.p", dill.dumps(Board()), "gpquarto.engine.board.Board object"),
-        ("lambda.p", dill.dumps(lambda: 1), "object, not plain player data"),
+        ("lambda.p", dill.dumps(lambda: 1, recurse=True), "object, not plain player data"),
         ("list.p", pickle.dumps([1, 2]), "not a gpquarto player \\(holds a list"),
         ("random.json", bytes(random.Random(2).randrange(256) for _ in range(300)), "corrupt or foreign"),
         ("list.json", b"[1, 2, 3]", "holds a list"),

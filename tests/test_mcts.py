@@ -1,4 +1,7 @@
-"""MCTS (its random playout is the engine's, tested in test_playout.py): the novice playout cross-checked with the engine, tactical sanity, determinism, solver hand-off."""
+"""MCTS: the novice playout cross-checked with the engine, tactical sanity, determinism, solver hand-off.
+
+The random playout is the engine's own, tested in test_playout.py.
+"""
 
 from __future__ import annotations
 

@@ -168,6 +168,43 @@ class Features:
         counts = self.characteristic_counts
         return counts.index(min(counts))
 
+    # ------------------------------------------------------------------ fit (lines of the rules, blocks too)
+    @cached_property
+    def open_lines(self) -> tuple[tuple[int, int, int], ...]:
+        """Lines of the rules holding at least one piece and one empty square, as ``(square mask, pieces,
+        characteristics all their pieces share)``, in the rules' line order."""
+        cells, occupied = self.cells, self.occupied
+        chars = tactics.CELL_CHARACTERISTICS
+        lines = []
+        for mask, a, b, c, d in tactics.LINE_TABLE[self.rules]:
+            count = (occupied & mask).bit_count()
+            if 0 < count < 4:
+                lines.append((mask, count, chars[cells[a]] & chars[cells[b]] & chars[cells[c]] & chars[cells[d]]))
+        return tuple(lines)
+
+    def fit(self, piece: int, squares: int = ALL_SQUARES_MASK) -> int:
+        """Pieces on the fullest open line through one of ``squares`` (a mask) that ``piece`` *fits*, i.e. shares a
+        characteristic with every piece on it; 0 when it fits none. A fit of 3 means the piece wins there."""
+        own = CHARACTERISTICS[piece]
+        best = 0
+        for mask, count, shared in self.open_lines:
+            if count > best and mask & squares and own & shared:
+                best = count
+        return best
+
+    @cached_property
+    def hand_fits(self) -> tuple[int, ...]:
+        """For each empty square (ascending, as :attr:`empty_squares`), the fit of the piece in hand through
+        that square (empty when a piece must be chosen)."""
+        if self.in_hand == NO_PIECE:
+            return ()
+        return tuple(self.fit(self.in_hand, 1 << square) for square in self.empty_squares)
+
+    @cached_property
+    def piece_fits(self) -> tuple[int, ...]:
+        """For each available piece (ascending, as :attr:`available_pieces`), its fit over all empty squares."""
+        return tuple(self.fit(piece) for piece in self.available_pieces)
+
     # ------------------------------------------------------------------ tactics (gpquarto.search.tactics)
     @cached_property
     def winning_squares(self) -> tuple[int, ...]:
@@ -190,6 +227,24 @@ class Features:
         for square in self.winning_squares:
             mask |= 1 << square
         return MEMBERS[mask]
+
+    @cached_property
+    def tightest_safe_square(self) -> int:
+        """The safe square after which the fewest (but at least one) safe pieces are left to give, lowest on ties;
+        ``NO_ACTION`` (-1) when there is none or a choice is due. Winning squares are not considered."""
+        best, best_left = -1, PIECE_COUNT + 1
+        if self.in_hand == NO_PIECE:
+            return best
+        board = self._board.copy()
+        for square in MEMBERS[tactics.safe_placements_mask(self._board, self.in_hand)]:
+            if square in self.winning_squares:
+                continue
+            board.place(square)
+            left = tactics.safe_pieces_mask(board).bit_count()
+            board.undo()
+            if left < best_left:
+                best, best_left = square, left
+        return best
 
     @cached_property
     def threatened_lines(self) -> int:

@@ -24,6 +24,7 @@ BUILTIN_PLAYER_MODULES = [
     "gpquarto.players.mcts",
     "gpquarto.players.novice",
     "gpquarto.players.minimax",
+    "gpquarto.players.frontier",
     "gpquarto.players.human",
     "gpquarto.gp.storage",
 ]
