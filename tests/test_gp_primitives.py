@@ -250,6 +250,7 @@ def test_library_get_families_and_without_families(library):
         "placement",
         "choice",
         "combinators",
+        "fit",
         "tactical",
     } <= set(families)
     without = library.without_families("tactical")
