@@ -1,0 +1,127 @@
+"""Seed 000's "frontier" agent: a score board while the game is quiet, negamax once a piece can win.
+
+Definitions (after seed 000, in our words):
+
+* The *source* of a line is the set of pieces on it, when it holds one, two or three pieces.
+* The *frontier rank* of a piece with respect to a source is the number of attributes on which the piece
+  agrees with every piece of the source (0..3; seen on the 4-cube of pieces, how close the piece stands to
+  the source). With characteristic sets it is the number of bits of ``CHARACTERISTICS[piece]`` that are
+  also in the AND of the source's sets.
+* A source of one, two or three pieces has weight 1, 10 or 100, so one three-piece source outweighs any
+  number of smaller ones (a rank >= 1 against a three-piece source means the piece completes the line).
+* The *score board* of a piece gives each empty square the sum, over the lines through it that have a
+  source, of rank x weight; occupied squares score 0. A high score marks a square where the piece brings a
+  line closer to a win.
+* A *threat piece* is a piece not on the board (the one in hand included) that would complete a line
+  holding three pieces; the agent is in *threat mode* when one exists, in *safe mode* otherwise.
+
+Decisions:
+
+* Safe mode, placing: the lowest-scoring empty square (delaying threats and so the expensive search; ties
+  by square index) after which at least one safe piece remains for the opponent; the lowest-scoring square
+  if no square keeps one.
+* Safe mode, choosing: the piece whose score board has the smallest total (the seed means to take that
+  minimum; its code forgets to update the running best), ties by piece index.
+* Threat mode, placing: a winning square when the piece in hand wins (the highest-scoring one); otherwise
+  negamax (wins, draws and losses only) ``depth`` plies deep, which also picks the piece to give next.
+* Threat mode, choosing: negamax over the pieces to give.
+
+Seed 000 cut its minimax after three levels of (place, choose); ``depth=3`` is the default here. The
+seed's "horizontal pruning" (searching only squares with a positive score) is left out: our search
+prunes with alpha-beta and exact tactics instead.
+"""
+
+from __future__ import annotations
+
+from gpquarto.engine.board import Board, BoardView
+from gpquarto.engine.lines import ALL_SQUARES_MASK
+from gpquarto.engine.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
+from gpquarto.players.base import BasePlayer
+from gpquarto.players.minimax import PlannedChoice
+from gpquarto.players.registry import register_player
+from gpquarto.search.negamax import Negamax
+from gpquarto.search.tactics import (
+    CELL_CHARACTERISTICS,
+    LINE_TABLE,
+    PIECES_MEETING,
+    safe_placements_mask,
+    threat_characteristics,
+    winning_squares,
+)
+
+#: Weight of a source by its number of pieces (index 1..3).
+SOURCE_WEIGHTS = (0, 1, 10, 100)
+
+
+def frontier_rank(piece: int, source: tuple[int, ...] | list[int]) -> int:
+    """Number of attributes on which ``piece`` agrees with every piece of ``source``."""
+    shared = 0xFF
+    for other in source:
+        shared &= CHARACTERISTICS[other]
+    return (CHARACTERISTICS[piece] & shared).bit_count()
+
+
+def score_board(board: Board, piece: int) -> list[int]:
+    """The 16 scores of ``piece``: for each empty square, the sum of rank x weight over its lines' sources."""
+    cells = board._cells
+    occupied = board._occupied
+    chars = CELL_CHARACTERISTICS
+    own = CHARACTERISTICS[piece]
+    scores = [0] * 16
+    for mask, a, b, c, d in LINE_TABLE[board.rules]:
+        count = (occupied & mask).bit_count()
+        if 0 < count < 4:
+            score = (own & chars[cells[a]] & chars[cells[b]] & chars[cells[c]] & chars[cells[d]]).bit_count()
+            if score:
+                score *= SOURCE_WEIGHTS[count]
+                for square in MEMBERS[mask & ~occupied]:
+                    scores[square] += score
+    return scores
+
+
+@register_player("frontier")
+class FrontierPlayer(BasePlayer):
+    """Seed 000's agent: frontier score board in safe mode, negamax in threat mode."""
+
+    name = "frontier"
+
+    def __init__(self, depth: int = 3) -> None:
+        if not isinstance(depth, int) or isinstance(depth, bool) or depth < 1:
+            raise ValueError(f"depth must be an int >= 1, got {depth!r}")
+        self.depth = depth
+        self.search = Negamax("wins")
+        self._plan = PlannedChoice()
+
+    @property
+    def nodes(self) -> int:
+        """Positions searched in threat mode since the player was made."""
+        return self.search.nodes
+
+    def new_game(self, seat: int) -> None:
+        self.search.clear()
+        self._plan.forget()
+
+    def place_piece(self, board: BoardView, piece: int) -> int:
+        self._plan.forget()
+        position = board.copy()
+        scores = score_board(position, piece)
+        if PIECES_MEETING[threat_characteristics(position)] & (position._available | 1 << piece):
+            winning = winning_squares(position, piece)
+            if winning:
+                return max(winning, key=lambda square: (scores[square], -square))
+            result = self.search.best_placement(position, self.depth)
+            if result.piece != NO_PIECE:
+                self._plan.remember(position, result.square, result.piece)
+            return result.square
+        squares = sorted(MEMBERS[position._occupied ^ ALL_SQUARES_MASK], key=lambda square: (scores[square], square))
+        keeps_safe = safe_placements_mask(position, piece)
+        return next((square for square in squares if keeps_safe >> square & 1), squares[0])
+
+    def choose_piece(self, board: BoardView) -> int:
+        planned = self._plan.recall(board)
+        if planned != NO_PIECE:
+            return planned
+        position = board.copy()
+        if PIECES_MEETING[threat_characteristics(position)] & position._available:
+            return self.search.best_choice(position, self.depth).piece
+        return min(MEMBERS[position._available], key=lambda piece: (sum(score_board(position, piece)), piece))

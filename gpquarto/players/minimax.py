@@ -1,0 +1,183 @@
+"""The minimax family: negamax with alpha-beta, a heuristic, and a rule for how deep to search.
+
+``minimax:depth=2,heuristic=lines`` searches two whole turns (place, then choose) ahead at every decision.
+Options from the seeds:
+
+* ``heuristic``: ``wins``, ``guaranteed_loss``, ``lines`` (seed 002) or ``quarticity`` (seed 004); see
+  :mod:`gpquarto.search.heuristics`.
+* ``strategy`` (seed 004): ``fixed`` searches ``depth`` plies; ``full_below`` searches the whole remaining
+  game when its estimated size (:func:`~gpquarto.search.negamax.estimated_tree_size`) is at most
+  ``node_bound``, else one ply; ``deepest`` searches the deepest depth whose estimated size stays within
+  ``node_bound`` (default (5!)^2 = 14400, the full tree with five squares left).
+* ``novice_moves`` (seed 002's switch): play as the novice while fewer than that many pieces are on the board.
+* ``random_opening`` (seed 004): a random opening piece, and a random first placement on a diagonal.
+* ``solver_below``: with fewer than that many empty squares, ask the exact solver
+  (``gpquarto.search.solver.solve``) when it is installed.
+
+A placement search also finds the piece to give next; the player remembers it and gives it when asked to
+choose on the board it expects, without searching again.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+
+from gpquarto.engine.board import PLACE_OFFSET, Board, BoardView
+from gpquarto.engine.lines import ANTI_DIAGONAL, DIAGONAL
+from gpquarto.engine.pieces import NO_PIECE
+from gpquarto.players.base import BasePlayer
+from gpquarto.players.novice import NovicePlayer
+from gpquarto.players.registry import register_player
+from gpquarto.search.heuristics import get_heuristic
+from gpquarto.search.negamax import Negamax, estimated_tree_size
+from gpquarto.seeding import derive_seed
+
+#: The depth strategies, by name.
+STRATEGIES = ("fixed", "full_below", "deepest")
+#: Seed 004's default node bound: the full tree with five squares left, (5!)^2.
+DEFAULT_NODE_BOUND = 120**2
+_DIAGONAL_SQUARES = DIAGONAL + ANTI_DIAGONAL
+
+
+def search_depth(strategy: str, depth: int, node_bound: int, empty_squares: int) -> int:
+    """How many plies to search with ``empty_squares`` left, under a depth strategy (see the module doc)."""
+    if strategy == "fixed":
+        return depth
+    if strategy == "full_below":
+        return empty_squares if estimated_tree_size(empty_squares, empty_squares) <= node_bound else 1
+    if strategy == "deepest":
+        deepest = 1
+        while deepest < empty_squares and estimated_tree_size(empty_squares, deepest + 1) <= node_bound:
+            deepest += 1
+        return deepest
+    raise ValueError(f"unknown strategy {strategy!r} (choose from: {', '.join(STRATEGIES)})")
+
+
+class PlannedChoice:
+    """The piece a placement search chose to give next, kept for the ``choose_piece`` call that follows."""
+
+    __slots__ = ("_cells", "_piece")
+
+    def __init__(self) -> None:
+        self._cells: tuple[int, ...] | None = None
+        self._piece = NO_PIECE
+
+    def remember(self, board: Board, square: int, piece: int) -> None:
+        """Plan to give ``piece`` once the piece in hand of ``board`` is on ``square``."""
+        after = board.copy()
+        after.place(square)
+        self._cells, self._piece = tuple(after._cells), piece
+
+    def recall(self, board: BoardView) -> int:
+        """The planned piece if ``board`` is the position it was planned for, else ``NO_PIECE``; forgets it."""
+        cells, piece = self._cells, self._piece
+        self.forget()
+        return piece if cells is not None and cells == board.cells else NO_PIECE
+
+    def forget(self) -> None:
+        """Drop the plan."""
+        self._cells, self._piece = None, NO_PIECE
+
+
+def solver_module():
+    """The exact solver module if it is installed, else None."""
+    try:
+        return importlib.import_module("gpquarto.search.solver")
+    except ImportError:
+        return None
+
+
+@register_player("minimax")
+class MinimaxPlayer(BasePlayer):
+    """Negamax with alpha-beta and a transposition table, searching whole turns (place, then choose)."""
+
+    name = "minimax"
+
+    def __init__(
+        self,
+        depth: int = 2,
+        heuristic: str = "lines",
+        strategy: str = "fixed",
+        node_bound: int = DEFAULT_NODE_BOUND,
+        novice_moves: int = 0,
+        random_opening: bool = False,
+        solver_below: int = 0,
+        seed: int | None = None,
+    ) -> None:
+        if strategy not in STRATEGIES:
+            raise ValueError(f"unknown strategy {strategy!r} (choose from: {', '.join(STRATEGIES)})")
+        for label, value, least in (
+            ("depth", depth, 1),
+            ("node_bound", node_bound, 1),
+            ("novice_moves", novice_moves, 0),
+            ("solver_below", solver_below, 0),
+        ):
+            if not isinstance(value, int) or isinstance(value, bool) or value < least:
+                raise ValueError(f"{label} must be an int >= {least}, got {value!r}")
+        self.depth = depth
+        self.strategy = strategy
+        self.node_bound = node_bound
+        self.novice_moves = novice_moves
+        self.random_opening = random_opening
+        self.solver_below = solver_below
+        self.search = Negamax(get_heuristic(heuristic))
+        self._rng = random.Random()
+        self._novice = NovicePlayer()
+        self._plan = PlannedChoice()
+        self.seed(seed)
+
+    @property
+    def nodes(self) -> int:
+        """Positions searched since the player was made (for benchmarks)."""
+        return self.search.nodes
+
+    def seed(self, seed: int | None) -> None:
+        self._rng.seed(seed)
+        self._novice.seed(None if seed is None else derive_seed(seed, "novice"))
+
+    def new_game(self, seat: int) -> None:
+        self.search.clear()
+        self._plan.forget()
+
+    def depth_for(self, board: Board | BoardView) -> int:
+        """Plies to search in this position, under the player's strategy."""
+        return search_depth(self.strategy, self.depth, self.node_bound, 16 - board.placed_count)
+
+    def place_piece(self, board: BoardView, piece: int) -> int:
+        self._plan.forget()
+        if board.placed_count < self.novice_moves:
+            return self._novice.place_piece(board, piece)
+        if self.random_opening and board.placed_count == 0:
+            return self._rng.choice(_DIAGONAL_SQUARES)
+        position = board.copy()
+        action = self._solver_action(position)
+        if action is not None:
+            return action - PLACE_OFFSET
+        result = self.search.best_placement(position, self.depth_for(position))
+        if result.piece != NO_PIECE:
+            self._plan.remember(position, result.square, result.piece)
+        return result.square
+
+    def choose_piece(self, board: BoardView) -> int:
+        planned = self._plan.recall(board)
+        if planned != NO_PIECE:
+            return planned
+        if board.placed_count < self.novice_moves:
+            return self._novice.choose_piece(board)
+        if self.random_opening and board.placed_count == 0:
+            return self._rng.choice(board.legal_pieces())
+        position = board.copy()
+        action = self._solver_action(position)
+        if action is not None:
+            return action
+        return self.search.best_choice(position, self.depth_for(position)).piece
+
+    def _solver_action(self, position: Board) -> int | None:
+        """An optimal action from the exact solver, when it is enabled for this many empty squares."""
+        if self.solver_below <= 0 or 16 - position.placed_count >= self.solver_below:
+            return None
+        solver = solver_module()
+        if solver is None:
+            return None
+        return self._rng.choice(solver.solve(position).best_actions)

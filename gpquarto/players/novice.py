@@ -1,0 +1,37 @@
+"""The novice: random play, except that it takes an immediate win and never hands over a winning piece.
+
+This is the "novice" of the 2012 minimax paper (seed 002): a one-ply tactician. When it places, it puts the
+piece on a winning square if there is one; when it chooses, it gives a piece the opponent cannot win with
+at once, as long as such a piece exists. Everything else is uniformly random from its own seeded generator.
+"""
+
+from __future__ import annotations
+
+import random
+
+from gpquarto.engine.board import BoardView
+from gpquarto.engine.pieces import MEMBERS
+from gpquarto.players.base import BasePlayer
+from gpquarto.players.registry import register_player
+from gpquarto.search import tactics
+
+
+@register_player("novice")
+class NovicePlayer(BasePlayer):
+    """Wins at once when it can, never gives a winning piece while a safe one exists, else plays at random."""
+
+    name = "novice"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self._rng = random.Random(seed)
+
+    def seed(self, seed: int | None) -> None:
+        self._rng.seed(seed)
+
+    def choose_piece(self, board: BoardView) -> int:
+        safe = MEMBERS[tactics.safe_pieces_mask(board)]
+        return self._rng.choice(safe or board.legal_pieces())
+
+    def place_piece(self, board: BoardView, piece: int) -> int:
+        winning = tactics.winning_squares(board, piece)
+        return self._rng.choice(winning or board.legal_squares())

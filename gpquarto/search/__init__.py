@@ -1,0 +1,1 @@
+"""Search: shared tactics, heuristics, negamax with alpha-beta, and (elsewhere) the exact solver and MCTS."""
