@@ -144,7 +144,7 @@ def test_game_from_a_position_and_advanced_rules():
     assert record.start == start
     assert record.replay().winner == record.winner
     rng = random.Random(0)
-    for seed in range(20):
+    for _ in range(20):
         record = play_game((RandomPlayer(), RandomPlayer()), rules="advanced", seed=rng.randrange(10**6))
         assert record.start.endswith("advanced")
         assert record.replay().rules.value == "advanced"
