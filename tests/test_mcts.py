@@ -160,3 +160,27 @@ def test_with_solver_hand_off_a_won_endgame_is_always_won() -> None:
             seats[board.player] = mcts
             record = play_game(tuple(seats), start=board, seed=index)
             assert record.winner == board.player, (board.text(), record.actions)
+
+
+def test_nodes_count_tree_nodes_and_solver_positions(monkeypatch: pytest.MonkeyPatch) -> None:
+    solved = []
+
+    def counting_solve(board: Board, **options):
+        result = solve(board, **options)
+        solved.append(result.nodes)
+        return result
+
+    monkeypatch.setattr("gpquarto.players.solver_player.solve", counting_solve)
+    player = MCTSPlayer(iterations=30, seed=1)
+    player.choose_piece(Board().view())
+    first = player.nodes
+    assert 1 < first <= 31  # the root and at most one new node per iteration
+    player.choose_piece(Board().view())
+    assert first < player.nodes <= 2 * first + 31  # cumulative
+    board = random_position(random.Random(8), 9)
+    solver = SolverPlayer(empties=7, seed=2)
+    seats = [RandomPlayer(), RandomPlayer()]
+    seats[board.player] = solver
+    solved.clear()
+    play_game(tuple(seats), start=board, seed=4)
+    assert solver.nodes == sum(solved) and solver.nodes > 0

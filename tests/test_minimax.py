@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 import random
-import types
 
 import pytest
 
@@ -14,8 +13,10 @@ from gpquarto.engine.board import PLACE_OFFSET
 from gpquarto.players import make_player
 from gpquarto.players.minimax import STRATEGIES, MinimaxPlayer, search_depth
 from gpquarto.players.random_player import RandomPlayer
+from gpquarto.players.solver_player import SolverPlayer
 from gpquarto.search import heuristics, tactics
 from gpquarto.search.negamax import WIN, Negamax, estimated_tree_size, outcome
+from gpquarto.search.solver import solve
 
 
 def random_positions(seed: int, count: int, empty_squares: range) -> list[Board]:
@@ -174,6 +175,65 @@ def test_a_table_kept_through_a_game_keeps_values() -> None:
             board.apply(rng.choice(board.legal_actions()))
 
 
+def move_value(board: Board, square: int, piece: int, depth: int, heuristic: str) -> int:
+    """Value of one root move for the player to act, by a fresh full-window search of the position after it.
+
+    ``square`` is -1 for a choice; ``depth`` counts the move's ply, so it must be at least 2 (a heuristic
+    that credits no searcher makes the opponent's search the exact negation)."""
+    after = board.copy()
+    empty = 16 - board.placed_count
+    if square >= 0:
+        after.place(square)
+        if after.winner is not None:
+            return WIN + empty
+        if after.is_draw():
+            return 0
+        after.choose(piece)
+        return -Negamax(heuristic, table=False, ordering=False).value(after, depth - 1)
+    after.choose(piece)
+    return -Negamax(heuristic, table=False, ordering=False).value(after, depth)
+
+
+@pytest.mark.parametrize("heuristic", ["wins", "guaranteed_loss"])
+def test_root_ties_hold_exactly_the_best_value(heuristic: str) -> None:
+    # Every move the search reports as a tie must have exactly the best value under an open-window search of
+    # its own (a fail-hard "not better" is not enough); and no equally good square or piece is missed.
+    cases = [(board, 2) for board in random_positions(seed=15, count=30, empty_squares=range(5, 11))]
+    cases += [(board, 16) for board in random_positions(seed=16, count=20, empty_squares=range(3, 6))]
+    several = 0
+    for board, depth in cases:
+        result = (
+            Negamax(heuristic).best_placement(board, depth)
+            if board.placement_due
+            else Negamax(heuristic).best_choice(board, depth)
+        )
+        if board.placement_due:
+            moves = [
+                (square, piece)
+                for square in board.empty_squares()
+                for piece in (
+                    [-1]
+                    if board.placed_count == 15 or board.is_winning_placement(square, board.in_hand)
+                    else board.available_pieces()
+                )
+            ]
+        else:
+            moves = [(-1, piece) for piece in board.legal_pieces()]
+        values = {move: move_value(board, *move, depth, heuristic) for move in moves}
+        best = max(values.values())
+        equal = {move for move, value in values.items() if value == best}
+        assert result.value == best, board.text()
+        assert (result.square, result.piece) == result.best_moves[0]
+        assert len(set(result.best_moves)) == len(result.best_moves), board.text()
+        assert set(result.best_moves) <= equal, board.text()
+        if board.placement_due:  # when the board is lost whatever is given, one piece per square stands for all
+            assert {square for square, _ in result.best_moves} == {square for square, _ in equal}, board.text()
+        else:
+            assert set(result.best_moves) == equal, board.text()
+        several += len(result.best_moves) > 1
+    assert several > 10
+
+
 def test_immediate_win_and_safe_choice() -> None:
     search = Negamax("lines")
     board = Board.from_text("012./..../..../.... 5")
@@ -244,7 +304,7 @@ def test_player_gives_the_piece_its_placement_search_planned() -> None:
     piece = player.choose_piece(board.view())
     assert player.nodes == nodes  # no second search
     planned = Negamax("quarticity").best_placement(Board.from_text("0.../.5../..a./.... 3"), 2)
-    assert (square, piece) == (planned.square, planned.piece)
+    assert (square, piece) in planned.best_moves
 
 
 def test_novice_switch_and_random_opening() -> None:
@@ -262,34 +322,58 @@ def test_novice_switch_and_random_opening() -> None:
     assert len(opening_pieces) > 2
 
 
-def test_solver_hook_is_used_only_below_its_threshold(monkeypatch: pytest.MonkeyPatch) -> None:
-    calls = []
+def test_solver_decides_at_most_solver_below_empty_squares(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls, nodes = [], []
 
-    def solve(board: Board):
+    def counting_solve(board: Board, **options):
         calls.append(16 - board.placed_count)
-        return types.SimpleNamespace(value=0, best_actions=[PLACE_OFFSET + board.empty_squares()[-1]])
+        result = solve(board, **options)
+        nodes.append(result.nodes)
+        return result
 
-    fake = types.SimpleNamespace(solve=solve)
-    monkeypatch.setattr("gpquarto.players.minimax.solver_module", lambda: fake)
-    player = MinimaxPlayer(depth=1, solver_below=6)
+    monkeypatch.setattr("gpquarto.players.solver_player.solve", counting_solve)
     board = random_positions(seed=9, count=1, empty_squares=range(5, 6))[0]
     while not board.placement_due:
         board.choose(tactics.safe_pieces(board)[0] if tactics.safe_pieces(board) else board.legal_pieces()[0])
-    assert player.place_piece(board.view(), board.in_hand) == board.empty_squares()[-1]
-    assert calls == [16 - board.placed_count]
+    empty = 16 - board.placed_count
+    player = MinimaxPlayer(depth=1, solver_below=empty, seed=1)
+    square = player.place_piece(board.view(), board.in_hand)
+    assert calls == [empty] and player.nodes == sum(nodes)  # the solver's positions count as the player's
+    assert PLACE_OFFSET + square in solve(board).best_actions
     calls.clear()
-    player_above = MinimaxPlayer(depth=1, solver_below=5)
-    player_above.place_piece(board.view(), board.in_hand)
+    MinimaxPlayer(depth=1, solver_below=empty - 1).place_piece(board.view(), board.in_hand)
     assert calls == []
-    monkeypatch.setattr("gpquarto.players.minimax.solver_module", lambda: None)
-    assert player.place_piece(board.view(), board.in_hand) in board.legal_squares()
+    with pytest.raises(ValueError, match="solver_below must be 0..16"):
+        make_player("minimax:solver_below=17")
 
 
-def test_same_seed_same_game() -> None:
-    records = [
-        play_game((make_player("minimax:random_opening=true", seed=4), RandomPlayer()), seed=5) for _ in range(2)
-    ]
-    assert records[0].actions == records[1].actions
+def won_endgames(seed: int, count: int, empties: int) -> list[Board]:
+    """Random positions with at most ``empties`` empty squares that the solver proves won for the side to act."""
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        board = random_positions(rng.randrange(10**9), 1, range(empties - 2, empties + 1))[0]
+        if solve(board).value == 1:
+            found.append(board)
+    return found
+
+
+def test_with_solver_hand_off_a_won_endgame_is_always_won() -> None:
+    for index, board in enumerate(won_endgames(seed=17, count=10, empties=9)):
+        for opponent in (RandomPlayer(seed=index), SolverPlayer(empties=16, seed=index)):
+            minimax = MinimaxPlayer(depth=1, solver_below=9, seed=index)
+            seats = [opponent, opponent]
+            seats[board.player] = minimax
+            record = play_game(tuple(seats), start=board, seed=index)
+            assert record.winner == board.player, (board.text(), record.actions)
+
+
+def test_same_seed_same_game_and_other_seeds_other_games() -> None:
+    def game(seed: int) -> tuple[int, ...]:  # the arena seeds both players from the game's seed
+        return tuple(play_game((make_player("minimax:depth=1"), make_player("minimax:depth=1")), seed=seed).actions)
+
+    assert game(4) == game(4)
+    assert len({game(seed) for seed in range(6)}) >= 5
 
 
 def test_depth_two_beats_random() -> None:

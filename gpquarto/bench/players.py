@@ -8,8 +8,9 @@ from a clean state (no transposition table carried over) and the measurement can
 Each repeat goes over the positions as many times as needed to last ``seconds`` (at least once); a player
 gets at least one full pass and then stops repeating once it has used ``repeats * seconds`` seconds, so a
 slow player does not hold the benchmark for long. Means are the median over repeats; the max is the
-slowest single decision seen. Players exposing a search counter also get nodes per second: a cumulative
-``nodes`` attribute (minimax, frontier), or else ``last_nodes``, the count of the latest decision (mcts).
+slowest single decision seen. Players exposing a search counter also get nodes per second: every search
+player of the zoo (minimax, frontier, mcts, solver) has a cumulative ``nodes`` attribute; a ``last_nodes``
+attribute (the count of the latest decision) is accepted too.
 """
 
 from __future__ import annotations

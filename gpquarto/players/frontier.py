@@ -17,14 +17,17 @@ Definitions (after seed 000, in our words):
 
 Decisions:
 
-* Safe mode, placing: the lowest-scoring empty square (delaying threats and so the expensive search; ties
-  by square index) after which at least one safe piece remains for the opponent; the lowest-scoring square
-  if no square keeps one.
+* Safe mode, placing: the lowest-scoring empty square (delaying threats and so the expensive search)
+  after which at least one safe piece remains for the opponent; the lowest-scoring square if no square
+  keeps one.
 * Safe mode, choosing: the piece whose score board has the smallest total (the seed means to take that
-  minimum; its code forgets to update the running best), ties by piece index.
+  minimum; its code forgets to update the running best).
 * Threat mode, placing: a winning square when the piece in hand wins (the highest-scoring one); otherwise
   negamax (wins, draws and losses only) ``depth`` plies deep, which also picks the piece to give next.
 * Threat mode, choosing: negamax over the pieces to give.
+
+Ties (equal scores, equal search values) are broken uniformly at random by the player's own seeded
+generator, so that games against a deterministic opponent vary; the same seed gives the same play.
 
 Seed 000 cut its minimax after three levels of (place, choose); ``depth=3`` is the default here. The
 seed's "horizontal pruning" (searching only squares with a positive score) is left out: our search
@@ -32,6 +35,8 @@ prunes with alpha-beta and exact tactics instead.
 """
 
 from __future__ import annotations
+
+import random
 
 from gpquarto.engine.board import Board, BoardView
 from gpquarto.engine.lines import ALL_SQUARES_MASK
@@ -85,12 +90,16 @@ class FrontierPlayer(BasePlayer):
 
     name = "frontier"
 
-    def __init__(self, depth: int = 3) -> None:
+    def __init__(self, depth: int = 3, seed: int | None = None) -> None:
         if not isinstance(depth, int) or isinstance(depth, bool) or depth < 1:
             raise ValueError(f"depth must be an int >= 1, got {depth!r}")
         self.depth = depth
         self.search = Negamax("wins")
         self._plan = PlannedChoice()
+        self._rng = random.Random(seed)
+
+    def seed(self, seed: int | None) -> None:
+        self._rng.seed(seed)
 
     @property
     def nodes(self) -> int:
@@ -108,14 +117,16 @@ class FrontierPlayer(BasePlayer):
         if PIECES_MEETING[threat_characteristics(position)] & (position._available | 1 << piece):
             winning = winning_squares(position, piece)
             if winning:
-                return max(winning, key=lambda square: (scores[square], -square))
+                return self._pick_lowest(winning, lambda square: -scores[square])
             result = self.search.best_placement(position, self.depth)
-            if result.piece != NO_PIECE:
-                self._plan.remember(position, result.square, result.piece)
-            return result.square
-        squares = sorted(MEMBERS[position._occupied ^ ALL_SQUARES_MASK], key=lambda square: (scores[square], square))
+            square, next_piece = self._rng.choice(result.best_moves)
+            if next_piece != NO_PIECE:
+                self._plan.remember(position, square, next_piece)
+            return square
+        squares = MEMBERS[position._occupied ^ ALL_SQUARES_MASK]
         keeps_safe = safe_placements_mask(position, piece)
-        return next((square for square in squares if keeps_safe >> square & 1), squares[0])
+        candidates = [square for square in squares if keeps_safe >> square & 1] or squares
+        return self._pick_lowest(candidates, scores.__getitem__)
 
     def choose_piece(self, board: BoardView) -> int:
         planned = self._plan.recall(board)
@@ -123,5 +134,11 @@ class FrontierPlayer(BasePlayer):
             return planned
         position = board.copy()
         if PIECES_MEETING[threat_characteristics(position)] & position._available:
-            return self.search.best_choice(position, self.depth).piece
-        return min(MEMBERS[position._available], key=lambda piece: (sum(score_board(position, piece)), piece))
+            return self._rng.choice(self.search.best_choice(position, self.depth).best_moves)[1]
+        return self._pick_lowest(MEMBERS[position._available], lambda piece: sum(score_board(position, piece)))
+
+    def _pick_lowest(self, options, key) -> int:
+        """One of the options with the lowest key, drawn at random."""
+        keys = [key(option) for option in options]
+        lowest = min(keys)
+        return self._rng.choice([option for option, value in zip(options, keys, strict=True) if value == lowest])

@@ -9,7 +9,10 @@ Playouts run on the engine's internals in tight loops: ``random`` is the engine'
 :func:`~gpquarto.engine.playout.random_playout`; ``novice`` (here) takes an immediate win and never gives a
 piece that wins at once while a safe one exists.
 
-With ``solver_below=N`` the exact solver decides once at most N squares are empty.
+``solver_below``: once at most that many squares are empty, the exact solver decides (as the ``solver``
+player does: :class:`~gpquarto.players.solver_player.SolverPlayer`); 0 (the default) never.
+
+``nodes`` counts the tree nodes built and the solver's positions since the player was made (for benchmarks).
 """
 
 from __future__ import annotations
@@ -122,10 +125,15 @@ class MCTSPlayer(BasePlayer):
         self._playout = PLAYOUTS[playout]
         self._rng = random.Random(seed)
         self._solver = SolverPlayer(empties=solver_below, seed=seed) if solver_below > 0 else None
-        #: Iterations run and tree nodes built by the last search (for benchmarks), and iterations overall.
+        #: Iterations run by the last search and overall, and tree nodes built overall (for benchmarks).
         self.last_iterations = 0
-        self.last_nodes = 0
         self.total_iterations = 0
+        self.tree_nodes = 0
+
+    @property
+    def nodes(self) -> int:
+        """Positions searched since the player was made: tree nodes built plus the solver's positions."""
+        return self.tree_nodes + (self._solver.nodes if self._solver is not None else 0)
 
     def seed(self, seed: int | None) -> None:
         self._rng.seed(seed)
@@ -201,6 +209,6 @@ class MCTSPlayer(BasePlayer):
                 elif winner == NO_WINNER:
                     visited.reward += 0.5
         self.last_iterations = iteration
-        self.last_nodes = nodes
+        self.tree_nodes += nodes
         self.total_iterations += iteration
         return max(root.children, key=lambda child: (child.visits, child.reward)).action

@@ -11,24 +11,26 @@ Options from the seeds:
   ``node_bound`` (default (5!)^2 = 14400, the full tree with five squares left).
 * ``novice_moves`` (seed 002's switch): play as the novice while fewer than that many pieces are on the board.
 * ``random_opening`` (seed 004): a random opening piece, and a random first placement on a diagonal.
-* ``solver_below``: with fewer than that many empty squares, ask the exact solver
-  (``gpquarto.search.solver.solve``) when it is installed.
+* ``solver_below``: once at most that many squares are empty, the exact solver decides (as the ``solver``
+  player does: :class:`~gpquarto.players.solver_player.SolverPlayer`); 0 (the default) never.
 
+Among root moves of equal value the player draws one uniformly at random from its own seeded generator,
+so that two deterministic players do not replay one game over and over; the search itself is deterministic.
 A placement search also finds the piece to give next; the player remembers it and gives it when asked to
 choose on the board it expects, without searching again.
 """
 
 from __future__ import annotations
 
-import importlib
 import random
 
-from gpquarto.engine.board import PLACE_OFFSET, Board, BoardView
-from gpquarto.engine.lines import ANTI_DIAGONAL, DIAGONAL
+from gpquarto.engine.board import Board, BoardView
+from gpquarto.engine.lines import ANTI_DIAGONAL, DIAGONAL, SQUARE_COUNT
 from gpquarto.engine.pieces import NO_PIECE
 from gpquarto.players.base import BasePlayer
 from gpquarto.players.novice import NovicePlayer
 from gpquarto.players.registry import register_player
+from gpquarto.players.solver_player import SolverPlayer
 from gpquarto.search.heuristics import get_heuristic
 from gpquarto.search.negamax import Negamax, estimated_tree_size
 from gpquarto.seeding import derive_seed
@@ -80,14 +82,6 @@ class PlannedChoice:
         self._cells, self._piece = None, NO_PIECE
 
 
-def solver_module():
-    """The exact solver module if it is installed, else None."""
-    try:
-        return importlib.import_module("gpquarto.search.solver")
-    except ImportError:
-        return None
-
-
 @register_player("minimax")
 class MinimaxPlayer(BasePlayer):
     """Negamax with alpha-beta and a transposition table, searching whole turns (place, then choose)."""
@@ -111,10 +105,11 @@ class MinimaxPlayer(BasePlayer):
             ("depth", depth, 1),
             ("node_bound", node_bound, 1),
             ("novice_moves", novice_moves, 0),
-            ("solver_below", solver_below, 0),
         ):
             if not isinstance(value, int) or isinstance(value, bool) or value < least:
                 raise ValueError(f"{label} must be an int >= {least}, got {value!r}")
+        if not isinstance(solver_below, int) or isinstance(solver_below, bool) or not 0 <= solver_below <= SQUARE_COUNT:
+            raise ValueError(f"solver_below must be 0..16 (empty squares), got {solver_below!r}")
         self.depth = depth
         self.strategy = strategy
         self.node_bound = node_bound
@@ -125,16 +120,19 @@ class MinimaxPlayer(BasePlayer):
         self._rng = random.Random()
         self._novice = NovicePlayer()
         self._plan = PlannedChoice()
+        self._solver = SolverPlayer(empties=solver_below) if solver_below > 0 else None
         self.seed(seed)
 
     @property
     def nodes(self) -> int:
-        """Positions searched since the player was made (for benchmarks)."""
-        return self.search.nodes
+        """Positions searched since the player was made, by negamax and the solver (for benchmarks)."""
+        return self.search.nodes + (self._solver.nodes if self._solver is not None else 0)
 
     def seed(self, seed: int | None) -> None:
         self._rng.seed(seed)
         self._novice.seed(None if seed is None else derive_seed(seed, "novice"))
+        if self._solver is not None:
+            self._solver.seed(None if seed is None else derive_seed(seed, "solver"))
 
     def new_game(self, seat: int) -> None:
         self.search.clear()
@@ -150,14 +148,14 @@ class MinimaxPlayer(BasePlayer):
             return self._novice.place_piece(board, piece)
         if self.random_opening and board.placed_count == 0:
             return self._rng.choice(_DIAGONAL_SQUARES)
+        if self._solver_decides(board):
+            return self._solver.place_piece(board, piece)
         position = board.copy()
-        action = self._solver_action(position)
-        if action is not None:
-            return action - PLACE_OFFSET
         result = self.search.best_placement(position, self.depth_for(position))
-        if result.piece != NO_PIECE:
-            self._plan.remember(position, result.square, result.piece)
-        return result.square
+        square, next_piece = self._rng.choice(result.best_moves)
+        if next_piece != NO_PIECE:
+            self._plan.remember(position, square, next_piece)
+        return square
 
     def choose_piece(self, board: BoardView) -> int:
         planned = self._plan.recall(board)
@@ -167,17 +165,12 @@ class MinimaxPlayer(BasePlayer):
             return self._novice.choose_piece(board)
         if self.random_opening and board.placed_count == 0:
             return self._rng.choice(board.legal_pieces())
+        if self._solver_decides(board):
+            return self._solver.choose_piece(board)
         position = board.copy()
-        action = self._solver_action(position)
-        if action is not None:
-            return action
-        return self.search.best_choice(position, self.depth_for(position)).piece
+        result = self.search.best_choice(position, self.depth_for(position))
+        return self._rng.choice(result.best_moves)[1]
 
-    def _solver_action(self, position: Board) -> int | None:
-        """An optimal action from the exact solver, when it is enabled for this many empty squares."""
-        if self.solver_below <= 0 or 16 - position.placed_count >= self.solver_below:
-            return None
-        solver = solver_module()
-        if solver is None:
-            return None
-        return self._rng.choice(solver.solve(position).best_actions)
+    def _solver_decides(self, board: BoardView) -> bool:
+        """True once the exact solver is enabled for this few empty squares (at most ``solver_below``)."""
+        return self._solver is not None and SQUARE_COUNT - board.placed_count <= self.solver_below

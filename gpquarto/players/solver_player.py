@@ -32,6 +32,8 @@ class SolverPlayer(BasePlayer):
         self.empties = empties
         self._rng = random.Random(seed)
         self._table = SolverTable()
+        #: Positions searched by the solver since the player was made (for benchmarks).
+        self.nodes = 0
 
     def seed(self, seed: int | None) -> None:
         self._rng.seed(seed)
@@ -40,15 +42,20 @@ class SolverPlayer(BasePlayer):
         position = board.copy()
         safe = tactics.safe_pieces(position)
         if self._solves(position):
-            return self._pick(solve(position, table=self._table).best_actions, safe)
+            return self._pick(self._solve(position), safe)
         return self._rng.choice(safe or position.legal_pieces())
 
     def place_piece(self, board: BoardView, piece: int) -> int:
         position = board.copy()
         if self._solves(position):
             preferred = tactics.winning_squares(position, piece) or tactics.safe_placements(position, piece)
-            return self._pick(solve(position, table=self._table).best_actions, preferred) - PLACE_OFFSET
+            return self._pick(self._solve(position), preferred) - PLACE_OFFSET
         return self._rng.choice(tactics.winning_squares(position, piece) or position.legal_squares())
+
+    def _solve(self, position: Board) -> tuple[int, ...]:
+        result = solve(position, table=self._table)
+        self.nodes += result.nodes
+        return result.best_actions
 
     def _solves(self, position: Board) -> bool:
         return SQUARE_COUNT - position.placed_count <= self.empties

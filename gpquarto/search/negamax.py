@@ -42,11 +42,17 @@ _EXACT, _LOWER, _UPPER = 0, 1, 2
 
 @dataclass(frozen=True)
 class SearchResult:
-    """The outcome of a root search: its value, and the best square and/or piece (``-1`` when none)."""
+    """The outcome of a root search: its value, and the best square and/or piece (``-1`` when none).
+
+    ``best_moves`` lists every root move worth exactly ``value`` as ``(square, piece)`` pairs (``-1`` /
+    ``NO_PIECE`` where a part does not apply), the returned one first: players draw among them to vary
+    their games.
+    """
 
     value: int
     square: int = -1
     piece: int = NO_PIECE
+    best_moves: tuple[tuple[int, int], ...] = ()
 
 
 def outcome(value: int) -> int:
@@ -90,6 +96,7 @@ class Negamax:
         self.nodes = 0
         self._table: dict[tuple[tuple[int, ...], int], tuple[int, int, int, int]] = {}
         self._root_move = -1
+        self._root_ties: list[int] = []
 
     def clear(self) -> None:
         """Forget the transposition table (not the node counter)."""
@@ -104,11 +111,14 @@ class Negamax:
         self._start(board)
         search = board.copy()
         value = self._search(search, depth, -_INFINITY, _INFINITY, root=True)
-        move = self._root_move
-        if move < 0:  # an immediate win: no piece to give
-            return SearchResult(value, winning_squares(board, board.in_hand)[0], NO_PIECE)
-        square, piece = divmod(move, 16)
-        return SearchResult(value, square, piece if board.placed_count < 15 else NO_PIECE)
+        if self._root_move < 0:  # an immediate win: no piece to give
+            moves = tuple((square, NO_PIECE) for square in winning_squares(board, board.in_hand))
+        else:
+            last_square = board.placed_count == 15
+            moves = tuple(
+                (move >> 4, NO_PIECE if last_square else move & 15) for move in (self._root_move, *self._root_ties)
+            )
+        return SearchResult(value, *moves[0], best_moves=moves)
 
     def best_choice(self, board: Board, depth: int) -> SearchResult:
         """Best piece to give, searching ``depth`` plies after the choice."""
@@ -122,17 +132,22 @@ class Negamax:
             safe = MEMBERS[~PIECES_MEETING[threat_characteristics(search)] & search._available]
             if not safe:
                 self.nodes += 1
-                return SearchResult(-(WIN + 16 - search._placed), piece=pieces[0])
+                moves = tuple((-1, piece) for piece in pieces)
+                return SearchResult(-(WIN + 16 - search._placed), piece=pieces[0], best_moves=moves)
             pieces = safe
-        best, best_piece, alpha = -_INFINITY, pieces[0], -_INFINITY
+        best, best_pieces, alpha = -_INFINITY, [pieces[0]], -_INFINITY
         for piece in pieces:
             search.choose(piece)
             value = -self._search(search, depth, -_INFINITY, -alpha)
+            if value == best:  # only an upper bound: prove equality (see _search)
+                value = min(value, -self._search(search, depth, -best, 1 - best))
             search.undo()
             if value > best:
-                best, best_piece = value, piece
+                best, best_pieces = value, [piece]
                 alpha = max(alpha, value)
-        return SearchResult(best, piece=best_piece)
+            elif value == best:
+                best_pieces.append(piece)
+        return SearchResult(best, piece=best_pieces[0], best_moves=tuple((-1, piece) for piece in best_pieces))
 
     def value(self, board: Board, depth: int) -> int:
         """The value of ``board`` for the player to act (placement or choice due), searching ``depth`` plies."""
@@ -165,6 +180,7 @@ class Negamax:
         ordering = self.ordering
         if root:
             self._root_move = -1
+            ties = self._root_ties = []
         if ordering and CHARACTERISTICS[piece] & threat_characteristics(board):
             return WIN + empty_count
         key = None
@@ -210,6 +226,10 @@ class Negamax:
                     if value > best:
                         best, best_move = value, square << 4 | MEMBERS[available][0]
                         alpha = max(alpha, value)
+                        if root:
+                            ties.clear()
+                    elif root and value == best:
+                        ties.append(square << 4 | MEMBERS[available][0])
                     board.undo()
                     if alpha >= beta:
                         break
@@ -223,6 +243,11 @@ class Negamax:
                     value = -self._leaf(board)
                 else:
                     value = -self._search(board, depth - 1, -beta, -alpha)
+                    if root and value == best:
+                        # At the root alpha is the best value so far: a move worth "best" may be worth less
+                        # (fail-soft upper bound). A null window one below it (values are ints) proves
+                        # whether it is exactly equal: then it is kept as a tie; else its bound drops below.
+                        value = min(value, -self._search(board, depth - 1, -best, 1 - best))
                 board.undo()
                 if value > best:
                     best, best_move = value, square << 4 | next_piece
@@ -230,6 +255,10 @@ class Negamax:
                         alpha = value
                         if alpha >= beta:
                             break
+                    if root:
+                        ties.clear()
+                elif root and value == best:
+                    ties.append(square << 4 | next_piece)
             board.undo()
             if alpha >= beta:
                 break
