@@ -10,20 +10,11 @@ from gpquarto import Board
 from gpquarto.arena import play_match
 from gpquarto.players import make_player
 from gpquarto.players.frontier import FrontierPlayer, frontier_rank, score_board
+from tests.helpers import random_positions
 
 
 def positions(seed: int, count: int) -> list[Board]:
-    rng = random.Random(seed)
-    found = []
-    while len(found) < count:
-        board = Board()
-        for _ in range(rng.randrange(1, 28)):
-            if board.is_over():
-                break
-            board.apply(rng.choice(board.legal_actions()))
-        if not board.is_over():
-            found.append(board)
-    return found
+    return random_positions(seed, count, max_actions=28)
 
 
 def agreeing_attributes(piece: int, source: list[int]) -> int:

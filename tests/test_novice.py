@@ -2,27 +2,16 @@
 
 from __future__ import annotations
 
-import random
-
 from gpquarto import Board
 from gpquarto.arena import play_game
 from gpquarto.players import make_player
 from gpquarto.players.novice import NovicePlayer
 from gpquarto.players.random_player import RandomPlayer
+from tests.helpers import random_positions
 
 
 def positions(seed: int, count: int) -> list[Board]:
-    rng = random.Random(seed)
-    found = []
-    while len(found) < count:
-        board = Board()
-        for _ in range(rng.randrange(1, 31)):
-            if board.is_over():
-                break
-            board.apply(rng.choice(board.legal_actions()))
-        if not board.is_over():
-            found.append(board)
-    return found
+    return random_positions(seed, count)
 
 
 def wins_at_once(board: Board, piece: int) -> bool:

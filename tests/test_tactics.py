@@ -2,28 +2,11 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from gpquarto import Board, Rules
 from gpquarto.search import tactics
-
-
-def random_positions(seed: int, count: int, rules: Rules = Rules.CLASSIC) -> list[Board]:
-    """Positions (game not over) reached by random play, stopped after a random number of actions."""
-    rng = random.Random(seed)
-    positions = []
-    while len(positions) < count:
-        board = Board(rules)
-        stop = rng.randrange(1, 32)
-        for _ in range(stop):
-            if board.is_over():
-                break
-            board.apply(rng.choice(board.legal_actions()))
-        if not board.is_over():
-            positions.append(board)
-    return positions
+from tests.helpers import random_positions
 
 
 def brute_winning_squares(board: Board, piece: int) -> tuple[int, ...]:

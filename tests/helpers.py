@@ -1,0 +1,32 @@
+"""Helpers shared by the tests."""
+
+from __future__ import annotations
+
+import random
+
+from gpquarto.engine.board import Board
+from gpquarto.engine.lines import Rules
+
+
+def random_positions(
+    seed: int,
+    count: int,
+    rules: Rules | str = Rules.CLASSIC,
+    *,
+    min_actions: int = 1,
+    max_actions: int = 31,
+    keep_over: bool = False,
+) -> list[Board]:
+    """Positions reached by seeded random play, stopped after ``min_actions..max_actions`` actions
+    (exclusive upper bound); finished games are skipped unless ``keep_over``."""
+    rng = random.Random(seed)
+    found: list[Board] = []
+    while len(found) < count:
+        board = Board(rules)
+        for _ in range(rng.randrange(min_actions, max_actions)):
+            if board.is_over():
+                break
+            board.apply(rng.choice(board.legal_actions()))
+        if keep_over or not board.is_over():
+            found.append(board)
+    return found
