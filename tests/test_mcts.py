@@ -71,7 +71,7 @@ def test_novice_playout_wins_when_it_can_and_gives_safe_pieces() -> None:
         board = random_position(rng, index % 14)
         seed = rng.random()
         expected = reference_playout(board, random.Random(seed).random, novice=True)
-        assert novice_playout(board, random.Random(seed).random) == expected
+        assert novice_playout(board, random.Random(seed)) == expected
         outcomes.add(expected)
     assert outcomes == {0, 1, NO_WINNER}
 

@@ -8,36 +8,28 @@ import numpy as np
 import pytest
 
 from gpquarto.arena import play_game
-from gpquarto.engine.board import Board
-from gpquarto.engine.playout import DRAW, playout_outcomes, random_playout, random_playouts
+from gpquarto.engine.board import PLACE_OFFSET, Board
+from gpquarto.engine.playout import DRAW, PLAYOUT_RANDOM_BITS, playout_outcomes, random_playout, random_playouts
 from gpquarto.players.random_player import RandomPlayer
+from tests.helpers import random_positions
 
 
 def positions(count, seed, rules="classic"):
-    """Positions reached by seeded random play, at every stage and both decision kinds."""
-    rng = random.Random(seed)
-    found = []
-    while len(found) < count:
-        board = Board(rules)
-        stop = rng.randrange(0, 31)
-        for _ in range(stop):
-            if board.is_over():
-                break
-            board.apply(rng.choice(board.legal_actions()))
-        found.append(board)
-    return found
+    """Positions reached by seeded random play, at every stage and both decision kinds, finished ones too."""
+    return random_positions(seed, count, rules, min_actions=0, keep_over=True)
 
 
-def reference_random_playout(board, random_function):
-    """Slow reference: the same draws as random_playout, played through the public Board API."""
+def reference_random_playout(board, rng):
+    """Slow reference: the draws random_playout documents (the mixed-radix digits of one random
+    integer, each indexing the pieces or squares left), played through the public Board API."""
     board = board.copy()
     pieces = list(board.available_pieces())
     squares = list(board.empty_squares())
+    draws = rng.getrandbits(PLAYOUT_RANDOM_BITS)
     while not board.is_over():
-        if board.choice_due:
-            board.choose(pieces.pop(int(random_function() * len(pieces))))
-        else:
-            board.place(squares.pop(int(random_function() * len(squares))))
+        options = pieces if board.choice_due else squares
+        draws, index = divmod(draws, len(options))
+        board.apply(options.pop(index) + (0 if board.choice_due else PLACE_OFFSET))
     return DRAW if board.winner is None else board.winner
 
 
@@ -45,8 +37,8 @@ def reference_random_playout(board, random_function):
 def test_single_playout_equals_engine_play_with_the_same_draws(rules):
     for index, board in enumerate(positions(300, 1, rules)):
         before = board.text()
-        fast = random_playout(board, random.Random(index).random)
-        slow = reference_random_playout(board, random.Random(index).random)
+        fast = random_playout(board, random.Random(index))
+        slow = reference_random_playout(board, random.Random(index))
         assert fast == slow, board.text()
         assert board.text() == before  # the board is not changed
 
@@ -84,8 +76,8 @@ def test_three_paths_agree_in_distribution():
     games = 4000
     api = [play_game((RandomPlayer(), RandomPlayer()), seed=s).winner for s in range(games)]
     api_rate = sum(1 for w in api if w == 0) / games
-    draw = random.Random(1).random
-    single_rate = sum(1 for _ in range(games) if random_playout(Board(), draw) == 0) / games
+    rng = random.Random(1)
+    single_rate = sum(1 for _ in range(games) if random_playout(Board(), rng) == 0) / games
     batched_rate = float(np.mean(random_playouts(Board(), 40000, np.random.default_rng(1)) == 0))
     # Three standard errors of a difference of two rates near one half with 4000 games is ~0.034.
     assert abs(api_rate - batched_rate) < 0.034

@@ -26,7 +26,7 @@ def engine_benchmark(
     """Median games per second (and every repeat's rate) for each path."""
     players = (RandomPlayer(seed), RandomPlayer(seed + 1))
     board = Board(rules)
-    draw = random.Random(seed).random
+    rng = random.Random(seed)
     generator = np.random.default_rng(seed)
 
     def api_batch() -> int:
@@ -36,7 +36,7 @@ def engine_benchmark(
 
     def playout_batch() -> int:
         for _ in range(1000):
-            random_playout(board, draw)
+            random_playout(board, rng)
         return 1000
 
     def batched() -> int:

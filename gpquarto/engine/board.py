@@ -18,10 +18,12 @@ Example::
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from gpquarto.engine.lines import (
     ALL_SQUARES_MASK,
+    LINE_MASKS_THROUGH,
+    LINE_OF_MASK,
     LINES_THROUGH,
     SQUARE_COUNT,
     Rules,
@@ -40,16 +42,19 @@ from gpquarto.engine.pieces import (
 PLACE_OFFSET = 16
 
 
-#: Per rule set and square: flat (line mask, a, b, c) tuples for the lines through the square.
-_LINE_CHECKS = {
-    rules: tuple(tuple((mask, *others) for mask, others in entries) for entries in table)
-    for rules, table in LINES_THROUGH.items()
-}
 _CHARACTERISTICS = CHARACTERISTICS
 
 
 class IllegalActionError(ValueError):
     """An action that the rules do not allow in this position. The board is left unchanged."""
+
+
+def _checked(check: Callable[[object], int], value: object) -> int:
+    """``check(value)``, with its ``ValueError`` turned into an :class:`IllegalActionError`."""
+    try:
+        return check(value)
+    except ValueError as error:
+        raise IllegalActionError(str(error)) from None
 
 
 class Board:
@@ -70,13 +75,13 @@ class Board:
         "_placed",
         "_history",
         "_lines_through",
-        "_line_checks",
+        "_line_masks",
     )
 
     def __init__(self, rules: Rules | str = Rules.CLASSIC) -> None:
         self.rules = rules if rules.__class__ is Rules else Rules(rules)
         self._lines_through = LINES_THROUGH[self.rules]
-        self._line_checks = _LINE_CHECKS[self.rules]
+        self._line_masks = LINE_MASKS_THROUGH[self.rules]
         self._cells = [NO_PIECE] * SQUARE_COUNT
         self._occupied = 0
         self._available = ALL_PIECES_MASK
@@ -208,19 +213,15 @@ class Board:
     # ------------------------------------------------------------------ actions
     def choose(self, piece: int) -> None:
         """Give ``piece`` to the opponent. Raises :class:`IllegalActionError` if not allowed."""
-        if self._in_hand != NO_PIECE:
-            raise IllegalActionError(f"a placement is due (piece {self._in_hand:X} is in hand), not a choice")
-        if self._winner != NO_PIECE or self._placed == SQUARE_COUNT:
-            raise IllegalActionError("the game is over")
-        if not (type(piece) is int and 0 <= piece < 16):
-            try:
-                piece = check_piece(piece)
-            except ValueError as error:
-                raise IllegalActionError(str(error)) from None
+        if self._in_hand != NO_PIECE or self._winner != NO_PIECE or self._placed == SQUARE_COUNT:
+            raise IllegalActionError(self._why_not("choice"))
+        if type(piece) is not int or not 0 <= piece < 16:
+            piece = _checked(check_piece, piece)
+        available = self._available
         bit = 1 << piece
-        if not self._available & bit:
+        if not available & bit:
             raise IllegalActionError(f"piece {piece:X} is already used")
-        self._available ^= bit
+        self._available = available ^ bit
         self._in_hand = piece
         self._player ^= 1
         self._history.append(piece)
@@ -229,32 +230,41 @@ class Board:
         """Put the piece in hand on ``square``. Raises :class:`IllegalActionError` if not allowed."""
         piece = self._in_hand
         if piece == NO_PIECE:
-            if self.is_over():
-                raise IllegalActionError("the game is over")
-            raise IllegalActionError("a choice is due, not a placement: no piece is in hand")
-        if not (type(square) is int and 0 <= square < 16):
-            try:
-                square = check_square(square)
-            except ValueError as error:
-                raise IllegalActionError(str(error)) from None
+            raise IllegalActionError(self._why_not("placement"))
+        if type(square) is not int or not 0 <= square < 16:
+            square = _checked(check_square, square)
+        occupied = self._occupied
         bit = 1 << square
-        if self._occupied & bit:
+        if occupied & bit:
             raise IllegalActionError(f"square {square} is occupied")
         cells = self._cells
         cells[square] = piece
-        occupied = self._occupied | bit
+        occupied |= bit
         self._occupied = occupied
         self._in_hand = NO_PIECE
         self._placed += 1
         self._history.append(PLACE_OFFSET + square)
-        shared = _CHARACTERISTICS[piece]
-        for mask, a, b, c in self._line_checks[square]:
-            if (
-                occupied & mask == mask
-                and shared & _CHARACTERISTICS[cells[a]] & _CHARACTERISTICS[cells[b]] & _CHARACTERISTICS[cells[c]]
-            ):
-                self._winner = self._player
-                return
+        # Only a full line through the square can be new; the test below skips the rest cheaply.
+        empty = occupied ^ ALL_SQUARES_MASK
+        for mask in self._line_masks[square]:
+            if not empty & mask:
+                a, b, c, d = LINE_OF_MASK[mask]
+                if (
+                    _CHARACTERISTICS[cells[a]]
+                    & _CHARACTERISTICS[cells[b]]
+                    & _CHARACTERISTICS[cells[c]]
+                    & _CHARACTERISTICS[cells[d]]
+                ):
+                    self._winner = self._player
+                    return
+
+    def _why_not(self, kind: str) -> str:
+        """Why an action of ``kind`` ("choice" or "placement") is not allowed now."""
+        if self.is_over():
+            return "the game is over"
+        if kind == "choice":
+            return f"a placement is due (piece {self._in_hand:X} is in hand), not a choice"
+        return "a choice is due, not a placement: no piece is in hand"
 
     def apply(self, action: int) -> None:
         """Play an action in the single-int encoding."""
@@ -291,7 +301,7 @@ class Board:
         other = Board.__new__(Board)
         other.rules = self.rules
         other._lines_through = self._lines_through
-        other._line_checks = self._line_checks
+        other._line_masks = self._line_masks
         other._cells = self._cells[:]
         other._occupied = self._occupied
         other._available = self._available

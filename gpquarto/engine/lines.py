@@ -31,6 +31,10 @@ class Rules(enum.Enum):
     CLASSIC = "classic"
     ADVANCED = "advanced"
 
+    # Members are singletons, so identity hashing is exact. It keeps lookups in the tables keyed by rule
+    # set in C: Enum's own __hash__ is a Python function, and those lookups sit on hot paths.
+    __hash__ = object.__hash__
+
     @property
     def lines(self) -> tuple[tuple[int, int, int, int], ...]:
         """The winning lines of this rule set, as tuples of four squares."""
@@ -74,3 +78,11 @@ def _lines_through(lines: tuple[tuple[int, ...], ...]) -> tuple[tuple[tuple[int,
 
 
 LINES_THROUGH = {rules: _lines_through(rules.lines) for rules in Rules}
+
+#: Per rule set and square: the masks of the lines through the square (for quick "is it full" tests).
+LINE_MASKS_THROUGH = {
+    rules: tuple(tuple(mask for mask, _ in entries) for entries in LINES_THROUGH[rules]) for rules in Rules
+}
+
+#: The four squares of every line of either rule set, by line mask.
+LINE_OF_MASK = {sum(1 << s for s in line): line for line in ADVANCED_LINES}

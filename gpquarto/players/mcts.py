@@ -34,8 +34,9 @@ from gpquarto.search.tactics import CELL_CHARACTERISTICS, LINE_TABLE
 NO_WINNER = DRAW  # what a playout returns when nobody wins
 
 
-def novice_playout(board: Board, random_float: Callable[[], float]) -> int:
+def novice_playout(board: Board, rng: random.Random) -> int:
     """Like :func:`random_playout`, but each side wins at once when it can and gives a safe piece if any."""
+    random_float = rng.random
     if board._winner != NO_PIECE:
         return board._winner
     # Here empty squares have every characteristic (0xFF, neutral for AND): the AND over a line holding
@@ -73,7 +74,7 @@ def novice_playout(board: Board, random_float: Callable[[], float]) -> int:
     return NO_WINNER
 
 
-PLAYOUTS: dict[str, Callable[[Board, Callable[[], float]], int]] = {
+PLAYOUTS: dict[str, Callable[[Board, random.Random], int]] = {
     "random": random_playout,
     "novice": novice_playout,
 }
@@ -157,7 +158,8 @@ class MCTSPlayer(BasePlayer):
         """Run UCT from ``root_board`` (not modified) and return the most visited action (single-int)."""
         if root_board.is_over():
             raise ValueError("the game is over: no action to search")
-        random_float = self._rng.random
+        rng = self._rng
+        random_float = rng.random
         playout = self._playout
         exploration = self.exploration
         log = math.log
@@ -201,7 +203,7 @@ class MCTSPlayer(BasePlayer):
                 node.children.append(child)
                 nodes += 1
                 path.append(child)
-            winner = playout(board, random_float)
+            winner = playout(board, rng)
             for visited in path:
                 visited.visits += 1
                 if winner == visited.mover:

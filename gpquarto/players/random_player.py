@@ -17,15 +17,15 @@ class RandomPlayer(BasePlayer):
 
     def __init__(self, seed: int | None = None) -> None:
         self._rng = random.Random(seed)
-        self._random = self._rng.random
+        self._bits = self._rng.getrandbits
 
     def seed(self, seed: int | None) -> None:
         self._rng.seed(seed)
 
     def choose_piece(self, board: BoardView) -> int:
         pieces = board.legal_pieces()
-        return pieces[int(self._random() * len(pieces))]
+        return pieces[self._bits(64) % len(pieces)]
 
     def place_piece(self, board: BoardView, piece: int) -> int:
         squares = board.legal_squares()
-        return squares[int(self._random() * len(squares))]
+        return squares[self._bits(64) % len(squares)]
