@@ -85,7 +85,7 @@ def _run(board: Board, players, times: list[float], time_limit: float | None) ->
     limit = float("inf") if time_limit is None else time_limit
     choosers = (players[0].choose_piece, players[1].choose_piece)
     placers = (players[0].place_piece, players[1].place_piece)
-    choose, place = board.choose, board.place
+    choose, place = board._give, board._put  # the loop knows which decision is due
     clock = perf_counter
     seat = board._player
     piece = board._in_hand

@@ -13,7 +13,7 @@ import random
 import numpy as np
 
 from gpquarto.arena.game import play_game
-from gpquarto.bench.timing import median_rate
+from gpquarto.bench.timing import Rates, median_rates
 from gpquarto.engine.board import Board
 from gpquarto.engine.lines import Rules
 from gpquarto.engine.playout import random_playout, random_playouts
@@ -22,8 +22,8 @@ from gpquarto.players.random_player import RandomPlayer
 
 def engine_benchmark(
     *, repeats: int = 5, seconds: float = 1.0, rules: Rules = Rules.CLASSIC, seed: int = 1
-) -> dict[str, tuple[float, list[float]]]:
-    """Median games per second (and every repeat's rate) for each path."""
+) -> dict[str, Rates]:
+    """Median games per second (and every repeat's rate) for each path; repeats are interleaved."""
     players = (RandomPlayer(seed), RandomPlayer(seed + 1))
     board = Board(rules)
     rng = random.Random(seed)
@@ -43,14 +43,15 @@ def engine_benchmark(
         random_playouts(board, 20000, generator)
         return 20000
 
-    return {
-        "player API (play_game, RandomPlayer)": median_rate(api_batch, repeats, seconds),
-        "fast playout (random_playout)": median_rate(playout_batch, repeats, seconds),
-        "batched playouts (random_playouts, numpy)": median_rate(batched, repeats, seconds),
+    batches = {
+        "player API (play_game, RandomPlayer)": api_batch,
+        "fast playout (random_playout)": playout_batch,
+        "batched playouts (random_playouts, numpy)": batched,
     }
+    return median_rates(batches, repeats, seconds)
 
 
-def format_engine_benchmark(results: dict[str, tuple[float, list[float]]], rules: Rules) -> str:
+def format_engine_benchmark(results: dict[str, Rates], rules: Rules) -> str:
     """The table printed by ``bench engine``."""
     width = max(len(name) for name in results)
     lines = [

@@ -1,23 +1,29 @@
-"""Timing helper: repeat a measurement and report the median rate (the machine is shared and noisy)."""
+"""Timing helper: repeat measurements and report median rates (the machine is shared and noisy)."""
 
 from __future__ import annotations
 
 import statistics
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from time import perf_counter
 
+Rates = tuple[float, list[float]]  # the median items per second, and every repeat's rate
 
-def median_rate(batch: Callable[[], int], repeats: int, min_seconds: float) -> tuple[float, list[float]]:
-    """Run ``batch`` (which returns how many items it did) until each repeat lasts ``min_seconds``;
-    return the median items per second and all the repeat rates."""
-    rates = []
+
+def median_rates(batches: Mapping[str, Callable[[], int]], repeats: int, min_seconds: float) -> dict[str, Rates]:
+    """Run each batch (which returns how many items it did) until a repeat lasts ``min_seconds``, and
+    return each batch's median items per second with every repeat's rate.
+
+    Repeats are interleaved: repeat ``i`` of every batch runs before repeat ``i + 1`` of any, so a slow
+    spell of a shared machine lands on all of them alike and their ratios stay fair."""
+    rates: dict[str, list[float]] = {name: [] for name in batches}
     for _ in range(repeats):
-        done = 0
-        began = perf_counter()
-        while True:
-            done += batch()
-            elapsed = perf_counter() - began
-            if elapsed >= min_seconds:
-                break
-        rates.append(done / elapsed)
-    return statistics.median(rates), rates
+        for name, batch in batches.items():
+            done = 0
+            began = perf_counter()
+            while True:
+                done += batch()
+                elapsed = perf_counter() - began
+                if elapsed >= min_seconds:
+                    break
+            rates[name].append(done / elapsed)
+    return {name: (statistics.median(values), values) for name, values in rates.items()}

@@ -215,6 +215,16 @@ class Board:
         """Give ``piece`` to the opponent. Raises :class:`IllegalActionError` if not allowed."""
         if self._in_hand != NO_PIECE or self._winner != NO_PIECE or self._placed == SQUARE_COUNT:
             raise IllegalActionError(self._why_not("choice"))
+        self._give(piece)
+
+    def place(self, square: int) -> None:
+        """Put the piece in hand on ``square``. Raises :class:`IllegalActionError` if not allowed."""
+        if self._in_hand == NO_PIECE:
+            raise IllegalActionError(self._why_not("placement"))
+        self._put(square)
+
+    def _give(self, piece: int) -> None:
+        """:meth:`choose`, for callers that know a choice is due: only ``piece`` is checked."""
         if type(piece) is not int or not 0 <= piece < 16:
             piece = _checked(check_piece, piece)
         available = self._available
@@ -226,11 +236,8 @@ class Board:
         self._player ^= 1
         self._history.append(piece)
 
-    def place(self, square: int) -> None:
-        """Put the piece in hand on ``square``. Raises :class:`IllegalActionError` if not allowed."""
-        piece = self._in_hand
-        if piece == NO_PIECE:
-            raise IllegalActionError(self._why_not("placement"))
+    def _put(self, square: int) -> None:
+        """:meth:`place`, for callers that know a placement is due: only ``square`` is checked."""
         if type(square) is not int or not 0 <= square < 16:
             square = _checked(check_square, square)
         occupied = self._occupied
@@ -238,7 +245,7 @@ class Board:
         if occupied & bit:
             raise IllegalActionError(f"square {square} is occupied")
         cells = self._cells
-        cells[square] = piece
+        cells[square] = self._in_hand
         occupied |= bit
         self._occupied = occupied
         self._in_hand = NO_PIECE

@@ -206,7 +206,7 @@ class Negamax:
         original_alpha = alpha
         best, best_move = -_INFINITY, -1
         for square in squares:
-            board.place(square)
+            board._put(square)
             if board._winner != NO_PIECE:  # only without ordering: with it, wins were found above
                 board.undo()
                 best, best_move = WIN + empty_count, -1
@@ -238,7 +238,7 @@ class Negamax:
                     first_piece = first_move & 15
                     pieces = (first_piece, *(p for p in pieces if p != first_piece))
             for next_piece in pieces:
-                board.choose(next_piece)
+                board._give(next_piece)
                 if depth == 1:
                     value = -self._leaf(board)
                 else:
