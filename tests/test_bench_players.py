@@ -81,30 +81,9 @@ def test_command_reports_skipped_players(monkeypatch, capsys) -> None:
     assert "skipped (not registered): no-such-player:depth=3" in out
 
 
-class PerDecisionCounter(CountingPlayer):
-    """Reports only the latest decision's count, as ``last_nodes`` (3 per decision)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        del self.nodes
-        self.last_nodes = 0
-
-    def choose_piece(self, board) -> int:
-        self.last_nodes = 3
-        return board.legal_pieces()[0]
-
-    def place_piece(self, board, piece) -> int:
-        self.last_nodes = 3
-        return board.legal_squares()[0]
-
-
-def test_node_counters_cumulative_or_per_decision(monkeypatch) -> None:
-    positions = benchmark_positions(seed=2, per_kind=1)
-    rates = {}
-    for label, player in (("cumulative", CountingPlayer()), ("latest", PerDecisionCounter())):
-        assert bench.node_counter(player) == ("nodes" if label == "cumulative" else "last_nodes")
-        monkeypatch.setattr(bench, "make_player", lambda spec, seed=None, player=player: player)
-        timing = time_player(label, positions, repeats=1, seconds=1e-9)
-        rates[label] = timing.nodes_per_second * timing.mean  # one repeat: nodes per decision
-    assert rates["cumulative"] == pytest.approx(2)
-    assert rates["latest"] == pytest.approx(3)
+def test_node_rate_is_nodes_per_second_of_decision_time(monkeypatch) -> None:
+    player = CountingPlayer()
+    assert bench.counts_nodes_of(player) and not bench.counts_nodes_of(object())
+    monkeypatch.setattr(bench, "make_player", lambda spec, seed=None: player)
+    timing = time_player("counting", benchmark_positions(seed=2, per_kind=1), repeats=1, seconds=1e-9)
+    assert timing.nodes_per_second * timing.mean == pytest.approx(2)  # one repeat: nodes per decision

@@ -8,9 +8,8 @@ from a clean state (no transposition table carried over) and the measurement can
 Each repeat goes over the positions as many times as needed to last ``seconds`` (at least once); a player
 gets at least one full pass and then stops repeating once it has used ``repeats * seconds`` seconds, so a
 slow player does not hold the benchmark for long. Means are the median over repeats; the max is the
-slowest single decision seen. Players exposing a search counter also get nodes per second: every search
-player of the zoo (minimax, frontier, mcts, solver) has a cumulative ``nodes`` attribute; a ``last_nodes``
-attribute (the count of the latest decision) is accepted too.
+slowest single decision seen. Players with a cumulative ``nodes`` counter (an int attribute or property)
+also get nodes per second: every search player of the zoo (minimax, frontier, mcts, solver) has one.
 """
 
 from __future__ import annotations
@@ -81,8 +80,7 @@ def time_player(
 ) -> PlayerTiming:
     """Measure ``spec`` on ``positions`` (see the module docstring)."""
     player = make_player(spec, seed=seed)
-    counter = node_counter(player)
-    counts_nodes = counter is not None
+    counts_nodes = counts_nodes_of(player)
     timing = PlayerTiming(spec)
     repeat_means: list[float] = []
     stage_times: dict[int, list[float]] = {}
@@ -93,7 +91,7 @@ def time_player(
         repeat_decisions = 0
         while repeat_decisions == 0 or repeat_time < seconds:
             for number, position in enumerate(positions):
-                elapsed, nodes = _decide(player, position, derive_seed(seed, number), counter)
+                elapsed, nodes = _decide(player, position, derive_seed(seed, number), counts_nodes)
                 repeat_time += elapsed
                 repeat_decisions += 1
                 total_nodes += nodes
@@ -112,16 +110,12 @@ def time_player(
     return timing
 
 
-def node_counter(player) -> str | None:
-    """The name of the player's search counter: ``"nodes"`` (cumulative), ``"last_nodes"`` (the latest
-    decision's count), or None when it has neither."""
-    for name in ("nodes", "last_nodes"):
-        if isinstance(getattr(player, name, None), int):
-            return name
-    return None
+def counts_nodes_of(player) -> bool:
+    """True when the player has a cumulative search counter ``nodes`` (an int)."""
+    return isinstance(getattr(player, "nodes", None), int)
 
 
-def _decide(player, position: Board, seed: int, counter: str | None) -> tuple[float, int]:
+def _decide(player, position: Board, seed: int, counts_nodes: bool) -> tuple[float, int]:
     hook = getattr(player, "new_game", None)
     if hook is not None:
         hook(position.player)
@@ -129,14 +123,14 @@ def _decide(player, position: Board, seed: int, counter: str | None) -> tuple[fl
     if hook is not None:
         hook(seed)
     view = position.copy().view()
-    before = getattr(player, counter) if counter == "nodes" else 0
+    before = player.nodes if counts_nodes else 0
     began = perf_counter()
     if position.choice_due:
         player.choose_piece(view)
     else:
         player.place_piece(view, position.in_hand)
     elapsed = perf_counter() - began
-    return elapsed, (getattr(player, counter) - before if counter is not None else 0)
+    return elapsed, (player.nodes - before if counts_nodes else 0)
 
 
 def registered(specs: tuple[str, ...]) -> tuple[list[str], list[str]]:

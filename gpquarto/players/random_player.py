@@ -11,7 +11,11 @@ from gpquarto.players.registry import register_player
 
 @register_player("random")
 class RandomPlayer(BasePlayer):
-    """Chooses a legal piece and a legal square uniformly at random, from its own seeded generator."""
+    """Chooses a legal piece and a legal square uniformly at random, from its own seeded generator.
+
+    A draw is a 64-bit random integer modulo the number of options: its bias is below 2**-59, less than
+    that of scaling a 53-bit float, and it is cheaper.
+    """
 
     name = "random"
 

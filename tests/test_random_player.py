@@ -1,0 +1,58 @@
+"""The random player: legal, uniform over the legal options, reproducible by seed."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from gpquarto.engine.board import Board
+from gpquarto.players.random_player import RandomPlayer
+from tests.helpers import random_positions
+
+# 0.999 quantile of the chi-square distribution with 15 degrees of freedom.
+CHI_SQUARE_15_DOF_999 = 37.70
+
+
+def chi_square(counts: Counter, options: tuple[int, ...], draws: int) -> float:
+    expected = draws / len(options)
+    return sum((counts[option] - expected) ** 2 / expected for option in options)
+
+
+def test_choices_and_placements_are_legal() -> None:
+    player = RandomPlayer(seed=3)
+    for board in random_positions(4, 200):
+        view = board.view()
+        if board.choice_due:
+            assert player.choose_piece(view) in board.legal_pieces()
+        else:
+            assert player.place_piece(view, board.in_hand) in board.legal_squares()
+
+
+def test_draws_are_uniform_over_sixteen_options() -> None:
+    board = Board()
+    player = RandomPlayer(seed=11)
+    draws = 32_000
+    pieces = Counter(player.choose_piece(board.view()) for _ in range(draws))
+    board.choose(0)
+    squares = Counter(player.place_piece(board.view(), 0) for _ in range(draws))
+    assert set(pieces) == set(range(16)) and set(squares) == set(range(16))
+    assert chi_square(pieces, tuple(range(16)), draws) < CHI_SQUARE_15_DOF_999
+    assert chi_square(squares, tuple(range(16)), draws) < CHI_SQUARE_15_DOF_999
+
+
+def test_the_uniformity_check_catches_a_biased_player() -> None:
+    """The check above can fail: a player that favours one piece by 15% over the others is caught."""
+    draws = 32_000
+    counts = Counter({option: 2000 for option in range(16)})
+    counts[0] += 300
+    counts[1] -= 300
+    assert chi_square(counts, tuple(range(16)), draws) > CHI_SQUARE_15_DOF_999
+
+
+def test_same_seed_same_draws_and_seed_hook_resets() -> None:
+    view = Board().view()
+    first = RandomPlayer(seed=5)
+    sequence = [first.choose_piece(view) for _ in range(50)]
+    second = RandomPlayer(seed=99)
+    second.seed(5)
+    assert [second.choose_piece(view) for _ in range(50)] == sequence
+    assert [RandomPlayer(seed=6).choose_piece(view) for _ in range(50)] != sequence
