@@ -129,8 +129,28 @@ def test_time_limit_forfeits_the_slow_side(monkeypatch):
     record = play_game((RandomPlayer(1), SlowPlacer()), seed=2, time_limit=1.0)
     assert record.end == FORFEIT and record.forfeited_by == 1
     assert "over the 1 s limit" in record.reason
+    # The late decision is timed but its action does not count: the record replays without it.
+    assert len(record.times) == len(record.actions) + 1 and record.times[-1] > 5.0
+    assert record.replay().placement_due
     unlimited = play_game((RandomPlayer(1), SlowPlacer()), seed=2)
     assert unlimited.end != FORFEIT
+
+
+def test_a_winning_placement_that_comes_too_late_is_a_forfeit(monkeypatch):
+    clock = {"now": 0.0}
+
+    class SlowWinner(ScriptedPlayer):
+        def place_piece(self, board, piece):
+            clock["now"] += 5.0
+            return 3  # completes the top row: pieces 0, 1, 2 and 3 all have the first characteristic
+
+    monkeypatch.setattr(game_module, "perf_counter", lambda: clock["now"])
+    start = "012./..../..../.... 3"
+    assert Board.from_text(start).is_winning_placement(3, 3)
+    record = play_game((SlowWinner(), SlowWinner()), start=start, time_limit=1.0)
+    assert record.end == FORFEIT and record.actions == [] and record.times == [5.0]
+    assert record.winner == 1 - record.forfeited_by
+    assert play_game((SlowWinner(), SlowWinner()), start=start).end == WIN
 
 
 def test_player_quit_is_not_a_forfeit():

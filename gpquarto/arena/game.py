@@ -1,8 +1,8 @@
 """Play one game between two players, validating every action, and return its record.
 
 A player that returns an illegal action, raises an exception, or takes longer than ``time_limit``
-seconds for a decision forfeits the game (the opponent wins) and the record says why. Time limits are
-checked after the decision returns: Python cannot safely interrupt a player mid-thought, so a player that
+seconds for a decision forfeits the game (the opponent wins) and the record says why; a late action does
+not count, even a winning one. Time limits are checked after the decision returns: Python cannot safely interrupt a player mid-thought, so a player that
 never returns blocks the game (run untrusted players in a separate process).
 """
 
@@ -76,9 +76,12 @@ _Outcome = tuple[str, int | None, int | None, str]  # end, winner, forfeited_by,
 def _run(board: Board, players, times: list[float], time_limit: float | None) -> _Outcome:
     """The game loop: a choice then a placement per turn, each timed and validated by the engine.
 
-    The choice and the placement are written out one after the other rather than shared through a helper:
-    a random player decides in well under a microsecond, and the extra call per decision cost 5% of the
-    player-API benchmark.
+    A decision's time runs from the end of the previous one (or the start of the game) until its action
+    is validated: one clock reading ends a decision and starts the next, so the engine's check of the
+    action and the loop's own bookkeeping, a fraction of a microsecond, count toward the decision. An
+    action that comes too late is taken back before the forfeit. The choice and the placement are written
+    out one after the other rather than shared through a helper: a random player decides in well under a
+    microsecond, and the extra call per decision cost 5% of the player-API benchmark.
     """
     view = board.view()
     add_time = times.append
@@ -89,42 +92,49 @@ def _run(board: Board, players, times: list[float], time_limit: float | None) ->
     clock = perf_counter
     seat = board._player
     piece = board._in_hand
+    asked = clock()
     while board._winner == NO_PIECE and board._placed < 16:
         if piece == NO_PIECE:
-            began = clock()
             try:
                 choice = choosers[seat](view)
             except PlayerQuit:
                 raise
             except Exception as error:  # a player's bug loses the game, it does not stop the match
-                add_time(clock() - began)
+                add_time(clock() - asked)
                 return _raised(seat, error)
-            elapsed = clock() - began
-            add_time(elapsed)
-            if elapsed > limit:
-                return _too_slow(seat, elapsed, limit)
             try:
                 choose(choice)
             except IllegalActionError as error:
+                add_time(clock() - asked)
                 return _forfeit(seat, f"illegal choice {choice!r}: {error}")
+            done = clock()
+            elapsed = done - asked
+            add_time(elapsed)
+            if elapsed > limit:
+                board.undo()
+                return _too_slow(seat, elapsed, limit)
+            asked = done
             piece = board._in_hand  # the validated int, whatever int-like object the player returned
             seat ^= 1
-        began = clock()
         try:
             square = placers[seat](view, piece)
         except PlayerQuit:
             raise
         except Exception as error:
-            add_time(clock() - began)
+            add_time(clock() - asked)
             return _raised(seat, error)
-        elapsed = clock() - began
-        add_time(elapsed)
-        if elapsed > limit:
-            return _too_slow(seat, elapsed, limit)
         try:
             place(square)
         except IllegalActionError as error:
+            add_time(clock() - asked)
             return _forfeit(seat, f"illegal placement {square!r}: {error}")
+        done = clock()
+        elapsed = done - asked
+        add_time(elapsed)
+        if elapsed > limit:
+            board.undo()
+            return _too_slow(seat, elapsed, limit)
+        asked = done
         piece = NO_PIECE
     if board._winner == NO_PIECE:
         return DRAW, None, None, ""

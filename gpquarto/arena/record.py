@@ -25,7 +25,8 @@ class GameRecord:
     ``winner`` is the seat (0 opens by choosing) that won, or None for a draw. ``end`` is ``"win"``,
     ``"draw"`` or ``"forfeit"``; on a forfeit, ``forfeited_by`` is the seat that lost by it and
     ``reason`` says why (illegal action, exception, time limit). ``times[i]`` is the seconds taken by the
-    decision that produced ``actions[i]`` (a forfeited decision's time is the last entry, with no action).
+    decision that produced ``actions[i]``, until the action was validated (a forfeited decision's time is
+    the last entry, with no action).
     """
 
     players: tuple[str, str]
