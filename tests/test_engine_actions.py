@@ -256,6 +256,19 @@ def test_no_action_after_the_end(want_draw: bool) -> None:
         expect_illegal(board, lambda square=square: board.apply(PLACE_OFFSET + square), "the game is over")
 
 
+def test_numpy_integers_are_accepted_and_stored_as_ints() -> None:
+    numpy = pytest.importorskip("numpy")
+    board = Board()
+    board.choose(numpy.int64(4))
+    board.place(numpy.uint8(5))
+    board.apply(numpy.int32(9))
+    board.apply(numpy.int16(PLACE_OFFSET + 6))
+    assert board.history == (4, PLACE_OFFSET + 5, 9, PLACE_OFFSET + 6)
+    assert all(type(value) is int for value in (*board.history, *board.cells))
+    expect_illegal(board, lambda: board.choose(numpy.int64(4)), "piece 4 is already used")
+    expect_illegal(board, lambda: board.choose(numpy.bool_(True)), "a piece must be an int 0..15")
+
+
 def test_illegal_actions_are_value_errors_with_one_line_messages() -> None:
     board = placement_due_board()
     for call in (lambda: board.place(5), lambda: board.choose(1), lambda: board.place("x"), lambda: board.apply(None)):

@@ -166,6 +166,8 @@ FROM_CELLS_ERRORS = [
     ([16] + [-1] * 15, -1, "cell a1 holds 16, not a piece 0..15"),
     ([-1] * 5 + [2.5] + [-1] * 10, -1, "cell b2 holds 2.5, not a piece 0..15"),
     ([-1] * 15 + ["3"], -1, "cell d4 holds '3', not a piece 0..15"),
+    ([True] + [-1] * 15, -1, "cell a1 holds True, not a piece 0..15"),
+    ([-1] * 16, True, "piece in hand must be 0..15 or -1, got True"),
     ([4, 4] + [-1] * 14, -1, "piece 4 appears twice on the board \\(again at b1\\)"),
     ([-1] * 16, 16, "piece in hand must be 0..15 or -1, got 16"),
     ([9] + [-1] * 15, 9, "piece in hand 9 is already on the board"),
@@ -177,6 +179,15 @@ FROM_CELLS_ERRORS = [
 def test_from_cells_errors(cells: list[object], in_hand: int, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         Board.from_cells(cells, in_hand)  # type: ignore[arg-type]
+
+
+def test_from_cells_accepts_numpy_integers_and_stores_ints() -> None:
+    numpy = pytest.importorskip("numpy")
+    cells = numpy.full(16, -1, dtype=numpy.int8)
+    cells[5] = 3
+    board = Board.from_cells(list(cells), numpy.int64(7))
+    assert board.text() == "..../.3../..../.... 7"
+    assert all(type(cell) is int for cell in board.cells) and type(board.in_hand) is int
 
 
 def test_from_cells_builds_the_position() -> None:

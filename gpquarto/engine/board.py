@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
+from gpquarto.engine.indices import check_index
 from gpquarto.engine.lines import (
     ALL_SQUARES_MASK,
     LINE_MASKS_THROUGH,
@@ -275,14 +276,18 @@ class Board:
 
     def apply(self, action: int) -> None:
         """Play an action in the single-int encoding."""
-        if type(action) is int or (isinstance(action, int) and not isinstance(action, bool)):
-            if PLACE_OFFSET <= action < 2 * PLACE_OFFSET:
-                self.place(action - PLACE_OFFSET)
-                return
-            if 0 <= action < PLACE_OFFSET:
-                self.choose(action)
-                return
-        raise IllegalActionError(f"an action must be an int 0..31 (0..15 choose, 16..31 place), got {action!r}")
+        index = action
+        if index.__class__ is not int:
+            try:
+                index = check_index(action, "an action", 2 * PLACE_OFFSET)
+            except ValueError:
+                index = -1
+        if PLACE_OFFSET <= index < 2 * PLACE_OFFSET:
+            self.place(index - PLACE_OFFSET)
+        elif 0 <= index < PLACE_OFFSET:
+            self.choose(index)
+        else:
+            raise IllegalActionError(f"an action must be an int 0..31 (0..15 choose, 16..31 place), got {action!r}")
 
     def undo(self) -> int:
         """Take back the last action and return it (single-int encoding)."""

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import enum
 
+from gpquarto.engine.indices import check_index
+
 SQUARE_COUNT = 16
 ALL_SQUARES_MASK = (1 << SQUARE_COUNT) - 1
 
@@ -58,10 +60,8 @@ def parse_square(text: str) -> int:
 
 
 def check_square(square: object) -> int:
-    """Return ``square`` if it is a valid square index, else raise ``ValueError``."""
-    if not isinstance(square, int) or isinstance(square, bool) or not 0 <= square < SQUARE_COUNT:
-        raise ValueError(f"a square must be an int 0..15, got {square!r}")
-    return int(square)
+    """``square`` as an int if it is a valid square index (see :func:`check_index`), else ``ValueError``."""
+    return check_index(square, "a square", SQUARE_COUNT)
 
 
 def _lines_through(lines: tuple[tuple[int, ...], ...]) -> tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from gpquarto.engine.board import Board
 from gpquarto.engine.lines import SQUARE_COUNT, Rules, square_name
-from gpquarto.engine.pieces import ALL_PIECES_MASK, NO_PIECE, piece_code
+from gpquarto.engine.pieces import ALL_PIECES_MASK, NO_PIECE, check_piece, piece_code
 
 START_TEXT = "..../..../..../.... -"
 _HEX = "0123456789abcdefABCDEF"
@@ -69,18 +69,26 @@ def position_from_cells(cells: list[int], in_hand: int, rules: Rules) -> Board:
     """Build and validate a position from 16 cells (piece or -1) and the piece in hand."""
     if len(cells) != SQUARE_COUNT:
         raise ValueError(f"a board has 16 cells, got {len(cells)}")
+    cells = list(cells)  # normalised below: ints, -1 for empty
     used = 0
     for square, piece in enumerate(cells):
         if piece == NO_PIECE:
+            cells[square] = NO_PIECE
             continue
-        if not isinstance(piece, int) or not 0 <= piece < 16:
-            raise ValueError(f"cell {square_name(square)} holds {piece!r}, not a piece 0..15")
+        try:
+            piece = cells[square] = check_piece(piece)
+        except ValueError:
+            raise ValueError(f"cell {square_name(square)} holds {piece!r}, not a piece 0..15") from None
         if used & (1 << piece):
             raise ValueError(f"piece {piece:X} appears twice on the board (again at {square_name(square)})")
         used |= 1 << piece
-    if in_hand != NO_PIECE:
-        if not isinstance(in_hand, int) or not 0 <= in_hand < 16:
-            raise ValueError(f"piece in hand must be 0..15 or -1, got {in_hand!r}")
+    if in_hand == NO_PIECE:
+        in_hand = NO_PIECE
+    else:
+        try:
+            in_hand = check_piece(in_hand)
+        except ValueError:
+            raise ValueError(f"piece in hand must be 0..15 or -1, got {in_hand!r}") from None
         if used & (1 << in_hand):
             raise ValueError(f"piece in hand {in_hand:X} is already on the board")
     board = Board(rules)

@@ -7,6 +7,8 @@ when its four pieces share at least one of them.
 
 from __future__ import annotations
 
+from gpquarto.engine.indices import check_index
+
 PIECE_COUNT = 16
 ALL_PIECES_MASK = (1 << PIECE_COUNT) - 1
 NO_PIECE = -1
@@ -49,12 +51,8 @@ def piece_code(piece: int) -> str:
 
 
 def check_piece(piece: object) -> int:
-    """Return ``piece`` if it is a valid piece index, else raise ``ValueError``."""
-    if type(piece) is not int and not (isinstance(piece, int) and not isinstance(piece, bool)):
-        raise ValueError(f"a piece must be an int 0..15, got {piece!r}")
-    if not 0 <= piece < PIECE_COUNT:
-        raise ValueError(f"a piece must be an int 0..15, got {piece}")
-    return int(piece)
+    """``piece`` as an int if it is a valid piece index (see :func:`check_index`), else ``ValueError``."""
+    return check_index(piece, "a piece", PIECE_COUNT)
 
 
 def share_characteristic(pieces: list[int] | tuple[int, ...]) -> bool:
