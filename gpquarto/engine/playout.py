@@ -15,12 +15,15 @@ Results are the winning seat (0 or 1) or -1 for a draw.
 from __future__ import annotations
 
 import random as _random
-
-import numpy as np
+from functools import cache
+from typing import TYPE_CHECKING
 
 from gpquarto.engine.board import Board
 from gpquarto.engine.lines import ALL_SQUARES_MASK, LINE_OF_MASK
 from gpquarto.engine.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
+
+if TYPE_CHECKING:  # NumPy is imported when a batched playout runs: MCTS and the CLI start faster without it
+    import numpy as np
 
 DRAW = -1
 _DEFAULT_RNG = _random.Random()
@@ -81,11 +84,18 @@ def random_playout(board: Board, rng: _random.Random = _DEFAULT_RNG) -> int:
         player ^= 1
 
 
-_CHARACTERISTICS_ARRAY = np.array(CHARACTERISTICS + (0xFF,), dtype=np.uint8)  # index 16: an empty cell
+@cache
+def _characteristics_array() -> np.ndarray:
+    """Characteristics by piece, and 0xFF (neutral for AND) at index 16, which stands for an empty cell."""
+    import numpy as np
+
+    return np.array(CHARACTERISTICS + (0xFF,), dtype=np.uint8)
 
 
 def random_playouts(board: Board, games: int, rng: np.random.Generator) -> np.ndarray:
     """Play ``games`` random games from ``board`` at once; return an int8 array of winner seats (-1 draw)."""
+    import numpy as np
+
     if games < 0:
         raise ValueError(f"games must be >= 0, got {games}")
     if board._winner != NO_PIECE or board._placed == 16:
@@ -100,6 +110,8 @@ def random_playouts(board: Board, games: int, rng: np.random.Generator) -> np.nd
 def playout_outcomes(board: Board, square_order: np.ndarray, piece_order: np.ndarray) -> np.ndarray:
     """Outcomes of games that give the available pieces in ``piece_order`` (after the piece in hand, if
     any) and place them on the empty squares in ``square_order`` (one row per game)."""
+    import numpy as np
+
     games, placements = square_order.shape
     if board._in_hand != NO_PIECE:
         first_placer = board._player
@@ -113,7 +125,7 @@ def playout_outcomes(board: Board, square_order: np.ndarray, piece_order: np.nda
     when = np.full((games, 16), -1, dtype=np.int16)
     when[rows, square_order] = np.arange(placements, dtype=np.int16)
     lines = np.array(board.rules.lines, dtype=np.intp)
-    shared = np.bitwise_and.reduce(_CHARACTERISTICS_ARRAY[cells[:, lines]], axis=2)  # games x lines
+    shared = np.bitwise_and.reduce(_characteristics_array()[cells[:, lines]], axis=2)  # games x lines
     completed_at = when[:, lines].max(axis=2)
     never = np.int16(placements)
     win_time = np.where(shared != 0, completed_at, never).min(axis=1)
