@@ -8,6 +8,16 @@ from gpquarto.engine.board import Board
 from gpquarto.engine.lines import Rules
 
 
+def play_randomly(rng: random.Random, actions: int, rules: Rules | str = Rules.CLASSIC) -> Board:
+    """The position after up to ``actions`` random legal actions from the start (fewer if the game ends)."""
+    board = Board(rules)
+    for _ in range(actions):
+        if board.is_over():
+            break
+        board.apply(rng.choice(board.legal_actions()))
+    return board
+
+
 def random_positions(
     seed: int,
     count: int,
@@ -22,11 +32,7 @@ def random_positions(
     rng = random.Random(seed)
     found: list[Board] = []
     while len(found) < count:
-        board = Board(rules)
-        for _ in range(rng.randrange(min_actions, max_actions)):
-            if board.is_over():
-                break
-            board.apply(rng.choice(board.legal_actions()))
+        board = play_randomly(rng, rng.randrange(min_actions, max_actions), rules)
         if keep_over or not board.is_over():
             found.append(board)
     return found

@@ -8,6 +8,7 @@ import pytest
 
 from gpquarto.engine.board import PLACE_OFFSET, Board, IllegalActionError
 from gpquarto.engine.lines import Rules
+from tests.helpers import play_randomly
 
 INTERNAL_FIELDS = (
     "rules",
@@ -30,18 +31,9 @@ def snapshot(board: Board) -> tuple[object, ...]:
     )
 
 
-def random_position(rng: random.Random, actions: int, rules: Rules = Rules.CLASSIC) -> Board:
-    board = Board(rules)
-    for _ in range(actions):
-        if board.is_over():
-            break
-        board.apply(rng.choice(board.legal_actions()))
-    return board
-
-
 def finished_game(rng: random.Random, want_draw: bool) -> Board:
     while True:
-        board = random_position(rng, 40)
+        board = play_randomly(rng, 40)
         if board.is_draw() == want_draw:
             return board
 
@@ -112,7 +104,7 @@ def test_apply_matches_choose_and_place() -> None:
 
 def test_view_follows_the_board_and_copies_are_mutable() -> None:
     rng = random.Random(8)
-    board = random_position(rng, 9)
+    board = play_randomly(rng, 9)
     view = board.view()
     assert view.text() == board.text() and view.cells == board.cells and view.in_hand == board.in_hand
     assert view.legal_actions() == board.legal_actions() and view.player == board.player
@@ -180,7 +172,7 @@ def test_undo_a_winning_placement_clears_the_winner() -> None:
 def test_copy_is_independent() -> None:
     rng = random.Random(99)
     for _ in range(30):
-        board = random_position(rng, rng.randrange(0, 25), rng.choice(list(Rules)))
+        board = play_randomly(rng, rng.randrange(0, 25), rng.choice(list(Rules)))
         copy = board.copy()
         assert snapshot(copy) == snapshot(board) and copy == board and hash(copy) == hash(board)
         original = snapshot(board)

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from gpquarto.engine.board import Board
 from gpquarto.engine.lines import Rules
 from gpquarto.engine.notation import START_TEXT
+from tests.helpers import play_randomly
 
 STATE_FIELDS = ("rules", "_cells", "_occupied", "_available", "_in_hand", "_player", "_winner", "_placed")
 
@@ -21,13 +22,7 @@ def state(board: Board) -> tuple[object, ...]:
 
 
 def played_position(seed: int, actions: int, rules: Rules) -> Board:
-    rng = random.Random(seed)
-    board = Board(rules)
-    for _ in range(actions):
-        if board.is_over():
-            break
-        board.apply(rng.choice(board.legal_actions()))
-    return board
+    return play_randomly(random.Random(seed), actions, rules)
 
 
 def reference_text(board: Board) -> str:

@@ -21,6 +21,7 @@ from gpquarto.engine.symmetry import (
     square_maps,
     transform,
 )
+from tests.helpers import play_randomly
 
 # Lines written out from the rules, independently of the engine's tables.
 ROWS = [[4 * r + c for c in range(4)] for r in range(4)]
@@ -132,15 +133,6 @@ def test_piece_maps_form_a_group() -> None:
 
 
 # ---------------------------------------------------------------- positions and their images
-def random_position(rng: random.Random, actions: int, rules: Rules) -> Board:
-    board = Board(rules)
-    for _ in range(actions):
-        if board.is_over():
-            break
-        board.apply(rng.choice(board.legal_actions()))
-    return board
-
-
 def image_cells(board: Board, square_map: tuple[int, ...], piece_map: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
     """(hand, cells) of the image, computed here: new[s] = piece_map[old[square_map[s]]]."""
     cells = board.cells
@@ -181,7 +173,7 @@ def check_image(board: Board, square_map: tuple[int, ...], piece_map: tuple[int,
 def test_winner_and_key_are_invariant_under_a_random_map(
     seed: int, actions: int, rules: Rules, square_index: int, piece_index: int
 ) -> None:
-    board = random_position(random.Random(seed), actions, rules)
+    board = play_randomly(random.Random(seed), actions, rules)
     maps = square_maps(rules)
     image = check_image(board, maps[square_index % len(maps)], PIECE_MAPS[piece_index])
     assert canonical_key(image) == canonical_key(board)
@@ -189,10 +181,10 @@ def test_winner_and_key_are_invariant_under_a_random_map(
 
 def exhaustive_positions() -> list[Board]:
     rng = random.Random(12)
-    won = next(b for b in iter(lambda: random_position(rng, 40, Rules.CLASSIC), None) if b.winner is not None)
-    drawn = next(b for b in iter(lambda: random_position(rng, 40, Rules.CLASSIC), None) if b.is_draw())
-    middle = random_position(rng, 13, Rules.CLASSIC)  # a piece in hand
-    advanced = next(b for b in iter(lambda: random_position(rng, 40, Rules.ADVANCED), None) if b.winner is not None)
+    won = next(b for b in iter(lambda: play_randomly(rng, 40, Rules.CLASSIC), None) if b.winner is not None)
+    drawn = next(b for b in iter(lambda: play_randomly(rng, 40, Rules.CLASSIC), None) if b.is_draw())
+    middle = play_randomly(rng, 13, Rules.CLASSIC)  # a piece in hand
+    advanced = next(b for b in iter(lambda: play_randomly(rng, 40, Rules.ADVANCED), None) if b.winner is not None)
     return [won, drawn, middle, advanced]
 
 
@@ -226,7 +218,7 @@ def is_image(first: Board, second: Board) -> bool:
 
 def few_piece_positions(rng: random.Random, count: int, rules: Rules) -> list[Board]:
     """Small positions (2-3 pieces, with or without a piece in hand), half of them images of the others."""
-    positions = [random_position(rng, rng.choice([4, 5, 6]), rules) for _ in range(count // 2)]
+    positions = [play_randomly(rng, rng.choice([4, 5, 6]), rules) for _ in range(count // 2)]
     for board in positions[:]:
         hand, cells = image_cells(board, rng.choice(square_maps(rules)), rng.choice(PIECE_MAPS))
         positions.append(Board.from_cells(cells, hand, rules))

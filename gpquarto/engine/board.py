@@ -46,6 +46,21 @@ PLACE_OFFSET = 16
 _CHARACTERISTICS = CHARACTERISTICS
 
 
+def full_line_wins(cells: list[int], mask: int) -> int:
+    """The characteristics shared by the four pieces of the full line with square mask ``mask``: nonzero
+    exactly when the line wins.
+
+    Hot loops test ``not empty & mask`` first (cheap, and false for most lines) and call this only then.
+    """
+    a, b, c, d = LINE_OF_MASK[mask]
+    return (
+        _CHARACTERISTICS[cells[a]]
+        & _CHARACTERISTICS[cells[b]]
+        & _CHARACTERISTICS[cells[c]]
+        & _CHARACTERISTICS[cells[d]]
+    )
+
+
 class IllegalActionError(ValueError):
     """An action that the rules do not allow in this position. The board is left unchanged."""
 
@@ -252,19 +267,11 @@ class Board:
         self._in_hand = NO_PIECE
         self._placed += 1
         self._history.append(PLACE_OFFSET + square)
-        # Only a full line through the square can be new; the test below skips the rest cheaply.
         empty = occupied ^ ALL_SQUARES_MASK
         for mask in self._line_masks[square]:
-            if not empty & mask:
-                a, b, c, d = LINE_OF_MASK[mask]
-                if (
-                    _CHARACTERISTICS[cells[a]]
-                    & _CHARACTERISTICS[cells[b]]
-                    & _CHARACTERISTICS[cells[c]]
-                    & _CHARACTERISTICS[cells[d]]
-                ):
-                    self._winner = self._player
-                    return
+            if not empty & mask and full_line_wins(cells, mask):
+                self._winner = self._player
+                return
 
     def _why_not(self, kind: str) -> str:
         """Why an action of ``kind`` ("choice" or "placement") is not allowed now."""

@@ -18,8 +18,8 @@ import random as _random
 from functools import cache
 from typing import TYPE_CHECKING
 
-from gpquarto.engine.board import Board
-from gpquarto.engine.lines import ALL_SQUARES_MASK, LINE_OF_MASK
+from gpquarto.engine.board import Board, full_line_wins
+from gpquarto.engine.lines import ALL_SQUARES_MASK
 from gpquarto.engine.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
 
 if TYPE_CHECKING:  # NumPy is imported when a batched playout runs: MCTS and the CLI start faster without it
@@ -52,7 +52,6 @@ def random_playout(board: Board, rng: _random.Random = _DEFAULT_RNG) -> int:
     squares = list(MEMBERS[empty])
     pieces = list(MEMBERS[board._available])
     line_masks = board._line_masks
-    characteristics = CHARACTERISTICS
     player = board._player
     piece = board._in_hand
     r = rng.getrandbits(PLAYOUT_RANDOM_BITS)
@@ -67,15 +66,8 @@ def random_playout(board: Board, rng: _random.Random = _DEFAULT_RNG) -> int:
         cells[square] = piece
         empty ^= 1 << square
         for mask in line_masks[square]:
-            if not empty & mask:
-                a, b, c, d = LINE_OF_MASK[mask]
-                if (
-                    characteristics[cells[a]]
-                    & characteristics[cells[b]]
-                    & characteristics[cells[c]]
-                    & characteristics[cells[d]]
-                ):
-                    return player
+            if not empty & mask and full_line_wins(cells, mask):
+                return player
         left -= 1
         if not left:
             return DRAW
