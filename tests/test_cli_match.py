@@ -30,6 +30,7 @@ def test_match_saves_replayable_records(cli, tmp_path):
 def test_bad_arguments_exit_2_with_one_line(cli):
     for args, message in [
         (("match", "random", "nosuch"), "unknown player 'nosuch'"),
+        (("match", "human", "random"), "player 'human' needs a person at the terminal"),
         (("match", "random", "random", "--games", "0"), "expected a number >= 1"),
         (("match", "random", "random", "--games", "many"), "expected a whole number"),
         (("match", "random"), "required"),

@@ -63,6 +63,7 @@ def test_bad_tournaments_exit_2_with_one_line_before_playing(tmp_path, capsys):
         (("tournament", "random", "random"), "listed twice"),
         (("tournament", "random", "novice:depth=2"), "no parameter 'depth'"),
         (("tournament", "random", "novice", "--games", "0"), "expected a number >= 1"),
+        (("tournament", "random", "human"), "player 'human' needs a person at the terminal"),
     ]:
         code = exit_code([*args, "--out", str(tmp_path / "out")])
         stderr = capsys.readouterr().err

@@ -114,6 +114,10 @@ def test_bad_configs_are_refused():
         EvolutionConfig(population=4, elite=4)
     with pytest.raises(ValueError, match="bad opponent mix"):
         EvolutionConfig(opponents="random:0")
+    with pytest.raises(ValueError, match="unknown player 'nosuch'"):
+        EvolutionConfig(opponents="random:1,nosuch:1")
+    with pytest.raises(ValueError, match="player 'human' needs a person at the terminal"):
+        EvolutionConfig(opponents="human:1")
     with pytest.raises(ValueError, match="unknown config keys: colour"):
         EvolutionConfig.from_dict({"colour": 1})
 

@@ -15,7 +15,7 @@ from gpquarto.arena.record import FORFEIT, GameRecord
 from gpquarto.arena.stats import wilson_interval
 from gpquarto.engine.lines import Rules
 from gpquarto.players.base import Player
-from gpquarto.players.registry import make_player
+from gpquarto.players.registry import make_unattended_player
 from gpquarto.seeding import derive_seed
 
 
@@ -97,8 +97,8 @@ class MatchResult:
 
 
 def resolve_player(player: Player | str, seed: int | None = None) -> Player:
-    """A player object from a player or a spec string."""
-    return make_player(player, seed=seed) if isinstance(player, str) else player
+    """A player object from a player or a spec string (a spec for a player that needs a person is refused)."""
+    return make_unattended_player(player, seed=seed) if isinstance(player, str) else player
 
 
 def play_match(

@@ -26,7 +26,7 @@ from gpquarto.arena.parallel import play_matches_parallel
 from gpquarto.arena.ratings import DEFAULT_PRIOR_SD, Ratings, fit_ratings
 from gpquarto.engine.board import PLACE_OFFSET
 from gpquarto.engine.lines import Rules
-from gpquarto.players.registry import make_player
+from gpquarto.players.registry import make_unattended_player
 from gpquarto.seeding import derive_seed
 
 
@@ -150,7 +150,7 @@ def check_player_specs(specs: Sequence[str]) -> None:
         if spec in seen:
             raise ValueError(f"player {spec!r} is listed twice")
         seen.add(spec)
-        make_player(spec)  # raises ValueError naming the problem
+        make_unattended_player(spec)  # raises ValueError naming the problem
 
 
 def play_tournament(

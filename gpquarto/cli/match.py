@@ -29,10 +29,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from gpquarto.players.registry import make_player
+    from gpquarto.players.registry import make_unattended_player
 
     for spec in (args.player_a, args.player_b):
-        make_player(spec)  # fail fast, in this process, with a clear message
+        make_unattended_player(spec)  # fail fast, in this process, with a clear message
     with progress_bar(args.games, "games", disable=args.quiet) as bar:
         result = play_match_parallel(
             args.player_a,

@@ -26,6 +26,7 @@ from gpquarto.gp.generation import TreeGenerator
 from gpquarto.gp.genome import ACTION_TYPES, CONDITION_TYPE, Genome
 from gpquarto.gp.screening import RuleScreen, ScreeningConfig
 from gpquarto.gp.variation import mutate_genome, random_genome, rule_crossover, tree_crossover
+from gpquarto.players.registry import make_unattended_player
 from gpquarto.seeding import derive_seed
 
 CHECKPOINT_FORMAT = "gpquarto-checkpoint/1"
@@ -94,8 +95,10 @@ class EvolutionConfig:
         for ok, message in checks:
             if not ok:
                 raise ValueError(f"bad evolution config: {message}")
-        parse_opponents(self.opponents)
-        game_plan(parse_opponents(self.opponents), self.games, self.seed, 0)
+        opponents = parse_opponents(self.opponents)
+        for spec, _ in opponents:
+            make_unattended_player(spec)  # an unknown or interactive opponent fails here, before any game
+        game_plan(opponents, self.games, self.seed, 0)
 
     def as_dict(self) -> dict:
         """Plain JSON-able dict."""

@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass
 
 from gpquarto.gp.genome import Genome
 from gpquarto.players.evolved import EvolvedPlayer
-from gpquarto.players.registry import make_player
+from gpquarto.players.registry import make_unattended_player
 from gpquarto.seeding import derive_seed
 
 
@@ -148,7 +148,7 @@ def get_library(spec: LibrarySpec):
 def _opponent(spec: str):
     player = _OPPONENTS.get(spec)
     if player is None:
-        player = _OPPONENTS[spec] = make_player(spec)
+        player = _OPPONENTS[spec] = make_unattended_player(spec)
     return player
 
 

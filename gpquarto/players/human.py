@@ -53,6 +53,7 @@ class HumanPlayer(BasePlayer):
     """You, at the terminal: the board is drawn, you type pieces and squares."""
 
     name = "human"
+    interactive = True  # matches and tournaments refuse it: they run with nobody at the terminal
 
     def __init__(self, input_stream: TextIO | None = None, output_stream: TextIO | None = None) -> None:
         self._input = input_stream

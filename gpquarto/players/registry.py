@@ -172,6 +172,16 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     return name.strip(), values
 
 
+def make_unattended_player(spec: str, *, seed: int | None = None) -> Player:
+    """:func:`make_player` for matches and tournaments, which run with nobody at the terminal: a player that
+    needs a person (its class sets ``interactive = True``, like ``human``) is refused with a one-line
+    ``ValueError``."""
+    player = make_player(spec, seed=seed)
+    if getattr(player, "interactive", False):
+        raise ValueError(f"player {spec!r} needs a person at the terminal: play it with 'python -m gpquarto play'")
+    return player
+
+
 def make_player(spec: str, *, seed: int | None = None) -> Player:
     """Build a player from a spec such as ``"random"``, ``"minimax:depth=2"`` or ``"best_player.p"``."""
     if not isinstance(spec, str) or not spec.strip():
