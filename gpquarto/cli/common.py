@@ -53,6 +53,11 @@ def add_rules_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_plugin_argument(parser: argparse.ArgumentParser, help: str) -> None:
+    """``--plugin FILE`` (repeatable): primitive plugin files; sets ``args.plugins`` (None when not given)."""
+    parser.add_argument("--plugin", dest="plugins", action="append", default=None, metavar="FILE", help=help)
+
+
 @contextmanager
 def progress_bar(total: int, unit: str, *, disable: bool = False, minimum: int = 200) -> Iterator:
     """A tqdm bar on stderr for long runs (``total >= minimum`` and not disabled), else a silent stand-in."""

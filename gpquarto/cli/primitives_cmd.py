@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from gpquarto.cli.common import add_plugin_argument
 from gpquarto.gp.primitives import PrimitiveLibrary, PrimitiveSpec, load_library
 
 
@@ -14,9 +15,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="list the GP primitives (built-in, installed packages, plugin files)",
         description="List every GP primitive, grouped by source and family, with its signature and one-line doc.",
     )
-    parser.add_argument(
-        "--plugin", action="append", default=[], metavar="FILE", help="also load this plugin file (repeatable)"
-    )
+    add_plugin_argument(parser, "also load this plugin file (repeatable)")
     parser.add_argument("--no-tactical", action="store_true", help="leave out the 'tactical' family")
     parser.set_defaults(handler=run)
 
@@ -38,6 +37,6 @@ def format_library(library: PrimitiveLibrary) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Load the library as asked and print it."""
-    library = load_library(args.plugin, tactical=not args.no_tactical)
+    library = load_library(args.plugins or (), tactical=not args.no_tactical)
     print(format_library(library))
     return 0

@@ -6,6 +6,7 @@ import argparse
 import json
 
 from gpquarto.cli import UsageError
+from gpquarto.cli.common import add_plugin_argument
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -16,14 +17,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("file", metavar="FILE", help="saved player (.p or .json)")
     parser.add_argument("--dot", action="store_true", help="print the rule trees as a Graphviz DOT graph instead")
-    parser.add_argument(
-        "--plugin",
-        dest="plugins",
-        action="append",
-        default=None,
-        metavar="FILE",
-        help="primitive plugin file the player needs (repeatable)",
-    )
+    add_plugin_argument(parser, "primitive plugin file the player needs (repeatable)")
     parser.set_defaults(handler=run)
 
 

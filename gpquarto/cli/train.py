@@ -21,7 +21,7 @@ from pathlib import Path
 
 from gpquarto.atomic import write_text_atomic
 from gpquarto.cli import UsageError
-from gpquarto.cli.common import non_negative_int, positive_int
+from gpquarto.cli.common import add_plugin_argument, non_negative_int, positive_int
 
 CHECKPOINT = "checkpoint.dill"
 #: Command-line options that set fields of the evolution config (option dest == config field).
@@ -67,14 +67,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=None,
         help="leave the tactical primitives out",
     )
-    parser.add_argument(
-        "--plugin",
-        dest="plugins",
-        action="append",
-        default=None,
-        metavar="FILE",
-        help="primitive plugin file (repeatable)",
-    )
+    add_plugin_argument(parser, "primitive plugin file (repeatable)")
     parser.add_argument("--workers", type=positive_int, default=None, help="worker processes (default: all cores)")
     parser.add_argument(
         "--backend",
