@@ -2,8 +2,9 @@
 
 A player that returns an illegal action, raises an exception, or takes longer than ``time_limit``
 seconds for a decision forfeits the game (the opponent wins) and the record says why; a late action does
-not count, even a winning one. Time limits are checked after the decision returns: Python cannot safely interrupt a player mid-thought, so a player that
-never returns blocks the game (run untrusted players in a separate process).
+not count, even a winning one. Time limits are checked after the decision returns: Python cannot safely
+interrupt a player mid-thought, so a player that never returns blocks the game (run untrusted players in
+a separate process).
 """
 
 from __future__ import annotations

@@ -355,7 +355,7 @@ class Board:
         """Set up a position from 16 cells and the piece in hand; validates it like :meth:`from_text`."""
         from gpquarto.engine.notation import position_from_cells
 
-        return position_from_cells(list(cells), in_hand, Rules(rules))
+        return position_from_cells(cells, in_hand, Rules(rules))
 
     def __str__(self) -> str:
         from gpquarto.engine.notation import render

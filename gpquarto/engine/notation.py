@@ -7,6 +7,8 @@ The start position is ``"..../..../..../.... -"``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from gpquarto.engine.board import Board
 from gpquarto.engine.lines import SQUARE_COUNT, Rules, square_name
 from gpquarto.engine.pieces import ALL_PIECES_MASK, NO_PIECE, check_piece, piece_code
@@ -65,8 +67,8 @@ def parse_position(text: str) -> Board:
     return position_from_cells(cells, in_hand, rules)
 
 
-def position_from_cells(cells: list[int], in_hand: int, rules: Rules) -> Board:
-    """Build and validate a position from 16 cells (piece or -1) and the piece in hand."""
+def position_from_cells(cells: Sequence[int], in_hand: int, rules: Rules) -> Board:
+    """Build and validate a position from 16 cells (piece or -1) and the piece in hand; ``cells`` is copied."""
     if len(cells) != SQUARE_COUNT:
         raise ValueError(f"a board has 16 cells, got {len(cells)}")
     cells = list(cells)  # normalised below: ints, -1 for empty
@@ -83,7 +85,7 @@ def position_from_cells(cells: list[int], in_hand: int, rules: Rules) -> Board:
             raise ValueError(f"piece {piece:X} appears twice on the board (again at {square_name(square)})")
         used |= 1 << piece
     if in_hand == NO_PIECE:
-        in_hand = NO_PIECE
+        in_hand = NO_PIECE  # normalised, like empty cells: -1.0 is -1
     else:
         try:
             in_hand = check_piece(in_hand)
