@@ -7,6 +7,18 @@ import random
 from gpquarto.engine.board import Board
 from gpquarto.engine.lines import Rules
 
+#: The public raw state of a Board (everything but its history), as search code reads it.
+RAW_STATE_FIELDS = (
+    "rules",
+    "raw_cells",
+    "occupied_mask",
+    "available_mask",
+    "in_hand",
+    "player",
+    "winner_index",
+    "placed_count",
+)
+
 
 def play_randomly(rng: random.Random, actions: int, rules: Rules | str = Rules.CLASSIC) -> Board:
     """The position after up to ``actions`` random legal actions from the start (fewer if the game ends)."""

@@ -8,19 +8,9 @@ import pytest
 
 from gpquarto.engine.board import PLACE_OFFSET, Board, IllegalActionError
 from gpquarto.engine.lines import Rules
-from tests.helpers import play_randomly
+from tests.helpers import RAW_STATE_FIELDS, play_randomly, random_positions
 
-INTERNAL_FIELDS = (
-    "rules",
-    "_cells",
-    "_occupied",
-    "_available",
-    "_in_hand",
-    "_player",
-    "_winner",
-    "_placed",
-    "_history",
-)
+INTERNAL_FIELDS = (*RAW_STATE_FIELDS, "history")
 
 
 def snapshot(board: Board) -> tuple[object, ...]:
@@ -283,3 +273,26 @@ def test_random_illegal_attempts_never_change_the_board() -> None:
                     attempts += 1
             board.apply(rng.choice(sorted(legal)))
     assert attempts > 1000
+
+
+def test_view_answers_every_query_like_its_board_and_cannot_change_it():
+    for board in random_positions(5, 40, keep_over=True):
+        view = board.view()
+        for name in RAW_STATE_FIELDS + ("cells", "history", "choice_due", "placement_due", "winner"):
+            assert (
+                tuple(getattr(view, name)) == tuple(getattr(board, name))
+                if name
+                in (
+                    "raw_cells",
+                    "cells",
+                    "history",
+                )
+                else getattr(view, name) == getattr(board, name)
+            ), name
+        assert view.legal_actions() == board.legal_actions()
+        assert view.text() == board.text()
+        assert isinstance(view.raw_cells, tuple)  # a copy: a player cannot write into the board
+        for action in ("choose", "place", "apply", "undo", "push_choice", "push_placement"):
+            assert not hasattr(view, action)
+        with pytest.raises(AttributeError):
+            view.in_hand = 3

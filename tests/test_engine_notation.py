@@ -11,14 +11,12 @@ from hypothesis import strategies as st
 from gpquarto.engine.board import Board
 from gpquarto.engine.lines import Rules
 from gpquarto.engine.notation import START_TEXT
-from tests.helpers import play_randomly
-
-STATE_FIELDS = ("rules", "_cells", "_occupied", "_available", "_in_hand", "_player", "_winner", "_placed")
+from tests.helpers import RAW_STATE_FIELDS, play_randomly
 
 
 def state(board: Board) -> tuple[object, ...]:
     """Everything but the history."""
-    return tuple(getattr(board, name) for name in STATE_FIELDS)
+    return tuple(getattr(board, name) for name in RAW_STATE_FIELDS)
 
 
 def played_position(seed: int, actions: int, rules: Rules) -> Board:

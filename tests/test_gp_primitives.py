@@ -147,9 +147,9 @@ def test_primitive_that_changes_the_board_is_refused_and_samples_stay_intact():
     before = [board.text() for board in sample_positions()]
 
     def vandal(features: Features) -> bool:
-        """Places the piece in hand."""
+        """Places the piece in hand, reaching past the read-only view on purpose."""
         if features.in_hand != NO_ACTION:
-            features._board.place(features.empty_squares[0])
+            features.board._board.place(features.empty_squares[0])
         return True
 
     assert "'vandal' changed the board" in _message(vandal)

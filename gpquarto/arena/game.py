@@ -55,13 +55,13 @@ def play_game(
         hook = getattr(player, "new_game", None)
         if hook is not None:
             hook(seat)
-    board._history = []  # the record's actions are the board's history from the start position
+    board.forget_history()  # the record's actions are the board's history from the start position
     times: list[float] = []
     end, winner, forfeited_by, reason = _run(board, players, times, time_limit)
     return GameRecord(
         names or (player_name(players[0]), player_name(players[1])),
         start_text,
-        board._history,
+        list(board.history),
         winner,
         end,
         forfeited_by,
@@ -89,12 +89,12 @@ def _run(board: Board, players, times: list[float], time_limit: float | None) ->
     limit = float("inf") if time_limit is None else time_limit
     choosers = (players[0].choose_piece, players[1].choose_piece)
     placers = (players[0].place_piece, players[1].place_piece)
-    choose, place = board._give, board._put  # the loop knows which decision is due
+    choose, place = board.push_choice, board.push_placement  # the loop knows which decision is due
     clock = perf_counter
-    seat = board._player
-    piece = board._in_hand
+    seat = board.player
+    piece = board.in_hand
     asked = clock()
-    while board._winner == NO_PIECE and board._placed < 16:
+    while board.winner_index == NO_PIECE and board.placed_count < 16:
         if piece == NO_PIECE:
             try:
                 choice = choosers[seat](view)
@@ -115,7 +115,7 @@ def _run(board: Board, players, times: list[float], time_limit: float | None) ->
                 board.undo()
                 return _too_slow(seat, elapsed, limit)
             asked = done
-            piece = board._in_hand  # the validated int, whatever int-like object the player returned
+            piece = board.in_hand  # the validated int, whatever int-like object the player returned
             seat ^= 1
         try:
             square = placers[seat](view, piece)
@@ -137,9 +137,9 @@ def _run(board: Board, players, times: list[float], time_limit: float | None) ->
             return _too_slow(seat, elapsed, limit)
         asked = done
         piece = NO_PIECE
-    if board._winner == NO_PIECE:
+    if board.winner_index == NO_PIECE:
         return DRAW, None, None, ""
-    return WIN, board._winner, None, ""
+    return WIN, board.winner_index, None, ""
 
 
 def _forfeit(seat: int, reason: str) -> _Outcome:

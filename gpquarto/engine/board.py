@@ -19,6 +19,7 @@ Example::
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from operator import attrgetter
 
 from gpquarto.engine.indices import check_index
 from gpquarto.engine.lines import (
@@ -73,132 +74,88 @@ def _checked(check: Callable[[object], int], value: object) -> int:
         raise IllegalActionError(str(error)) from None
 
 
-class Board:
-    """A Quarto position with its history. Mutable: :meth:`choose`, :meth:`place`, :meth:`undo`.
+class BoardQueries:
+    """The read-only queries shared by :class:`Board` and :class:`BoardView`, written once over the raw state.
 
-    Cells hold a piece (0..15) or :data:`NO_PIECE` (-1). ``player`` is the index (0 or 1) of the player
-    who acts next; ``in_hand`` is the piece that player must place, or ``NO_PIECE`` when a choice is due.
+    A subclass provides the raw state: ``rules``, ``raw_cells`` (16 ints, a piece or ``NO_PIECE``),
+    ``occupied_mask`` (bit ``s`` set when square ``s`` holds a piece), ``available_mask`` (bit ``p`` set when
+    piece ``p`` is neither on the board nor in hand), ``in_hand`` (the piece to place, or ``NO_PIECE`` when a
+    choice is due), ``player`` (0 or 1, who acts next), ``placed_count`` and ``winner_index`` (the winner, or
+    ``NO_PIECE`` while nobody has won).
     """
 
-    __slots__ = (
-        "rules",
-        "_cells",
-        "_occupied",
-        "_available",
-        "_in_hand",
-        "_player",
-        "_winner",
-        "_placed",
-        "_history",
-        "_lines_through",
-        "_line_masks",
-    )
+    __slots__ = ()
 
-    def __init__(self, rules: Rules | str = Rules.CLASSIC) -> None:
-        self.rules = rules if rules.__class__ is Rules else Rules(rules)
-        self._lines_through = LINES_THROUGH[self.rules]
-        self._line_masks = LINE_MASKS_THROUGH[self.rules]
-        self._cells = [NO_PIECE] * SQUARE_COUNT
-        self._occupied = 0
-        self._available = ALL_PIECES_MASK
-        self._in_hand = NO_PIECE
-        self._player = 0
-        self._winner = NO_PIECE
-        self._placed = 0
-        self._history: list[int] = []
+    rules: Rules
+    raw_cells: list[int] | tuple[int, ...]
+    occupied_mask: int
+    available_mask: int
+    in_hand: int
+    player: int
+    placed_count: int
+    winner_index: int
 
-    # ------------------------------------------------------------------ queries
     @property
     def cells(self) -> tuple[int, ...]:
         """The 16 cells, row-major; each a piece or ``NO_PIECE``."""
-        return tuple(self._cells)
+        return tuple(self.raw_cells)
 
     def piece_at(self, square: int) -> int:
         """The piece on ``square``, or ``NO_PIECE``."""
-        return self._cells[square]
-
-    @property
-    def in_hand(self) -> int:
-        """The piece the player to act must place, or ``NO_PIECE`` when a choice is due."""
-        return self._in_hand
-
-    @property
-    def player(self) -> int:
-        """Index (0 or 1) of the player who acts next (or who would act, once the game is over)."""
-        return self._player
+        return self.raw_cells[square]
 
     @property
     def choice_due(self) -> bool:
         """True when the next action is choosing a piece (and the game is not over)."""
-        return self._in_hand == NO_PIECE and self._winner == NO_PIECE and self._placed < SQUARE_COUNT
+        return self.in_hand == NO_PIECE and self.winner_index == NO_PIECE and self.placed_count < SQUARE_COUNT
 
     @property
     def placement_due(self) -> bool:
         """True when the next action is placing the piece in hand."""
-        return self._in_hand != NO_PIECE
-
-    @property
-    def placed_count(self) -> int:
-        """How many pieces are on the board."""
-        return self._placed
-
-    @property
-    def occupied_mask(self) -> int:
-        """Bit ``s`` set when square ``s`` holds a piece."""
-        return self._occupied
-
-    @property
-    def available_mask(self) -> int:
-        """Bit ``p`` set when piece ``p`` is neither on the board nor in hand."""
-        return self._available
+        return self.in_hand != NO_PIECE
 
     def available_pieces(self) -> tuple[int, ...]:
         """Pieces neither on the board nor in hand, ascending."""
-        return MEMBERS[self._available]
+        return MEMBERS[self.available_mask]
 
     def empty_squares(self) -> tuple[int, ...]:
         """Empty squares, ascending."""
-        return MEMBERS[self._occupied ^ ALL_SQUARES_MASK]
+        return MEMBERS[self.occupied_mask ^ ALL_SQUARES_MASK]
 
     def legal_pieces(self) -> tuple[int, ...]:
         """Pieces that may be chosen now (empty unless a choice is due)."""
-        if self._in_hand != NO_PIECE or self._winner != NO_PIECE:
+        if self.in_hand != NO_PIECE or self.winner_index != NO_PIECE:
             return ()
-        return MEMBERS[self._available]
+        return MEMBERS[self.available_mask]
 
     def legal_squares(self) -> tuple[int, ...]:
         """Squares where the piece in hand may be placed (empty unless a placement is due)."""
-        if self._in_hand == NO_PIECE:
+        if self.in_hand == NO_PIECE:
             return ()
-        return MEMBERS[self._occupied ^ ALL_SQUARES_MASK]
+        return MEMBERS[self.occupied_mask ^ ALL_SQUARES_MASK]
 
     def legal_actions(self) -> tuple[int, ...]:
         """Legal actions in the single-int encoding (0..15 choose, 16..31 place)."""
-        if self._in_hand != NO_PIECE:
-            return tuple(PLACE_OFFSET + s for s in MEMBERS[self._occupied ^ ALL_SQUARES_MASK])
+        if self.in_hand != NO_PIECE:
+            return tuple(PLACE_OFFSET + s for s in MEMBERS[self.occupied_mask ^ ALL_SQUARES_MASK])
         return self.legal_pieces()
 
     @property
     def winner(self) -> int | None:
         """Index of the player who made a winning line, or None."""
-        return None if self._winner == NO_PIECE else self._winner
+        return None if self.winner_index == NO_PIECE else self.winner_index
 
     def is_over(self) -> bool:
         """True when somebody has won or all sixteen pieces are placed."""
-        return self._winner != NO_PIECE or self._placed == SQUARE_COUNT
+        return self.winner_index != NO_PIECE or self.placed_count == SQUARE_COUNT
 
     def is_draw(self) -> bool:
         """True when the board is full and nobody has won."""
-        return self._winner == NO_PIECE and self._placed == SQUARE_COUNT
-
-    @property
-    def history(self) -> tuple[int, ...]:
-        """Actions played since the start (or since the position was set up), single-int encoding."""
-        return tuple(self._history)
+        return self.winner_index == NO_PIECE and self.placed_count == SQUARE_COUNT
 
     def winning_lines(self) -> list[tuple[int, ...]]:
         """Every full line whose four pieces share a characteristic."""
-        cells = self._cells
+        cells = self.raw_cells
         found = []
         for line in self.rules.lines:
             if all(cells[s] != NO_PIECE for s in line):
@@ -211,10 +168,10 @@ class Board:
 
     def is_winning_placement(self, square: int, piece: int) -> bool:
         """True if putting ``piece`` on the empty ``square`` would complete a winning line."""
-        cells = self._cells
-        occupied = self._occupied | (1 << square)
+        cells = self.raw_cells
+        occupied = self.occupied_mask | (1 << square)
         own = CHARACTERISTICS[piece]
-        for mask, (a, b, c) in self._lines_through[square]:
+        for mask, (a, b, c) in LINES_THROUGH[self.rules][square]:
             if (
                 occupied & mask == mask
                 and own & CHARACTERISTICS[cells[a]] & CHARACTERISTICS[cells[b]] & CHARACTERISTICS[cells[c]]
@@ -224,53 +181,108 @@ class Board:
 
     def winning_squares(self, piece: int) -> tuple[int, ...]:
         """Empty squares where ``piece`` would win at once."""
-        return tuple(s for s in MEMBERS[self._occupied ^ ALL_SQUARES_MASK] if self.is_winning_placement(s, piece))
+        return tuple(s for s in MEMBERS[self.occupied_mask ^ ALL_SQUARES_MASK] if self.is_winning_placement(s, piece))
+
+    def text(self) -> str:
+        """The position in the text format, e.g. ``"5.../..../..../.... -"``."""
+        from gpquarto.engine.notation import format_position
+
+        return format_position(self)
+
+    def __str__(self) -> str:
+        from gpquarto.engine.notation import render
+
+        return render(self)
+
+
+class Board(BoardQueries):
+    """A Quarto position with its history. Mutable: :meth:`choose`, :meth:`place`, :meth:`undo`.
+
+    The raw state is public for search code (see :class:`BoardQueries`): ``raw_cells`` (a list: never
+    assign to it), ``occupied_mask``, ``available_mask``, ``in_hand``, ``player``, ``placed_count`` and
+    ``winner_index`` are plain attributes, read at C speed. Change the position only through the actions;
+    players get a :class:`BoardView`, which cannot change it at all.
+    """
+
+    __slots__ = (
+        "rules",
+        "raw_cells",
+        "occupied_mask",
+        "available_mask",
+        "in_hand",
+        "player",
+        "winner_index",
+        "placed_count",
+        "_history",
+        "_line_masks",
+    )
+
+    def __init__(self, rules: Rules | str = Rules.CLASSIC) -> None:
+        self.rules = rules if rules.__class__ is Rules else Rules(rules)
+        self._line_masks = LINE_MASKS_THROUGH[self.rules]
+        self.raw_cells = [NO_PIECE] * SQUARE_COUNT
+        self.occupied_mask = 0
+        self.available_mask = ALL_PIECES_MASK
+        self.in_hand = NO_PIECE
+        self.player = 0
+        self.winner_index = NO_PIECE
+        self.placed_count = 0
+        self._history: list[int] = []
+
+    @property
+    def history(self) -> tuple[int, ...]:
+        """Actions played since the start (or since the position was set up), single-int encoding."""
+        return tuple(self._history)
+
+    def forget_history(self) -> None:
+        """Make the current position the start of the history: :meth:`undo` goes back no further."""
+        self._history = []
 
     # ------------------------------------------------------------------ actions
     def choose(self, piece: int) -> None:
         """Give ``piece`` to the opponent. Raises :class:`IllegalActionError` if not allowed."""
-        if self._in_hand != NO_PIECE or self._winner != NO_PIECE or self._placed == SQUARE_COUNT:
+        if self.in_hand != NO_PIECE or self.winner_index != NO_PIECE or self.placed_count == SQUARE_COUNT:
             raise IllegalActionError(self._why_not("choice"))
-        self._give(piece)
+        self.push_choice(piece)
 
     def place(self, square: int) -> None:
         """Put the piece in hand on ``square``. Raises :class:`IllegalActionError` if not allowed."""
-        if self._in_hand == NO_PIECE:
+        if self.in_hand == NO_PIECE:
             raise IllegalActionError(self._why_not("placement"))
-        self._put(square)
+        self.push_placement(square)
 
-    def _give(self, piece: int) -> None:
-        """:meth:`choose`, for callers that know a choice is due: only ``piece`` is checked."""
+    def push_choice(self, piece: int) -> None:
+        """:meth:`choose` for callers that know a choice is due (the game loop, search): only ``piece`` is checked."""
         if type(piece) is not int or not 0 <= piece < 16:
             piece = _checked(check_piece, piece)
-        available = self._available
+        available = self.available_mask
         bit = 1 << piece
         if not available & bit:
             raise IllegalActionError(f"piece {piece:X} is already used")
-        self._available = available ^ bit
-        self._in_hand = piece
-        self._player ^= 1
+        self.available_mask = available ^ bit
+        self.in_hand = piece
+        self.player ^= 1
         self._history.append(piece)
 
-    def _put(self, square: int) -> None:
-        """:meth:`place`, for callers that know a placement is due: only ``square`` is checked."""
+    def push_placement(self, square: int) -> None:
+        """:meth:`place` for callers that know a placement is due: only ``square`` is checked."""
         if type(square) is not int or not 0 <= square < 16:
             square = _checked(check_square, square)
-        occupied = self._occupied
+        occupied = self.occupied_mask
         bit = 1 << square
         if occupied & bit:
             raise IllegalActionError(f"square {square} is occupied")
-        cells = self._cells
-        cells[square] = self._in_hand
+        cells = self.raw_cells
+        cells[square] = self.in_hand
         occupied |= bit
-        self._occupied = occupied
-        self._in_hand = NO_PIECE
-        self._placed += 1
+        self.occupied_mask = occupied
+        self.in_hand = NO_PIECE
+        self.placed_count += 1
         self._history.append(PLACE_OFFSET + square)
         empty = occupied ^ ALL_SQUARES_MASK
         for mask in self._line_masks[square]:
             if not empty & mask and full_line_wins(cells, mask):
-                self._winner = self._player
+                self.winner_index = self.player
                 return
 
     def _why_not(self, kind: str) -> str:
@@ -278,7 +290,7 @@ class Board:
         if self.is_over():
             return "the game is over"
         if kind == "choice":
-            return f"a placement is due (piece {self._in_hand:X} is in hand), not a choice"
+            return f"a placement is due (piece {self.in_hand:X} is in hand), not a choice"
         return "a choice is due, not a placement: no piece is in hand"
 
     def apply(self, action: int) -> None:
@@ -303,15 +315,15 @@ class Board:
         action = self._history.pop()
         if action >= PLACE_OFFSET:
             square = action - PLACE_OFFSET
-            self._in_hand = self._cells[square]
-            self._cells[square] = NO_PIECE
-            self._occupied ^= 1 << square
-            self._placed -= 1
-            self._winner = NO_PIECE
+            self.in_hand = self.raw_cells[square]
+            self.raw_cells[square] = NO_PIECE
+            self.occupied_mask ^= 1 << square
+            self.placed_count -= 1
+            self.winner_index = NO_PIECE
         else:
-            self._available |= 1 << action
-            self._in_hand = NO_PIECE
-            self._player ^= 1
+            self.available_mask |= 1 << action
+            self.in_hand = NO_PIECE
+            self.player ^= 1
         return action
 
     # ------------------------------------------------------------------ copies, text, views
@@ -319,27 +331,20 @@ class Board:
         """An independent copy (with its history)."""
         other = Board.__new__(Board)
         other.rules = self.rules
-        other._lines_through = self._lines_through
         other._line_masks = self._line_masks
-        other._cells = self._cells[:]
-        other._occupied = self._occupied
-        other._available = self._available
-        other._in_hand = self._in_hand
-        other._player = self._player
-        other._winner = self._winner
-        other._placed = self._placed
+        other.raw_cells = self.raw_cells[:]
+        other.occupied_mask = self.occupied_mask
+        other.available_mask = self.available_mask
+        other.in_hand = self.in_hand
+        other.player = self.player
+        other.winner_index = self.winner_index
+        other.placed_count = self.placed_count
         other._history = self._history[:]
         return other
 
     def view(self) -> BoardView:
         """A read-only view of this board that follows it as it changes."""
         return BoardView(self)
-
-    def text(self) -> str:
-        """The position in the text format, e.g. ``"5.../..../..../.... -"``."""
-        from gpquarto.engine.notation import format_position
-
-        return format_position(self)
 
     @classmethod
     def from_text(cls, text: str) -> Board:
@@ -357,11 +362,6 @@ class Board:
 
         return position_from_cells(cells, in_hand, Rules(rules))
 
-    def __str__(self) -> str:
-        from gpquarto.engine.notation import render
-
-        return render(self)
-
     def __repr__(self) -> str:
         return f"Board.from_text({self.text()!r})"
 
@@ -370,97 +370,56 @@ class Board:
             return NotImplemented
         return (
             self.rules is other.rules
-            and self._cells == other._cells
-            and self._in_hand == other._in_hand
-            and self._player == other._player
+            and self.raw_cells == other.raw_cells
+            and self.in_hand == other.in_hand
+            and self.player == other.player
         )
 
     def __hash__(self) -> int:
-        return hash((self.rules, tuple(self._cells), self._in_hand, self._player))
+        return hash((self.rules, tuple(self.raw_cells), self.in_hand, self.player))
 
 
-class BoardView:
-    """Read-only view of a :class:`Board`, given to players. ``copy()`` returns a mutable Board."""
+def _follow(name: str, doc: str) -> property:
+    """A read-only property of :class:`BoardView` that reads the board's attribute ``name``."""
+    getter = attrgetter(name)
+    return property(lambda view: getter(view._board), doc=doc)
+
+
+class BoardView(BoardQueries):
+    """Read-only view of a :class:`Board`, given to players: every query of the board, no action.
+
+    ``raw_cells`` is a tuple here (a copy), so a player cannot change the board through it;
+    :meth:`copy` returns a mutable Board to search on.
+    """
 
     __slots__ = ("_board",)
 
     def __init__(self, board: Board) -> None:
         self._board = board
 
-    rules = property(lambda self: self._board.rules, doc="The rule set.")
-    cells = property(lambda self: tuple(self._board._cells), doc="The 16 cells, row-major.")
-    in_hand = property(lambda self: self._board._in_hand, doc="Piece to place, or NO_PIECE.")
-    player = property(lambda self: self._board._player, doc="Index of the player to act.")
-    placed_count = property(lambda self: self._board._placed, doc="Pieces on the board.")
-    occupied_mask = property(lambda self: self._board._occupied, doc="Bit s set when square s is taken.")
-    available_mask = property(lambda self: self._board._available, doc="Bit p set when piece p is free.")
-    winner = property(lambda self: self._board.winner, doc="Winner index or None.")
-    history = property(lambda self: self._board.history, doc="Actions so far.")
-    choice_due = property(lambda self: self._board.choice_due, doc="True when a choice is due.")
-    placement_due = property(lambda self: self._board.placement_due, doc="True when a placement is due.")
-
-    def piece_at(self, square: int) -> int:
-        """The piece on ``square``, or ``NO_PIECE``."""
-        return self._board._cells[square]
-
-    def available_pieces(self) -> tuple[int, ...]:
-        """Pieces neither on the board nor in hand."""
-        return MEMBERS[self._board._available]
-
-    def empty_squares(self) -> tuple[int, ...]:
-        """Empty squares."""
-        return MEMBERS[self._board._occupied ^ ALL_SQUARES_MASK]
-
-    def legal_pieces(self) -> tuple[int, ...]:
-        """Pieces that may be chosen now."""
-        board = self._board
-        if board._in_hand != NO_PIECE or board._winner != NO_PIECE:
-            return ()
-        return MEMBERS[board._available]
-
-    def legal_squares(self) -> tuple[int, ...]:
-        """Squares where the piece in hand may go."""
-        board = self._board
-        if board._in_hand == NO_PIECE:
-            return ()
-        return MEMBERS[board._occupied ^ ALL_SQUARES_MASK]
-
-    def legal_actions(self) -> tuple[int, ...]:
-        """Legal actions in the single-int encoding."""
-        return self._board.legal_actions()
-
-    def is_over(self) -> bool:
-        """True when the game has ended."""
-        return self._board.is_over()
-
-    def is_winning_placement(self, square: int, piece: int) -> bool:
-        """True if ``piece`` on empty ``square`` would win."""
-        return self._board.is_winning_placement(square, piece)
-
-    def winning_squares(self, piece: int) -> tuple[int, ...]:
-        """Empty squares where ``piece`` wins at once."""
-        return self._board.winning_squares(piece)
+    rules = _follow("rules", "The rule set.")
+    raw_cells = _follow("cells", "The 16 cells (a tuple: a copy).")
+    occupied_mask = _follow("occupied_mask", "Bit s set when square s holds a piece.")
+    available_mask = _follow("available_mask", "Bit p set when piece p is neither on the board nor in hand.")
+    in_hand = _follow("in_hand", "The piece to place, or NO_PIECE.")
+    player = _follow("player", "Index of the player to act.")
+    placed_count = _follow("placed_count", "Pieces on the board.")
+    winner_index = _follow("winner_index", "The winner, or NO_PIECE while nobody has won.")
+    history = _follow("history", "Actions so far.")
 
     def copy(self) -> Board:
         """A mutable copy of the underlying board, free to search on."""
         return self._board.copy()
 
-    def text(self) -> str:
-        """Position text."""
-        return self._board.text()
-
-    def __str__(self) -> str:
-        return str(self._board)
-
     def __repr__(self) -> str:
-        return f"BoardView({self._board.text()!r})"
+        return f"BoardView({self.text()!r})"
 
 
 def iter_positions(board: Board) -> Iterator[Board]:
     """Yield copies of every position along ``board``'s history, from the first to the current one."""
     replay = board.copy()
     actions = []
-    while replay._history:
+    while replay.history:
         actions.append(replay.undo())
     yield replay.copy()
     for action in reversed(actions):

@@ -19,11 +19,11 @@ _HEX = "0123456789abcdefABCDEF"
 
 def format_position(board: Board) -> str:
     """The position text of ``board``."""
-    cells = board._cells
+    cells = board.raw_cells
     rows = [
         "".join("." if cells[4 * r + c] == NO_PIECE else f"{cells[4 * r + c]:X}" for c in range(4)) for r in range(4)
     ]
-    hand = "-" if board._in_hand == NO_PIECE else f"{board._in_hand:X}"
+    hand = "-" if board.in_hand == NO_PIECE else f"{board.in_hand:X}"
     suffix = " advanced" if board.rules is Rules.ADVANCED else ""
     return "/".join(rows) + " " + hand + suffix
 
@@ -97,13 +97,13 @@ def position_from_cells(cells: Sequence[int], in_hand: int, rules: Rules) -> Boa
     placed = sum(1 for piece in cells if piece != NO_PIECE)
     if placed == SQUARE_COUNT and in_hand != NO_PIECE:
         raise ValueError("the board is full, so no piece can be in hand")
-    board._cells = list(cells)
-    board._occupied = sum(1 << s for s, piece in enumerate(cells) if piece != NO_PIECE)
-    board._available = ALL_PIECES_MASK ^ used ^ (0 if in_hand == NO_PIECE else 1 << in_hand)
-    board._in_hand = in_hand
-    board._placed = placed
+    board.raw_cells = list(cells)
+    board.occupied_mask = sum(1 << s for s, piece in enumerate(cells) if piece != NO_PIECE)
+    board.available_mask = ALL_PIECES_MASK ^ used ^ (0 if in_hand == NO_PIECE else 1 << in_hand)
+    board.in_hand = in_hand
+    board.placed_count = placed
     # The placer of the k-th piece (k = 0, 1, ...) is player (k + 1) % 2, and chooses right after.
-    board._player = placed % 2 if in_hand == NO_PIECE else (placed + 1) % 2
+    board.player = placed % 2 if in_hand == NO_PIECE else (placed + 1) % 2
     wins = board.winning_lines()
     if wins:
         if in_hand != NO_PIECE:
@@ -111,13 +111,13 @@ def position_from_cells(cells: Sequence[int], in_hand: int, rules: Rules) -> Boa
         common = set(wins[0]).intersection(*wins[1:])
         if not common:
             raise ValueError("the position has winning lines that no single last placement could have made")
-        board._winner = placed % 2
+        board.winner_index = placed % 2
     return board
 
 
 def render(board: Board) -> str:
     """A drawing of the board with coordinates (columns a-d, rows 1-4) and four-letter piece codes."""
-    cells = board._cells
+    cells = board.raw_cells
     lines = ["   " + " ".join(f"{name:^6}" for name in "abcd")]
     for row in range(4):
         codes = []
@@ -128,8 +128,8 @@ def render(board: Board) -> str:
     if board.is_over():
         winner = board.winner
         lines.append("draw" if winner is None else f"player {winner} won")
-    elif board._in_hand != NO_PIECE:
-        lines.append(f"player {board._player} places {board._in_hand:X}:{piece_code(board._in_hand)}")
+    elif board.in_hand != NO_PIECE:
+        lines.append(f"player {board.player} places {board.in_hand:X}:{piece_code(board.in_hand)}")
     else:
-        lines.append(f"player {board._player} chooses a piece")
+        lines.append(f"player {board.player} chooses a piece")
     return "\n".join(lines)

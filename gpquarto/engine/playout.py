@@ -19,7 +19,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from gpquarto.engine.board import Board, full_line_wins
-from gpquarto.engine.lines import ALL_SQUARES_MASK
+from gpquarto.engine.lines import ALL_SQUARES_MASK, LINE_MASKS_THROUGH
 from gpquarto.engine.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
 
 if TYPE_CHECKING:  # NumPy is imported when a batched playout runs: MCTS and the CLI start faster without it
@@ -43,17 +43,17 @@ def random_playout(board: Board, rng: _random.Random = _DEFAULT_RNG) -> int:
     same for squares. The number of pieces left to give equals the number of empty squares left after
     the placement, so one counter serves both.
     """
-    if board._winner != NO_PIECE:
-        return board._winner
-    if board._placed == 16:
+    if board.winner_index != NO_PIECE:
+        return board.winner_index
+    if board.placed_count == 16:
         return DRAW
-    cells = board._cells[:]
-    empty = board._occupied ^ ALL_SQUARES_MASK
+    cells = board.raw_cells[:]
+    empty = board.occupied_mask ^ ALL_SQUARES_MASK
     squares = list(MEMBERS[empty])
-    pieces = list(MEMBERS[board._available])
-    line_masks = board._line_masks
-    player = board._player
-    piece = board._in_hand
+    pieces = list(MEMBERS[board.available_mask])
+    line_masks = LINE_MASKS_THROUGH[board.rules]
+    player = board.player
+    piece = board.in_hand
     r = rng.getrandbits(PLAYOUT_RANDOM_BITS)
     left = len(squares)
     if piece == NO_PIECE:
@@ -90,10 +90,10 @@ def random_playouts(board: Board, games: int, rng: np.random.Generator) -> np.nd
 
     if games < 0:
         raise ValueError(f"games must be >= 0, got {games}")
-    if board._winner != NO_PIECE or board._placed == 16:
-        return np.full(games, board._winner if board._winner != NO_PIECE else DRAW, dtype=np.int8)
-    empty = np.array(MEMBERS[board._occupied ^ ALL_SQUARES_MASK], dtype=np.intp)
-    available = np.array(MEMBERS[board._available], dtype=np.int16)
+    if board.winner_index != NO_PIECE or board.placed_count == 16:
+        return np.full(games, board.winner_index if board.winner_index != NO_PIECE else DRAW, dtype=np.int8)
+    empty = np.array(MEMBERS[board.occupied_mask ^ ALL_SQUARES_MASK], dtype=np.intp)
+    available = np.array(MEMBERS[board.available_mask], dtype=np.int16)
     square_order = empty[np.argsort(rng.random((games, len(empty))), axis=1)]
     piece_order = available[np.argsort(rng.random((games, len(available))), axis=1)]
     return playout_outcomes(board, square_order, piece_order)
@@ -105,14 +105,14 @@ def playout_outcomes(board: Board, square_order: np.ndarray, piece_order: np.nda
     import numpy as np
 
     games, placements = square_order.shape
-    if board._in_hand != NO_PIECE:
-        first_placer = board._player
-        hand = np.full((games, 1), board._in_hand, dtype=np.int16)
+    if board.in_hand != NO_PIECE:
+        first_placer = board.player
+        hand = np.full((games, 1), board.in_hand, dtype=np.int16)
         piece_order = np.concatenate([hand, piece_order], axis=1)
     else:
-        first_placer = board._player ^ 1
+        first_placer = board.player ^ 1
     rows = np.arange(games)[:, None]
-    cells = np.tile(np.array([16 if c == NO_PIECE else c for c in board._cells], dtype=np.int16), (games, 1))
+    cells = np.tile(np.array([16 if c == NO_PIECE else c for c in board.raw_cells], dtype=np.int16), (games, 1))
     cells[rows, square_order] = piece_order
     when = np.full((games, 16), -1, dtype=np.int16)
     when[rows, square_order] = np.arange(placements, dtype=np.int16)

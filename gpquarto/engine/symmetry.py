@@ -80,9 +80,9 @@ def square_maps(rules: Rules | str = Rules.CLASSIC) -> tuple[SquareMap, ...]:
 
 def transform(board: Board, square_map: SquareMap, piece_map: PieceMap) -> Board:
     """The position ``board`` seen through a square map and a piece map (history is not kept)."""
-    cells = board._cells
+    cells = board.raw_cells
     new_cells = [NO_PIECE if cells[square_map[s]] == NO_PIECE else piece_map[cells[square_map[s]]] for s in range(16)]
-    hand = board._in_hand
+    hand = board.in_hand
     return position_from_cells(new_cells, NO_PIECE if hand == NO_PIECE else piece_map[hand], board.rules)
 
 
@@ -95,8 +95,8 @@ def canonical_sequence(board: Board) -> tuple[int, ...]:
     Two positions have the same sequence exactly when one is a symmetric image of the other. Empty cells
     and an empty hand are written as 16.
     """
-    cells = board._cells
-    hand = board._in_hand
+    cells = board.raw_cells
+    hand = board.in_hand
     best: tuple[int, ...] | None = None
     for square_map in square_maps(board.rules):
         sequence = [hand] + [cells[s] for s in square_map]

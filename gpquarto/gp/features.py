@@ -46,14 +46,12 @@ class Features:
     """
 
     def __init__(self, view: BoardView | Board) -> None:
-        board = view._board if isinstance(view, BoardView) else view
         self.board = view
-        self._board = board
-        self.rules = board.rules
-        self.in_hand: int = board._in_hand
-        self.cells: list[int] = board._cells
-        self.occupied: int = board._occupied
-        self.available: int = board._available
+        self.rules = view.rules
+        self.in_hand: int = view.in_hand
+        self.cells: list[int] | tuple[int, ...] = view.raw_cells
+        self.occupied: int = view.occupied_mask
+        self.available: int = view.available_mask
 
     # ------------------------------------------------------------------ legality
     def is_legal_square(self, square: int) -> bool:
@@ -211,19 +209,19 @@ class Features:
         """Squares where the piece in hand wins at once (empty when a choice is due)."""
         if self.in_hand == NO_PIECE:
             return ()
-        return tactics.winning_squares(self._board, self.in_hand)
+        return tactics.winning_squares(self.board, self.in_hand)
 
     @cached_property
     def safe_pieces(self) -> tuple[int, ...]:
         """Available pieces that have no winning square on the current board (safe to give now)."""
-        return tactics.safe_pieces(self._board)
+        return tactics.safe_pieces(self.board)
 
     @cached_property
     def safe_squares(self) -> tuple[int, ...]:
         """Squares where placing the piece in hand wins at once or leaves a safe piece to give (empty when choosing)."""
         if self.in_hand == NO_PIECE:
             return ()
-        mask = tactics.safe_placements_mask(self._board, self.in_hand)
+        mask = tactics.safe_placements_mask(self.board, self.in_hand)
         for square in self.winning_squares:
             mask |= 1 << square
         return MEMBERS[mask]
@@ -235,8 +233,8 @@ class Features:
         best, best_left = -1, PIECE_COUNT + 1
         if self.in_hand == NO_PIECE:
             return best
-        board = self._board.copy()
-        for square in MEMBERS[tactics.safe_placements_mask(self._board, self.in_hand)]:
+        board = self.board.copy()
+        for square in MEMBERS[tactics.safe_placements_mask(self.board, self.in_hand)]:
             if square in self.winning_squares:
                 continue
             board.place(square)
@@ -249,4 +247,4 @@ class Features:
     @cached_property
     def threatened_lines(self) -> int:
         """Lines of the rules (blocks too, under advanced rules) holding three pieces that share a characteristic."""
-        return tactics.threat_line_count(self._board)
+        return tactics.threat_line_count(self.board)

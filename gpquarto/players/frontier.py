@@ -68,8 +68,8 @@ def frontier_rank(piece: int, source: tuple[int, ...] | list[int]) -> int:
 
 def score_board(board: Board, piece: int) -> list[int]:
     """The 16 scores of ``piece``: for each empty square, the sum of rank x weight over its lines' sources."""
-    cells = board._cells
-    occupied = board._occupied
+    cells = board.raw_cells
+    occupied = board.occupied_mask
     chars = CELL_CHARACTERISTICS
     own = CHARACTERISTICS[piece]
     scores = [0] * 16
@@ -114,7 +114,7 @@ class FrontierPlayer(BasePlayer):
         self._plan.forget()
         position = board.copy()
         scores = score_board(position, piece)
-        if PIECES_MEETING[threat_characteristics(position)] & (position._available | 1 << piece):
+        if PIECES_MEETING[threat_characteristics(position)] & (position.available_mask | 1 << piece):
             winning = winning_squares(position, piece)
             if winning:
                 return self._pick_lowest(winning, lambda square: -scores[square])
@@ -123,7 +123,7 @@ class FrontierPlayer(BasePlayer):
             if next_piece != NO_PIECE:
                 self._plan.remember(position, square, next_piece)
             return square
-        squares = MEMBERS[position._occupied ^ ALL_SQUARES_MASK]
+        squares = MEMBERS[position.occupied_mask ^ ALL_SQUARES_MASK]
         keeps_safe = safe_placements_mask(position, piece)
         candidates = [square for square in squares if keeps_safe >> square & 1] or squares
         return self._pick_lowest(candidates, scores.__getitem__)
@@ -133,9 +133,9 @@ class FrontierPlayer(BasePlayer):
         if planned != NO_PIECE:
             return planned
         position = board.copy()
-        if PIECES_MEETING[threat_characteristics(position)] & position._available:
+        if PIECES_MEETING[threat_characteristics(position)] & position.available_mask:
             return self._rng.choice(self.search.best_choice(position, self.depth).best_moves)[1]
-        return self._pick_lowest(MEMBERS[position._available], lambda piece: sum(score_board(position, piece)))
+        return self._pick_lowest(MEMBERS[position.available_mask], lambda piece: sum(score_board(position, piece)))
 
     def _pick_lowest(self, options, key) -> int:
         """One of the options with the lowest key, drawn at random."""

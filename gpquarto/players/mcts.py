@@ -37,17 +37,17 @@ NO_WINNER = DRAW  # what a playout returns when nobody wins
 def novice_playout(board: Board, rng: random.Random) -> int:
     """Like :func:`random_playout`, but each side wins at once when it can and gives a safe piece if any."""
     random_float = rng.random
-    if board._winner != NO_PIECE:
-        return board._winner
+    if board.winner_index != NO_PIECE:
+        return board.winner_index
     # Here empty squares have every characteristic (0xFF, neutral for AND): the AND over a line holding
     # three pieces is what a fourth piece needs to complete it.
-    chars = [CELL_CHARACTERISTICS[piece] for piece in board._cells]
+    chars = [CELL_CHARACTERISTICS[piece] for piece in board.raw_cells]
     lines = LINE_TABLE[board.rules]
-    occupied = board._occupied
-    pieces = list(MEMBERS[board._available])
+    occupied = board.occupied_mask
+    pieces = list(MEMBERS[board.available_mask])
     squares = list(MEMBERS[occupied ^ ALL_SQUARES_MASK])
-    piece = board._in_hand
-    player = board._player
+    piece = board.in_hand
+    player = board.player
     while squares:
         # Characteristics that complete a line somewhere: a piece having one of them wins at once.
         threats = 0
@@ -164,7 +164,7 @@ class MCTSPlayer(BasePlayer):
         exploration = self.exploration
         log = math.log
         sqrt = math.sqrt
-        root = _Node(-1, 1 - root_board._player, root_board)
+        root = _Node(-1, 1 - root_board.player, root_board)
         nodes = 1
         deadline = clock.perf_counter() + self.time if self.time > 0 else None
         iteration = 0
@@ -197,7 +197,7 @@ class MCTSPlayer(BasePlayer):
                 action = untried[index]
                 untried[index] = untried[-1]
                 untried.pop()
-                mover = board._player  # who makes this action (choose flips the player afterwards)
+                mover = board.player  # who makes this action (choose flips the player afterwards)
                 board.apply(action)
                 child = _Node(action, mover, board)
                 node.children.append(child)

@@ -69,7 +69,7 @@ class PlannedChoice:
         """Plan to give ``piece`` once the piece in hand of ``board`` is on ``square``."""
         after = board.copy()
         after.place(square)
-        self._cells, self._piece = tuple(after._cells), piece
+        self._cells, self._piece = tuple(after.raw_cells), piece
 
     def recall(self, board: BoardView) -> int:
         """The planned piece if ``board`` is the position it was planned for, else ``NO_PIECE``; forgets it."""

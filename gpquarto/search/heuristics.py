@@ -49,14 +49,14 @@ def wins_only(board: Board) -> int:
 
 def guaranteed_loss(board: Board) -> int:
     """-100 when the piece in hand has no square after which a safe piece remains to give, else 0."""
-    if board._available and not safe_placements_mask(board, board._in_hand):
+    if board.available_mask and not safe_placements_mask(board, board.in_hand):
         return -HEURISTIC_LIMIT
     return 0
 
 
 def three_piece_lines(board: Board) -> int:
     """Live threat lines: 20 each if an even number of the remaining pieces complete it, else 10."""
-    available = board._available
+    available = board.available_mask
     score = 0
     for _square, shared in threat_lines(board):
         winners = (PIECES_MEETING[shared] & available).bit_count()

@@ -127,13 +127,13 @@ class Negamax:
         _check_depth(depth)
         self._start(board)
         search = board.copy()
-        pieces = MEMBERS[search._available]
+        pieces = MEMBERS[search.available_mask]
         if self.ordering:
-            safe = MEMBERS[~PIECES_MEETING[threat_characteristics(search)] & search._available]
+            safe = MEMBERS[~PIECES_MEETING[threat_characteristics(search)] & search.available_mask]
             if not safe:
                 self.nodes += 1
                 moves = tuple((-1, piece) for piece in pieces)
-                return SearchResult(-(WIN + 16 - search._placed), piece=pieces[0], best_moves=moves)
+                return SearchResult(-(WIN + 16 - search.placed_count), piece=pieces[0], best_moves=moves)
             pieces = safe
         best, best_pieces, alpha = -_INFINITY, [pieces[0]], -_INFINITY
         for piece in pieces:
@@ -160,22 +160,22 @@ class Negamax:
     # ------------------------------------------------------------------ the search
     def _start(self, board: Board) -> None:
         """Note who searches; a table filled for the other player is useless to a searcher-credited heuristic."""
-        if self._credits_searcher and board._player != self._searcher:
+        if self._credits_searcher and board.player != self._searcher:
             self._table.clear()
-        self._searcher = board._player
+        self._searcher = board.player
 
     def _leaf(self, board: Board) -> int:
         self.nodes += 1
-        if not self.ordering and CHARACTERISTICS[board._in_hand] & threat_characteristics(board):
-            return WIN + 16 - board._placed
+        if not self.ordering and CHARACTERISTICS[board.in_hand] & threat_characteristics(board):
+            return WIN + 16 - board.placed_count
         value = self._evaluate(board)
-        return -value if self._credits_searcher and board._player != self._searcher else value
+        return -value if self._credits_searcher and board.player != self._searcher else value
 
     def _search(self, board: Board, depth: int, alpha: int, beta: int, root: bool = False) -> int:
         """Value of a position with a piece in hand, for the player to place it (fail-soft alpha-beta)."""
         self.nodes += 1
-        piece = board._in_hand
-        empty_count = 16 - board._placed
+        piece = board.in_hand
+        empty_count = 16 - board.placed_count
         depth = min(depth, empty_count)
         ordering = self.ordering
         if root:
@@ -186,7 +186,7 @@ class Negamax:
         key = None
         first_move = -1
         if self.use_table:
-            key = (tuple(board._cells), piece)
+            key = (tuple(board.raw_cells), piece)
             entry = self._table.get(key)
             if entry is not None:
                 stored_depth, flag, stored_value, first_move = entry
@@ -199,15 +199,15 @@ class Negamax:
                         return stored_value
                 if not ordering:
                     first_move = -1
-        squares = MEMBERS[board._occupied ^ ALL_SQUARES_MASK]
+        squares = MEMBERS[board.occupied_mask ^ ALL_SQUARES_MASK]
         if first_move >= 0:
             first_square = first_move >> 4
             squares = (first_square, *(s for s in squares if s != first_square))
         original_alpha = alpha
         best, best_move = -_INFINITY, -1
         for square in squares:
-            board._put(square)
-            if board._winner != NO_PIECE:  # only without ordering: with it, wins were found above
+            board.push_placement(square)
+            if board.winner_index != NO_PIECE:  # only without ordering: with it, wins were found above
                 board.undo()
                 best, best_move = WIN + empty_count, -1
                 break
@@ -217,7 +217,7 @@ class Negamax:
                     best, best_move = value, square << 4
                 board.undo()
                 break
-            available = board._available
+            available = board.available_mask
             pieces = MEMBERS[available]
             if ordering:
                 pieces = MEMBERS[~PIECES_MEETING[threat_characteristics(board)] & available]
@@ -238,7 +238,7 @@ class Negamax:
                     first_piece = first_move & 15
                     pieces = (first_piece, *(p for p in pieces if p != first_piece))
             for next_piece in pieces:
-                board._give(next_piece)
+                board.push_choice(next_piece)
                 if depth == 1:
                     value = -self._leaf(board)
                 else:

@@ -125,7 +125,7 @@ class _Search:
     def __init__(self, board: Board, table: SolverTable, node_limit: int | None) -> None:
         self.rules = board.rules
         self.others = _OTHERS[board.rules]
-        self.chars = [_EMPTY_CHARS if piece == NO_PIECE else CHARACTERISTICS[piece] for piece in board._cells]
+        self.chars = [_EMPTY_CHARS if piece == NO_PIECE else CHARACTERISTICS[piece] for piece in board.raw_cells]
         self.table = table
         self.node_limit = node_limit + 1 if node_limit is not None else -1  # the node count that stops
         self.nodes = 0
@@ -314,12 +314,12 @@ def solve(board: Board | BoardView, *, table: SolverTable | None = None, node_li
     if board.is_over():
         raise ValueError(f"the game is over, nothing to solve: {board.text()}")
     search = _Search(board, table if table is not None else SolverTable(), node_limit)
-    occupied = board._occupied
-    available = board._available
-    key = _cell_key(board._cells, board.rules)
+    occupied = board.occupied_mask
+    available = board.available_mask
+    key = _cell_key(board.raw_cells, board.rules)
     counters = search.threat_counters(occupied)
     unsafe = _UNSAFE[(counters + _ADD) & _HIGH]
-    in_hand = board._in_hand
+    in_hand = board.in_hand
 
     def reaches(action: int, threshold: int) -> bool:
         """True when ``action`` is worth at least ``threshold``: a null-window search (threshold-1, threshold)."""

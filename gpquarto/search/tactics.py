@@ -1,7 +1,7 @@
 """Shared tactics: which pieces win where, which pieces are safe to give, which placements keep one safe.
 
 Everything here reads a :class:`~gpquarto.engine.board.Board` (or the :class:`BoardView` a player gets)
-through its internals and works with bit sets, so that search code and GP primitives can call it at every
+through its raw state (``raw_cells``, ``occupied_mask``, ``available_mask``) and works with bit sets, so that search code and GP primitives can call it at every
 node:
 
 * a *threat line* is a line holding three pieces that share at least one characteristic; the AND of their
@@ -44,15 +44,10 @@ def _line_table(rules: Rules) -> tuple[tuple[int, int, int, int, int], ...]:
 LINE_TABLE: dict[Rules, tuple[tuple[int, int, int, int, int], ...]] = {rules: _line_table(rules) for rules in Rules}
 
 
-def _unwrap(board: Board | BoardView) -> Board:
-    return board._board if type(board) is BoardView else board
-
-
 def threat_characteristics(board: Board | BoardView) -> int:
     """Union of the characteristic sets shared by the three pieces of every threat line (8-bit set)."""
-    board = _unwrap(board)
-    cells = board._cells
-    occupied = board._occupied
+    cells = board.raw_cells
+    occupied = board.occupied_mask
     chars = CELL_CHARACTERISTICS
     union = 0
     for mask, a, b, c, d in LINE_TABLE[board.rules]:
@@ -66,9 +61,8 @@ def square_threats(board: Board | BoardView) -> list[int]:
 
     Non-zero only on empty squares that are the missing square of a threat line.
     """
-    board = _unwrap(board)
-    cells = board._cells
-    occupied = board._occupied
+    cells = board.raw_cells
+    occupied = board.occupied_mask
     chars = CELL_CHARACTERISTICS
     needs = [0] * 16
     for mask, a, b, c, d in LINE_TABLE[board.rules]:
@@ -87,14 +81,12 @@ def winning_squares(board: Board | BoardView, piece: int) -> tuple[int, ...]:
 
 def deadly_pieces_mask(board: Board | BoardView) -> int:
     """16-bit mask of the available pieces (not on the board, not in hand) that win somewhere at once."""
-    board = _unwrap(board)
-    return PIECES_MEETING[threat_characteristics(board)] & board._available
+    return PIECES_MEETING[threat_characteristics(board)] & board.available_mask
 
 
 def safe_pieces_mask(board: Board | BoardView) -> int:
     """16-bit mask of the available pieces that the opponent could not win with at once."""
-    board = _unwrap(board)
-    return ~PIECES_MEETING[threat_characteristics(board)] & board._available
+    return ~PIECES_MEETING[threat_characteristics(board)] & board.available_mask
 
 
 def safe_pieces(board: Board | BoardView) -> tuple[int, ...]:
@@ -104,7 +96,6 @@ def safe_pieces(board: Board | BoardView) -> tuple[int, ...]:
 
 def is_safe_piece(board: Board | BoardView, piece: int) -> bool:
     """True when no empty square lets the opponent win at once with ``piece``."""
-    board = _unwrap(board)
     return not CHARACTERISTICS[piece] & threat_characteristics(board)
 
 
@@ -113,10 +104,9 @@ def safe_placements_mask(board: Board | BoardView, piece: int) -> int:
 
     Available pieces are the ones neither on the board nor in hand (so ``piece`` itself never counts).
     """
-    board = _unwrap(board)
-    cells = board._cells
-    occupied = board._occupied
-    available = board._available & ~(1 << piece)
+    cells = board.raw_cells
+    occupied = board.occupied_mask
+    available = board.available_mask & ~(1 << piece)
     chars = CELL_CHARACTERISTICS
     own = CHARACTERISTICS[piece]
     lines = LINE_TABLE[board.rules]
@@ -150,9 +140,8 @@ def safe_placements(board: Board | BoardView, piece: int) -> tuple[int, ...]:
 
 def threat_line_count(board: Board | BoardView) -> int:
     """Number of threat lines: lines holding three pieces that share a characteristic (the "quarticity")."""
-    board = _unwrap(board)
-    cells = board._cells
-    occupied = board._occupied
+    cells = board.raw_cells
+    occupied = board.occupied_mask
     chars = CELL_CHARACTERISTICS
     count = 0
     for mask, a, b, c, d in LINE_TABLE[board.rules]:
@@ -163,9 +152,8 @@ def threat_line_count(board: Board | BoardView) -> int:
 
 def threat_lines(board: Board | BoardView) -> list[tuple[int, int]]:
     """Every threat line as ``(missing square, shared characteristic set)``, in the rule set's line order."""
-    board = _unwrap(board)
-    cells = board._cells
-    occupied = board._occupied
+    cells = board.raw_cells
+    occupied = board.occupied_mask
     chars = CELL_CHARACTERISTICS
     found = []
     for mask, a, b, c, d in LINE_TABLE[board.rules]:
