@@ -9,7 +9,7 @@ import pytest
 
 import gpquarto.arena.game as game_module
 from gpquarto.arena import GameRecord, play_game
-from gpquarto.arena.record import DRAW, FORFEIT, WIN
+from gpquarto.arena.record import END_DRAW, END_FORFEIT, END_WIN
 from gpquarto.engine.board import Board
 from gpquarto.players.base import BasePlayer, PlayerQuit
 from gpquarto.players.random_player import RandomPlayer
@@ -40,7 +40,7 @@ class ScriptedPlayer(BasePlayer):
 def test_random_game_record_replays_to_the_same_result():
     for seed in range(50):
         record = play_game((RandomPlayer(), RandomPlayer()), seed=seed)
-        assert record.end in (WIN, DRAW)
+        assert record.end in (END_WIN, END_DRAW)
         board = record.replay()
         assert board.winner == record.winner
         assert board.is_over()
@@ -101,7 +101,7 @@ def test_misbehaving_player_forfeits_and_board_stays_consistent(player, reason):
         players = [RandomPlayer(1), RandomPlayer(2)]
         players[seat] = player
         record = play_game(tuple(players), seed=11)
-        if record.end != FORFEIT:
+        if record.end != END_FORFEIT:
             # The misbehaviour only shows at a kind of decision this seat never had to make.
             continue
         assert record.forfeited_by == seat
@@ -110,7 +110,7 @@ def test_misbehaving_player_forfeits_and_board_stays_consistent(player, reason):
         record.replay()  # the legal prefix replays cleanly
     # Seat 0 always chooses first, and seat 1 always places first: both misbehaviours get exercised.
     first = play_game((player, RandomPlayer(2)) if player.bad_choice is not None else (RandomPlayer(2), player), seed=1)
-    assert first.end == FORFEIT and reason in first.reason
+    assert first.end == END_FORFEIT and reason in first.reason
 
 
 def test_time_limit_forfeits_the_slow_side(monkeypatch):
@@ -127,13 +127,13 @@ def test_time_limit_forfeits_the_slow_side(monkeypatch):
 
     monkeypatch.setattr(game_module, "perf_counter", fake_perf_counter)
     record = play_game((RandomPlayer(1), SlowPlacer()), seed=2, time_limit=1.0)
-    assert record.end == FORFEIT and record.forfeited_by == 1
+    assert record.end == END_FORFEIT and record.forfeited_by == 1
     assert "over the 1 s limit" in record.reason
     # The late decision is timed but its action does not count: the record replays without it.
     assert len(record.times) == len(record.actions) + 1 and record.times[-1] > 5.0
     assert record.replay().placement_due
     unlimited = play_game((RandomPlayer(1), SlowPlacer()), seed=2)
-    assert unlimited.end != FORFEIT
+    assert unlimited.end != END_FORFEIT
 
 
 def test_a_winning_placement_that_comes_too_late_is_a_forfeit(monkeypatch):
@@ -148,9 +148,9 @@ def test_a_winning_placement_that_comes_too_late_is_a_forfeit(monkeypatch):
     start = "012./..../..../.... 3"
     assert Board.from_text(start).is_winning_placement(3, 3)
     record = play_game((SlowWinner(), SlowWinner()), start=start, time_limit=1.0)
-    assert record.end == FORFEIT and record.actions == [] and record.times == [5.0]
+    assert record.end == END_FORFEIT and record.actions == [] and record.times == [5.0]
     assert record.winner == 1 - record.forfeited_by
-    assert play_game((SlowWinner(), SlowWinner()), start=start).end == WIN
+    assert play_game((SlowWinner(), SlowWinner()), start=start).end == END_WIN
 
 
 def test_player_quit_is_not_a_forfeit():

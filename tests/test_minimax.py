@@ -15,7 +15,7 @@ from gpquarto.players.minimax import STRATEGIES, MinimaxPlayer, search_depth
 from gpquarto.players.random_player import RandomPlayer
 from gpquarto.players.solver_player import SolverPlayer
 from gpquarto.search import heuristics, tactics
-from gpquarto.search.negamax import WIN, Negamax, estimated_tree_size, outcome
+from gpquarto.search.negamax import WIN_SCORE, Negamax, estimated_tree_size, outcome
 from gpquarto.search.solver import solve
 
 
@@ -36,13 +36,13 @@ def random_positions(seed: int, count: int, empty_squares: range) -> list[Board]
 
 def brute_score(board: Board) -> int:
     """Exact score for the player to act by exhaustive search over the engine's legal actions: a win made with
-    ``e`` squares empty before the winning placement scores ``WIN + e`` (quicker wins are better), a draw 0."""
-    best = -2 * WIN
+    ``e`` squares empty before the winning placement scores ``WIN_SCORE + e`` (quicker wins are better), a draw 0."""
+    best = -2 * WIN_SCORE
     for action in board.legal_actions():
         me, empty = board.player, 16 - board.placed_count
         board.apply(action)
         if board.winner is not None:
-            value = WIN + empty
+            value = WIN_SCORE + empty
         elif board.is_draw():
             value = 0
         else:
@@ -136,7 +136,7 @@ def test_whose_score_a_heuristic_is(name: str, for_searcher: bool) -> None:
             for piece in after.available_pieces():
                 after.choose(piece)
                 if any(after.is_winning_placement(s, piece) for s in after.empty_squares()):
-                    values.append(-(WIN + empty - 1))
+                    values.append(-(WIN_SCORE + empty - 1))
                 else:
                     leaf = evaluate(after)
                     nonzero += leaf != 0
@@ -185,7 +185,7 @@ def move_value(board: Board, square: int, piece: int, depth: int, heuristic: str
     if square >= 0:
         after.place(square)
         if after.winner is not None:
-            return WIN + empty
+            return WIN_SCORE + empty
         if after.is_draw():
             return 0
         after.choose(piece)
@@ -238,7 +238,7 @@ def test_immediate_win_and_safe_choice() -> None:
     search = Negamax("lines")
     board = Board.from_text("012./..../..../.... 5")
     result = search.best_placement(board, depth=2)
-    assert result.square == 3 and result.value == WIN + 13
+    assert result.square == 3 and result.value == WIN_SCORE + 13
     board = Board.from_text("012./..../..../.... -")
     result = search.best_choice(board, depth=2)
     assert result.piece in tactics.safe_pieces(board)

@@ -9,7 +9,7 @@ import pytest
 
 from gpquarto.arena import play_game
 from gpquarto.engine.board import PLACE_OFFSET, Board
-from gpquarto.engine.playout import DRAW, PLAYOUT_RANDOM_BITS, playout_outcomes, random_playout, random_playouts
+from gpquarto.engine.playout import NO_WINNER, PLAYOUT_RANDOM_BITS, playout_outcomes, random_playout, random_playouts
 from gpquarto.players.random_player import RandomPlayer
 from tests.helpers import random_positions
 
@@ -30,7 +30,7 @@ def reference_random_playout(board, rng):
         options = pieces if board.choice_due else squares
         draws, index = divmod(draws, len(options))
         board.apply(options.pop(index) + (0 if board.choice_due else PLACE_OFFSET))
-    return DRAW if board.winner is None else board.winner
+    return NO_WINNER if board.winner is None else board.winner
 
 
 @pytest.mark.parametrize("rules", ["classic", "advanced"])
@@ -61,7 +61,7 @@ def test_batched_outcomes_equal_engine_play_of_the_same_orders(rules):
                     replay.choose(int(pieces.pop(0)))
                 else:
                     replay.place(int(squares.pop(0)))
-            expected = DRAW if replay.winner is None else replay.winner
+            expected = NO_WINNER if replay.winner is None else replay.winner
             assert outcomes[game] == expected, board.text()
 
 

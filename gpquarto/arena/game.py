@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from time import perf_counter
 
-from gpquarto.arena.record import DRAW, FORFEIT, WIN, GameRecord
+from gpquarto.arena.record import END_DRAW, END_FORFEIT, END_WIN, GameRecord
 from gpquarto.engine.board import Board, IllegalActionError
 from gpquarto.engine.lines import Rules
 from gpquarto.engine.pieces import NO_PIECE
@@ -138,12 +138,12 @@ def _run(board: Board, players, times: list[float], time_limit: float | None) ->
         asked = done
         piece = NO_PIECE
     if board.winner_index == NO_PIECE:
-        return DRAW, None, None, ""
-    return WIN, board.winner_index, None, ""
+        return END_DRAW, None, None, ""
+    return END_WIN, board.winner_index, None, ""
 
 
 def _forfeit(seat: int, reason: str) -> _Outcome:
-    return FORFEIT, 1 - seat, seat, reason
+    return END_FORFEIT, 1 - seat, seat, reason
 
 
 def _raised(seat: int, error: Exception) -> _Outcome:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from gpquarto.arena.game import play_game, player_name
-from gpquarto.arena.record import FORFEIT, GameRecord
+from gpquarto.arena.record import END_FORFEIT, GameRecord
 from gpquarto.arena.stats import wilson_interval
 from gpquarto.engine.lines import Rules
 from gpquarto.players.base import Player
@@ -70,7 +70,7 @@ class MatchResult:
             self.wins += 1
         else:
             self.losses += 1
-        if record.end == FORFEIT:
+        if record.end == END_FORFEIT:
             side = 0 if record.forfeited_by == a_seat else 1
             self.forfeits[side] += 1
             if len(self.forfeit_reasons) < 20:

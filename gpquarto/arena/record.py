@@ -13,7 +13,7 @@ from gpquarto.engine.lines import square_name
 from gpquarto.engine.notation import START_TEXT
 from gpquarto.engine.pieces import piece_code
 
-WIN, DRAW, FORFEIT = "win", "draw", "forfeit"
+END_WIN, END_DRAW, END_FORFEIT = "win", "draw", "forfeit"
 RECORD_FORMAT = "gpquarto-game/1"
 _START_TEXTS = (START_TEXT, START_TEXT + " advanced")
 
@@ -33,7 +33,7 @@ class GameRecord:
     start: str = START_TEXT
     actions: list[int] = field(default_factory=list)
     winner: int | None = None
-    end: str = DRAW
+    end: str = END_DRAW
     forfeited_by: int | None = None
     reason: str = ""
     times: list[float] = field(default_factory=list)
@@ -48,10 +48,10 @@ class GameRecord:
                 board.apply(action)
             except IllegalActionError as error:
                 raise ValueError(f"record action {index + 1} ({describe_action(action)}) is illegal: {error}") from None
-        expected = self.winner if self.end != FORFEIT else None
-        if self.end != FORFEIT and board.winner != expected:
+        expected = self.winner if self.end != END_FORFEIT else None
+        if self.end != END_FORFEIT and board.winner != expected:
             raise ValueError(f"record says winner {self.winner}, replay gives {board.winner}")
-        if self.end == DRAW and not board.is_draw():
+        if self.end == END_DRAW and not board.is_draw():
             raise ValueError("record says draw, but the replayed game is not a full board")
         return board
 
@@ -98,7 +98,7 @@ class GameRecord:
             )
         except (KeyError, TypeError, ValueError) as error:
             raise ValueError(f"malformed game record: {error}") from None
-        if record.end not in (WIN, DRAW, FORFEIT):
+        if record.end not in (END_WIN, END_DRAW, END_FORFEIT):
             raise ValueError(f"malformed game record: unknown end {record.end!r}")
         return record
 

@@ -25,7 +25,8 @@ from gpquarto.engine.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
 if TYPE_CHECKING:  # NumPy is imported when a batched playout runs: MCTS and the CLI start faster without it
     import numpy as np
 
-DRAW = -1
+#: What a playout returns when nobody wins (otherwise the winning player, 0 or 1).
+NO_WINNER = -1
 _DEFAULT_RNG = _random.Random()
 
 
@@ -46,7 +47,7 @@ def random_playout(board: Board, rng: _random.Random = _DEFAULT_RNG) -> int:
     if board.winner_index != NO_PIECE:
         return board.winner_index
     if board.placed_count == 16:
-        return DRAW
+        return NO_WINNER
     cells = board.raw_cells[:]
     empty = board.occupied_mask ^ ALL_SQUARES_MASK
     squares = list(MEMBERS[empty])
@@ -70,7 +71,7 @@ def random_playout(board: Board, rng: _random.Random = _DEFAULT_RNG) -> int:
                 return player
         left -= 1
         if not left:
-            return DRAW
+            return NO_WINNER
         piece = pieces.pop(r % left)
         r //= left
         player ^= 1
@@ -91,7 +92,7 @@ def random_playouts(board: Board, games: int, rng: np.random.Generator) -> np.nd
     if games < 0:
         raise ValueError(f"games must be >= 0, got {games}")
     if board.winner_index != NO_PIECE or board.placed_count == 16:
-        return np.full(games, board.winner_index if board.winner_index != NO_PIECE else DRAW, dtype=np.int8)
+        return np.full(games, board.winner_index if board.winner_index != NO_PIECE else NO_WINNER, dtype=np.int8)
     empty = np.array(MEMBERS[board.occupied_mask ^ ALL_SQUARES_MASK], dtype=np.intp)
     available = np.array(MEMBERS[board.available_mask], dtype=np.int16)
     square_order = empty[np.argsort(rng.random((games, len(empty))), axis=1)]
@@ -121,4 +122,4 @@ def playout_outcomes(board: Board, square_order: np.ndarray, piece_order: np.nda
     completed_at = when[:, lines].max(axis=2)
     never = np.int16(placements)
     win_time = np.where(shared != 0, completed_at, never).min(axis=1)
-    return np.where(win_time == never, DRAW, (first_placer + win_time) % 2).astype(np.int8)
+    return np.where(win_time == never, NO_WINNER, (first_placer + win_time) % 2).astype(np.int8)

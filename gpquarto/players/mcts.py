@@ -25,13 +25,11 @@ from collections.abc import Callable
 from gpquarto.engine.board import PLACE_OFFSET, Board, BoardView
 from gpquarto.engine.lines import ALL_SQUARES_MASK, SQUARE_COUNT
 from gpquarto.engine.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
-from gpquarto.engine.playout import DRAW, random_playout
+from gpquarto.engine.playout import NO_WINNER, random_playout
 from gpquarto.players.base import BasePlayer
 from gpquarto.players.registry import register_player
 from gpquarto.players.solver_player import SolverPlayer
 from gpquarto.search.tactics import CELL_CHARACTERISTICS, LINE_TABLE
-
-NO_WINNER = DRAW  # what a playout returns when nobody wins
 
 
 def novice_playout(board: Board, rng: random.Random) -> int:

@@ -2,9 +2,9 @@
 
 One *ply* is a whole turn: place the piece in hand, then (unless the game is over) choose the piece for the
 opponent. Values are from the point of view of the player to act: a win found when ``e`` squares are
-still empty (before the winning placement) scores ``WIN + e``, so quicker wins score higher and slower
+still empty (before the winning placement) scores ``WIN_SCORE + e``, so quicker wins score higher and slower
 losses lose less; a draw scores 0; positions at the depth limit get the heuristic
-(:mod:`gpquarto.search.heuristics`), whose values stay well inside ``(-WIN, WIN)``. A heuristic that credits
+(:mod:`gpquarto.search.heuristics`), whose values stay well inside ``(-WIN_SCORE, WIN_SCORE)``. A heuristic that credits
 the searching player is negated at leaves where its opponent is to move; the table is then only valid for
 one searching player, so it is cleared when a search starts for the other one.
 
@@ -20,7 +20,7 @@ Example::
     >>> search = Negamax("wins")
     >>> board = Board.from_text("012./..../..../.... 5")   # piece 5 completes the top row on d1
     >>> result = search.best_placement(board, depth=2)
-    >>> result.square, result.value > WIN
+    >>> result.square, result.value > WIN_SCORE
     (3, True)
 """
 
@@ -34,9 +34,9 @@ from gpquarto.engine.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
 from gpquarto.search.heuristics import Heuristic, get_heuristic
 from gpquarto.search.tactics import PIECES_MEETING, threat_characteristics, winning_squares
 
-#: Base score of a proven win; a win with ``e`` empty squares left scores ``WIN + e``.
-WIN = 1000
-_INFINITY = 10 * WIN
+#: Base score of a proven win; a win with ``e`` empty squares left scores ``WIN_SCORE + e``.
+WIN_SCORE = 1000
+_INFINITY = 10 * WIN_SCORE
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 
 
@@ -57,7 +57,7 @@ class SearchResult:
 
 def outcome(value: int) -> int:
     """1, 0 or -1: whether a search value is a proven win, not proven either way, or a proven loss."""
-    return 1 if value > WIN - 100 else -1 if value < 100 - WIN else 0
+    return 1 if value > WIN_SCORE - 100 else -1 if value < 100 - WIN_SCORE else 0
 
 
 def estimated_tree_size(empty_squares: int, depth: int) -> int:
@@ -133,7 +133,7 @@ class Negamax:
             if not safe:
                 self.nodes += 1
                 moves = tuple((-1, piece) for piece in pieces)
-                return SearchResult(-(WIN + 16 - search.placed_count), piece=pieces[0], best_moves=moves)
+                return SearchResult(-(WIN_SCORE + 16 - search.placed_count), piece=pieces[0], best_moves=moves)
             pieces = safe
         best, best_pieces, alpha = -_INFINITY, [pieces[0]], -_INFINITY
         for piece in pieces:
@@ -167,7 +167,7 @@ class Negamax:
     def _leaf(self, board: Board) -> int:
         self.nodes += 1
         if not self.ordering and CHARACTERISTICS[board.in_hand] & threat_characteristics(board):
-            return WIN + 16 - board.placed_count
+            return WIN_SCORE + 16 - board.placed_count
         value = self._evaluate(board)
         return -value if self._credits_searcher and board.player != self._searcher else value
 
@@ -182,7 +182,7 @@ class Negamax:
             self._root_move = -1
             ties = self._root_ties = []
         if ordering and CHARACTERISTICS[piece] & threat_characteristics(board):
-            return WIN + empty_count
+            return WIN_SCORE + empty_count
         key = None
         first_move = -1
         if self.use_table:
@@ -209,7 +209,7 @@ class Negamax:
             board.push_placement(square)
             if board.winner_index != NO_PIECE:  # only without ordering: with it, wins were found above
                 board.undo()
-                best, best_move = WIN + empty_count, -1
+                best, best_move = WIN_SCORE + empty_count, -1
                 break
             if empty_count == 1:  # the board is full: a draw
                 value = 0
@@ -222,7 +222,7 @@ class Negamax:
             if ordering:
                 pieces = MEMBERS[~PIECES_MEETING[threat_characteristics(board)] & available]
                 if not pieces:  # every piece lets the opponent win at once
-                    value = -(WIN + empty_count - 1)
+                    value = -(WIN_SCORE + empty_count - 1)
                     if value > best:
                         best, best_move = value, square << 4 | MEMBERS[available][0]
                         alpha = max(alpha, value)
