@@ -10,12 +10,23 @@ import tempfile
 from pathlib import Path
 
 
+def _usual_file_mode() -> int:
+    """0666 less the process umask: the mode ``open(path, "w")`` would give a new file."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+_FILE_MODE = _usual_file_mode()
+
+
 def write_bytes_atomic(path: str | os.PathLike[str], data: bytes) -> None:
     """Write ``data`` to ``path`` atomically (creating the folder if needed)."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
+        os.fchmod(handle, _FILE_MODE)  # mkstemp makes 0600; a saved file gets the usual mode
         with os.fdopen(handle, "wb") as stream:
             stream.write(data)
             stream.flush()

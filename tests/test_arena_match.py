@@ -7,8 +7,10 @@ import math
 import pytest
 
 from gpquarto.arena import play_match, wilson_interval
-from gpquarto.arena.parallel import play_match_parallel
+from gpquarto.jobs.matches import run_match
 from gpquarto.players.base import BasePlayer
+from gpquarto.resolve import make_player
+from gpquarto.runner import make_runner
 
 
 class LowestPlayer(BasePlayer):
@@ -35,9 +37,9 @@ def totals(result):
 
 
 def test_match_is_reproducible_by_seed_and_seed_matters():
-    first = play_match("random", "random", 200, seed=4)
-    again = play_match("random", "random", 200, seed=4)
-    other = play_match("random", "random", 200, seed=5)
+    first = run_match("random", "random", 200, seed=4)
+    again = run_match("random", "random", 200, seed=4)
+    other = run_match("random", "random", 200, seed=5)
     assert totals(first) == totals(again)
     assert first.wins + first.draws + first.losses == 200
     assert totals(first) != totals(other)
@@ -58,15 +60,16 @@ def test_starts_alternate():
 
 
 def test_forfeits_are_counted_and_the_match_goes_on():
-    result = play_match(Cheater(), "random", 20, seed=1)
+    result = play_match(Cheater(), make_player("random"), 20, seed=1)
     assert result.games == 20
     assert result.forfeits[0] > 0 and result.forfeits[1] == 0
     assert all("cheater" in reason and "occupied" in reason for reason in result.forfeit_reasons)
 
 
 def test_parallel_equals_serial():
-    serial = play_match("random", "novice", 60, seed=3)
-    parallel = play_match_parallel("random", "novice", 60, seed=3, workers=2)
+    serial = run_match("random", "novice", 60, seed=3)
+    with make_runner(2) as runner:
+        parallel = run_match("random", "novice", 60, seed=3, runner=runner)
     assert totals(serial) == totals(parallel)
 
 
@@ -106,8 +109,8 @@ def test_wilson_rejects_nonsense():
 
 
 def test_mean_decision_time_per_side_uses_both_sides():
-    result = play_match("random", "random", 10, seed=1)
+    result = run_match("random", "random", 10, seed=1)
     assert result.decisions[0] > 0 and result.decisions[1] > 0
     assert sum(result.decisions) == sum(
-        len(r.times) for r in play_match("random", "random", 10, seed=1, keep_records=True).records
+        len(r.times) for r in run_match("random", "random", 10, seed=1, keep_records=True).records
     )

@@ -22,6 +22,7 @@ from gpquarto.adapters.course import CourseGameShim, as_course_player, from_cour
 from gpquarto.arena import play_match
 from gpquarto.engine.board import Board
 from gpquarto.players.novice import NovicePlayer
+from gpquarto.resolve import make_player
 
 
 class Quarto:
@@ -188,8 +189,8 @@ class RandomCoursePlayer:
 
 
 def test_course_player_plays_gpquarto_matches_reproducibly() -> None:
-    first = play_match(from_course_player(RandomCoursePlayer), "novice", 30, seed=5, keep_records=True)
-    again = play_match(from_course_player(RandomCoursePlayer), "novice", 30, seed=5, keep_records=True)
+    first = play_match(from_course_player(RandomCoursePlayer), make_player("novice"), 30, seed=5, keep_records=True)
+    again = play_match(from_course_player(RandomCoursePlayer), make_player("novice"), 30, seed=5, keep_records=True)
     assert first.forfeits == [0, 0]
     assert first.games == 30
     assert [record.actions for record in first.records] == [record.actions for record in again.records]

@@ -7,9 +7,9 @@ import random
 import pytest
 
 from gpquarto import Board
-from gpquarto.arena import play_match
-from gpquarto.players import make_player
+from gpquarto.jobs.matches import run_match
 from gpquarto.players.frontier import FrontierPlayer, frontier_rank, score_board
+from gpquarto.resolve import make_player
 from tests.helpers import random_positions
 
 
@@ -157,7 +157,7 @@ def test_same_seed_same_play() -> None:
 
 def test_a_match_against_minimax_plays_many_different_games() -> None:
     # Both players are deterministic searchers: only their seeded tie-breaking makes the games differ.
-    result = play_match("frontier:depth=1", "minimax:depth=1", 12, seed=3, keep_records=True)
+    result = run_match("frontier:depth=1", "minimax:depth=1", 12, seed=3, keep_records=True)
     assert len({tuple(record.actions) for record in result.records}) >= 10
 
 

@@ -6,11 +6,11 @@ import random
 
 import pytest
 
-from gpquarto.gp.backends import SerialBackend
-from gpquarto.gp.evolution import Evolution, EvolutionConfig, make_generator
-from gpquarto.gp.fitness import LibrarySpec, get_library
 from gpquarto.gp.genome import CHOOSE, PLACE, Genome
 from gpquarto.gp.screening import RuleScreen, ScreeningConfig
+from gpquarto.runner import SerialRunner
+from gpquarto.training.evolution import Evolution, EvolutionConfig, make_generator
+from gpquarto.training.fitness import LibraryConfig, get_library
 
 TINY = {
     "population": 6,
@@ -26,16 +26,16 @@ TINY = {
 
 @pytest.fixture(scope="module")
 def library():
-    return get_library(LibrarySpec())
+    return get_library(LibraryConfig())
 
 
 def run(config: EvolutionConfig, library, generations: int | None = None) -> Evolution:
     evolution = Evolution.start(config, library)
     if generations is not None:
         while evolution.generation < generations:
-            evolution.step(SerialBackend())
+            evolution.step(SerialRunner())
     else:
-        evolution.run(SerialBackend())
+        evolution.run(SerialRunner())
     return evolution
 
 
@@ -70,7 +70,7 @@ def test_resumed_run_is_bit_identical(library, tmp_path):
     interrupted.save_checkpoint(str(path))
     resumed = Evolution.load_checkpoint(str(path), library, config)
     assert resumed.generation == 2
-    resumed.run(SerialBackend())
+    resumed.run(SerialRunner())
     assert summary(resumed) == summary(straight)
 
 
@@ -84,7 +84,7 @@ def test_resume_refuses_another_config_but_may_extend_generations(library, tmp_p
     longer = Evolution.load_checkpoint(str(path), library, EvolutionConfig(generations=2, **TINY))
     assert longer.generation == 1
     (tmp_path / "junk.dill").write_bytes(b"not a checkpoint")
-    with pytest.raises(ValueError, match="junk.dill: unreadable checkpoint"):
+    with pytest.raises(ValueError, match="junk.dill: corrupt or foreign checkpoint"):
         Evolution.load_checkpoint(str(tmp_path / "junk.dill"), library)
 
 

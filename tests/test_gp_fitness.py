@@ -7,11 +7,19 @@ import sys
 
 import pytest
 
-from gpquarto.gp.backends import make_backend
-from gpquarto.gp.evolution import make_generator
-from gpquarto.gp.fitness import EvaluationTask, LibrarySpec, allocate, evaluate, game_plan, get_library, parse_opponents
 from gpquarto.gp.genome import Genome
 from gpquarto.gp.variation import random_genome
+from gpquarto.runner import RunnerError, SerialRunner, make_runner
+from gpquarto.training.evolution import make_generator
+from gpquarto.training.fitness import (
+    EvaluationTask,
+    LibraryConfig,
+    allocate,
+    evaluate,
+    game_plan,
+    get_library,
+    parse_opponents,
+)
 
 
 def test_parse_opponents():
@@ -54,12 +62,12 @@ def test_game_plan_pairs_seats_and_seeds_by_generation():
 
 @pytest.fixture(scope="module")
 def tasks():
-    library = get_library(LibrarySpec())
+    library = get_library(LibraryConfig())
     generator = make_generator(library, 8)
     rng = random.Random(2)
     plan = game_plan([("random", 1.0)], 6, run_seed=1, generation=0)
     genomes = [random_genome(rng, generator, min_rules=2, max_rules=5, min_height=1, max_height=3) for _ in range(5)]
-    return [EvaluationTask(genome.to_data(), plan, 0.4, LibrarySpec()) for genome in genomes]
+    return [EvaluationTask(genome.to_data(), plan, 0.4, LibraryConfig()) for genome in genomes]
 
 
 def test_evaluation_is_deterministic_and_scored_as_documented(tasks):
@@ -69,13 +77,13 @@ def test_evaluation_is_deterministic_and_scored_as_documented(tasks):
         assert first.wins + first.draws + first.losses == len(task.games)
         expected = (first.wins + first.draws / 2) / len(task.games) - 0.4 * first.fallbacks / first.decisions
         assert first.score == pytest.approx(expected)
-        assert first.size == Genome.from_data(task.genome, get_library(LibrarySpec()).primitive_set()).size
+        assert first.size == Genome.from_data(task.genome, get_library(LibraryConfig()).primitive_set()).size
 
 
 def test_a_genome_that_never_fires_pays_for_every_decision():
     never = {"choose": [["gt(0, 1)", "safe_piece"]], "place": [["gt(0, 1)", "safe_square"]]}
     plan = game_plan([("random", 1.0)], 4, run_seed=0, generation=0)
-    result = evaluate(EvaluationTask(never, plan, 0.25, LibrarySpec()))
+    result = evaluate(EvaluationTask(never, plan, 0.25, LibraryConfig()))
     assert result.fallbacks == result.decisions > 0
     assert result.score == pytest.approx((result.wins + result.draws / 2) / 4 - 0.25)
 
@@ -96,19 +104,17 @@ def last_free_square(features: Features) -> Square:
 def test_serial_and_processes_give_identical_results_and_workers_load_plugins(tasks, tmp_path):
     plugin = tmp_path / "my_plugin.py"
     plugin.write_text(PLUGIN)
-    with_plugin = LibrarySpec(plugins=(str(plugin),))
+    with_plugin = LibraryConfig(plugins=(str(plugin),))
     genome = {"choose": [["gt(pieces_left, 2)", "safe_piece"]], "place": [["gt(pieces_left, 2)", "last_free_square"]]}
     items = [*tasks, EvaluationTask(genome, tasks[0].games, 0.4, with_plugin)]
-    serial = make_backend("serial").map(evaluate, items)
-    with make_backend("processes", workers=2) as backend:
-        parallel = backend.map(evaluate, items)
+    serial = SerialRunner().map(evaluate, items)
+    with make_runner(2) as runner:
+        parallel = runner.map(evaluate, items)
     assert parallel == serial
     assert serial[-1].fallbacks < serial[-1].decisions / 2
 
 
-def test_dask_backend_without_dask_says_how_to_install(monkeypatch):
-    monkeypatch.setitem(sys.modules, "dask.distributed", None)
-    with pytest.raises(ValueError, match="needs dask and distributed: pip install"):
-        make_backend("dask")
-    with pytest.raises(ValueError, match="unknown backend 'gpu'"):
-        make_backend("gpu")
+def test_dask_runner_without_distributed_says_how_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    with pytest.raises(RunnerError, match="needs the distributed extra: pip install"):
+        make_runner(dask_workers=1)

@@ -11,9 +11,9 @@ from gpquarto.gp.compiler import compile_tree
 from gpquarto.gp.features import Features
 from gpquarto.gp.generation import TreeGenerator
 from gpquarto.gp.genome import ACTION_TYPES, CHOOSE, CONDITION_TYPE, PLACE, Genome
+from gpquarto.gp.player import EvolvedPlayer
 from gpquarto.gp.primitives import PrimitiveLibrary, load_library, primitive, registering
 from gpquarto.gp.types import NO_ACTION, Piece, Square
-from gpquarto.players.evolved import EvolvedPlayer
 
 
 def build_test_library():

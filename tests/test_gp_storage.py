@@ -11,17 +11,17 @@ import pytest
 
 from gpquarto.arena.game import play_game
 from gpquarto.engine.board import Board
-from gpquarto.gp.evolution import make_generator
-from gpquarto.gp.fitness import LibrarySpec, get_library
+from gpquarto.gp.player import EvolvedPlayer
 from gpquarto.gp.storage import load_player, player_data, read_player_file, save_player
 from gpquarto.gp.variation import random_genome
-from gpquarto.players.evolved import EvolvedPlayer
-from gpquarto.players.registry import make_player
+from gpquarto.resolve import make_player
+from gpquarto.training.evolution import make_generator
+from gpquarto.training.fitness import LibraryConfig, get_library
 
 
 @pytest.fixture(scope="module")
 def library():
-    return get_library(LibrarySpec())
+    return get_library(LibraryConfig())
 
 
 @pytest.fixture(scope="module")
@@ -105,7 +105,7 @@ def test_missing_primitive_is_named(saved, tmp_path):
         ("set.p", pickle.dumps({1, 2}), "holds a set"),
         ("complex.p", pickle.dumps(complex(1, 2)), "builtins.complex object"),
         ("board.p", dill.dumps(Board()), "gpquarto.engine.board.Board object"),
-        ("lambda.p", dill.dumps(lambda: 1, recurse=True), "object, not plain player data"),
+        ("lambda.p", dill.dumps(lambda: 1, recurse=True), "object, not plain data"),
         ("list.p", pickle.dumps([1, 2]), "not a gpquarto player \\(holds a list"),
         ("random.json", bytes(random.Random(2).randrange(256) for _ in range(300)), "corrupt or foreign"),
         ("list.json", b"[1, 2, 3]", "holds a list"),

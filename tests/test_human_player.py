@@ -13,7 +13,8 @@ from gpquarto.engine.pieces import piece_name
 from gpquarto.players.base import PlayerQuit
 from gpquarto.players.human import HumanPlayer, QuitGame, parse_piece
 from gpquarto.players.random_player import RandomPlayer
-from gpquarto.players.registry import available_players, make_player
+from gpquarto.players.registry import available_players
+from gpquarto.resolve import make_player
 
 
 def scripted(*lines: str) -> tuple[HumanPlayer, io.StringIO]:

@@ -15,8 +15,8 @@ from gpquarto.engine.lines import Rules
 from gpquarto.engine.pieces import NO_PIECE
 from gpquarto.players.mcts import NO_WINNER, MCTSPlayer, novice_playout
 from gpquarto.players.random_player import RandomPlayer
-from gpquarto.players.registry import make_player
 from gpquarto.players.solver_player import SolverPlayer
+from gpquarto.resolve import make_player
 from gpquarto.search.solver import solve
 
 

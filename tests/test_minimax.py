@@ -10,10 +10,10 @@ import pytest
 from gpquarto import Board
 from gpquarto.arena import play_game
 from gpquarto.engine.board import PLACE_OFFSET
-from gpquarto.players import make_player
 from gpquarto.players.minimax import STRATEGIES, MinimaxPlayer, search_depth
 from gpquarto.players.random_player import RandomPlayer
 from gpquarto.players.solver_player import SolverPlayer
+from gpquarto.resolve import make_player
 from gpquarto.search import heuristics, tactics
 from gpquarto.search.negamax import WIN_SCORE, Negamax, estimated_tree_size, outcome
 from gpquarto.search.solver import solve

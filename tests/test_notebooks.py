@@ -17,7 +17,7 @@ def tiny_run(tmp_path_factory):
     folder = tmp_path_factory.mktemp("run")
     result = run_cli(
         "train", "--generations", "2", "--population", "6", "--games", "4", "--final-games", "10",
-        "--backend", "serial", "--quiet", "--run-dir", str(folder / "run"), "--filename", str(folder / "best.p"),
+        "--workers", "1", "--quiet", "--run-dir", str(folder / "run"), "--filename", str(folder / "best.p"),
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     return folder / "run"

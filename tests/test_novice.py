@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from gpquarto import Board
 from gpquarto.arena import play_game
-from gpquarto.players import make_player
 from gpquarto.players.novice import NovicePlayer
 from gpquarto.players.random_player import RandomPlayer
+from gpquarto.resolve import make_player
 from tests.helpers import random_positions
 
 

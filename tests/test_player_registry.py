@@ -6,7 +6,13 @@ import pytest
 
 from gpquarto.players.base import BasePlayer
 from gpquarto.players.random_player import RandomPlayer
-from gpquarto.players.registry import available_players, make_player, parse_spec, register_player, unregister_player
+from gpquarto.players.registry import (
+    available_players,
+    make_named_player,
+    parse_spec,
+    register_player,
+    unregister_player,
+)
 
 
 class DummyPlayer(BasePlayer):
@@ -27,9 +33,9 @@ def dummy_registered():
 
 
 def test_spec_parameters_are_converted_by_annotation():
-    player = make_player("test-dummy:depth=4,weight=0.25,greedy=yes,label=abc", seed=9)
+    player = make_named_player("test-dummy:depth=4,weight=0.25,greedy=yes,label=abc", seed=9)
     assert (player.depth, player.weight, player.greedy, player.label, player.given_seed) == (4, 0.25, True, "abc", 9)
-    defaults = make_player("test-dummy")
+    defaults = make_named_player("test-dummy")
     assert (defaults.depth, defaults.weight, defaults.greedy) == (2, 0.5, False)
 
 
@@ -50,12 +56,14 @@ def test_listing_has_parameters_and_summary():
         ("test-dummy:depth", "expected key=value"),
         ("test-dummy:greedy=maybe", "parameter greedy must be bool"),
         ("", "non-empty string"),
-        ("missing_file.p", "player file not found|no loader"),
+        ("test-dummy:depth=1,depth=3", "parameter 'depth' is given twice"),
+        ("test-dummy:weight=nan", "parameter weight must be a finite number"),
+        ("test-dummy:weight=inf", "parameter weight must be a finite number"),
     ],
 )
 def test_bad_specs_give_one_line_errors(spec, message):
     with pytest.raises(ValueError, match=message) as error:
-        make_player(spec)
+        make_named_player(spec)
     assert "\n" not in str(error.value)
 
 
@@ -72,5 +80,5 @@ def test_seeded_random_player_is_reproducible():
     from gpquarto.engine.board import Board
 
     board = Board()
-    a, b = make_player("random", seed=3), make_player("random", seed=3)
+    a, b = make_named_player("random", seed=3), make_named_player("random", seed=3)
     assert [a.choose_piece(board.view()) for _ in range(10)] == [b.choose_piece(board.view()) for _ in range(10)]

@@ -10,7 +10,7 @@ import pytest
 from gpquarto.engine.board import PLACE_OFFSET, Board
 from gpquarto.engine.lines import Rules
 from gpquarto.engine.symmetry import PIECE_MAPS, square_maps, transform
-from gpquarto.players.registry import make_player
+from gpquarto.resolve import make_player
 from gpquarto.search.solver import NodeLimitReached, SolverTable, solve
 
 

@@ -15,18 +15,19 @@ from gpquarto.arena.tournament import (
     games_csv,
     pairing_seed,
     pairings_csv,
-    play_tournament,
     ratings_csv,
 )
+from gpquarto.jobs.matches import run_match, run_tournament
+from gpquarto.runner import make_runner
 
 
 @pytest.fixture(scope="module")
 def result():
-    return play_tournament(["random", "novice"], games=12, seed=4, workers=1, keep_records=True)
+    return run_tournament(["random", "novice"], games=12, seed=4, keep_records=True)
 
 
 def test_each_pairing_is_the_match_with_the_pairing_seed(result) -> None:
-    match = play_match("random", "novice", 12, seed=pairing_seed(4, 0, 1))
+    match = run_match("random", "novice", 12, seed=pairing_seed(4, 0, 1))
     assert (match.wins, match.draws, match.losses) == result.match(0, 1)
     assert result.match(1, 0) == (match.losses, match.draws, match.wins)
 
@@ -44,8 +45,9 @@ def test_totals_and_matrices_are_consistent(result) -> None:
 
 
 def test_results_do_not_depend_on_the_number_of_workers() -> None:
-    serial = play_tournament(["random", "novice", "random:"], games=9, seed=2, workers=1, keep_records=True)
-    parallel = play_tournament(["random", "novice", "random:"], games=9, seed=2, workers=2, keep_records=True)
+    serial = run_tournament(["random", "novice", "random:"], games=9, seed=2, keep_records=True)
+    with make_runner(2) as runner:
+        parallel = run_tournament(["random", "novice", "random:"], games=9, seed=2, runner=runner, keep_records=True)
     assert serial.matches.keys() == parallel.matches.keys()
     for key, match in serial.matches.items():
         other = parallel.matches[key]
@@ -55,14 +57,14 @@ def test_results_do_not_depend_on_the_number_of_workers() -> None:
 
 
 def test_seed_changes_the_games() -> None:
-    one = play_tournament(["random", "random:"], games=6, seed=1, workers=1, keep_records=True)
-    two = play_tournament(["random", "random:"], games=6, seed=2, workers=1, keep_records=True)
+    one = run_tournament(["random", "random:"], games=6, seed=1, keep_records=True)
+    two = run_tournament(["random", "random:"], games=6, seed=2, keep_records=True)
     assert [r.actions for r in one.matches[0, 1].records] != [r.actions for r in two.matches[0, 1].records]
 
 
 def test_progress_counts_every_game() -> None:
     counted = []
-    play_tournament(["random", "novice", "random:"], games=5, seed=0, workers=1, progress=counted.append)
+    run_tournament(["random", "novice", "random:"], games=5, seed=0, progress=counted.append)
     assert sum(counted) == 15
 
 
@@ -72,7 +74,7 @@ def test_progress_counts_every_game() -> None:
 )
 def test_bad_player_lists_are_rejected(specs, message) -> None:
     with pytest.raises(ValueError, match=message):
-        play_tournament(specs, games=2, workers=1)
+        run_tournament(specs, games=2)
 
 
 def test_table_ranks_by_rating(result) -> None:

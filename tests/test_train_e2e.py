@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -25,11 +26,21 @@ TINY = [
     "21",
     "--final-games",
     "10",
-    "--backend",
-    "serial",
+    "--workers",
+    "1",
     "--quiet",
 ]
 OUTPUTS = ("logbook.csv", "hall_of_fame.txt", "best_player.json", "config.json")
+
+
+def without_run_identity(path: Path) -> str:
+    """The file's text, less what names the run (its id and folder): the rest must match byte for byte."""
+    if path.suffix != ".json":
+        return path.read_text()
+    data = json.loads(path.read_text())
+    for key in ("run", "run_id", "best_player_copy"):
+        data.pop(key, None)
+    return json.dumps(data, sort_keys=True)
 
 
 def train_command(run_dir: Path, *extra: str) -> list[str]:
@@ -70,7 +81,7 @@ def test_interrupted_and_resumed_run_matches_an_uninterrupted_one(tmp_path, caps
     subprocess.run(train_command(broken, "--resume"), check=True, capture_output=True, timeout=300)
 
     for name in OUTPUTS:
-        assert (broken / name).read_text() == (straight / name).read_text(), name
+        assert without_run_identity(broken / name) == without_run_identity(straight / name), name
     assert (broken / "fitness.png").stat().st_size > 0
     assert (broken / "best.p").read_bytes() == (broken / "best_player.p").read_bytes()
 

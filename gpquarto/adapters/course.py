@@ -28,7 +28,7 @@ from gpquarto.engine.board import Board, BoardView, IllegalActionError
 from gpquarto.engine.lines import Rules
 from gpquarto.engine.pieces import NO_PIECE
 from gpquarto.players.base import BasePlayer, Player
-from gpquarto.players.registry import make_player
+from gpquarto.resolve import make_player
 
 BOARD_SIDE = 4
 

@@ -15,7 +15,6 @@ from gpquarto.arena.record import END_FORFEIT, GameRecord
 from gpquarto.arena.stats import wilson_interval
 from gpquarto.engine.lines import Rules
 from gpquarto.players.base import Player
-from gpquarto.players.registry import make_unattended_player
 from gpquarto.seeding import derive_seed
 
 
@@ -96,16 +95,12 @@ class MatchResult:
         self.records.extend(other.records)
 
 
-def resolve_player(player: Player | str, seed: int | None = None) -> Player:
-    """A player object from a player or a spec string (a spec for a player that needs a person is refused)."""
-    return make_unattended_player(player, seed=seed) if isinstance(player, str) else player
-
-
 def play_match(
-    player_a: Player | str,
-    player_b: Player | str,
+    player_a: Player,
+    player_b: Player,
     games: int,
     *,
+    names: tuple[str, str] | None = None,
     seed: int = 0,
     rules: Rules | str = Rules.CLASSIC,
     time_limit: float | None = None,
@@ -115,14 +110,21 @@ def play_match(
 ) -> MatchResult:
     """Play ``games`` games between A and B, alternating starts; see the module docstring.
 
-    ``first_game`` lets workers play a slice ``first_game .. first_game + games - 1`` of a larger match
-    with the same per-game seeds. ``progress(n)`` is called after each game with 1.
+    ``names`` label the two sides (default: the players' names). ``first_game`` lets workers play a slice
+    ``first_game .. first_game + games - 1`` of a larger match with the same per-game seeds.
+    ``progress(n)`` is called after each game with 1. To play players given by spec (names or saved
+    files), on several workers, use :func:`gpquarto.jobs.matches.run_match`.
     """
     if games < 0:
         raise ValueError(f"games must be >= 0, got {games}")
-    a = resolve_player(player_a, seed)
-    b = resolve_player(player_b, seed)
-    names = (_display(player_a, a), _display(player_b, b))
+    for player in (player_a, player_b):
+        if isinstance(player, str):
+            raise TypeError(
+                f"play_match takes players, got the spec {player!r}: make it with gpquarto.resolve.make_player, "
+                "or use gpquarto.jobs.matches.run_match"
+            )
+    a, b = player_a, player_b
+    names = names or (player_name(a), player_name(b))
     if names[0] == names[1]:
         names = (names[0] + " (A)", names[1] + " (B)")
     result = MatchResult(names=names)
@@ -135,7 +137,3 @@ def play_match(
         if progress is not None:
             progress(1)
     return result
-
-
-def _display(spec: Player | str, player: Player) -> str:
-    return spec if isinstance(spec, str) else player_name(player)

@@ -1,32 +1,25 @@
 """Round-robin tournaments: every pair of players plays a match, then Bradley-Terry ratings rank them.
 
 Player ``i`` meets player ``j`` (``i < j``) in a match of ``games`` games with alternating starts, from
-``i``'s point of view, seeded with ``derive_seed(seed, i, j)``: each pairing's games depend only on the
-seed, the two positions in the list and the two players, never on the number of worker processes.
-The ratings are fitted by :mod:`gpquarto.arena.ratings`.
-
-Example::
-
-    >>> result = play_tournament(["random", "novice"], games=4, seed=1, workers=1)
-    >>> result.players, result.totals(0).games
-    (('random', 'novice'), 4)
+``i``'s point of view, seeded with :func:`pairing_seed`: each pairing's games depend only on the seed,
+the two positions in the list and the two players, never on the number of workers. The matches are
+played by :func:`gpquarto.jobs.matches.run_tournament`; this module holds the result, the tables and the
+CSV files. The ratings are fitted by :mod:`gpquarto.arena.ratings`.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from gpquarto.arena.match import MatchResult
-from gpquarto.arena.parallel import play_matches_parallel
 from gpquarto.arena.ratings import DEFAULT_PRIOR_SD, Ratings, fit_ratings
 from gpquarto.engine.board import PLACE_OFFSET
 from gpquarto.engine.lines import Rules
-from gpquarto.players.registry import make_unattended_player
 from gpquarto.seeding import derive_seed
 
 
@@ -141,54 +134,20 @@ def pairing_seed(seed: int, i: int, j: int) -> int:
     return derive_seed(seed, i, j)
 
 
-def check_player_specs(specs: Sequence[str]) -> None:
-    """Raise ``ValueError`` (one line) unless there are two or more distinct, valid player specs."""
-    if len(specs) < 2:
-        raise ValueError(f"a tournament needs at least 2 players, got {len(specs)}")
-    seen = set()
-    for spec in specs:
-        if spec in seen:
-            raise ValueError(f"player {spec!r} is listed twice")
-        seen.add(spec)
-        make_unattended_player(spec)  # raises ValueError naming the problem
-
-
-def play_tournament(
-    specs: Sequence[str],
+def tournament_result(
+    players: Sequence[str],
     games: int,
+    matches: dict[tuple[int, int], MatchResult],
     *,
     seed: int = 0,
     rules: Rules | str = Rules.CLASSIC,
-    time_limit: float | None = None,
-    workers: int | None = None,
-    keep_records: bool = False,
     prior_sd: float | None = DEFAULT_PRIOR_SD,
-    progress: Callable[[int], None] | None = None,
 ) -> TournamentResult:
-    """Play the round robin (``games`` per pairing) and fit the ratings; see the module docstring.
-
-    Every spec is checked before any game is played. ``workers`` defaults to all cores; the results do
-    not depend on it. ``progress(n)`` is called as games finish.
-    """
-    if games < 1:
-        raise ValueError(f"games per pairing must be >= 1, got {games}")
-    specs = tuple(specs)
-    check_player_specs(specs)
-    rules = Rules(rules)
-    pairs = [(i, j) for i in range(len(specs)) for j in range(i + 1, len(specs))]
-    results = play_matches_parallel(
-        [(specs[i], specs[j], pairing_seed(seed, i, j)) for i, j in pairs],
-        games,
-        rules=rules,
-        time_limit=time_limit,
-        keep_records=keep_records,
-        workers=workers,
-        progress=progress,
-    )
-    matches = dict(zip(pairs, results, strict=True))
-    points, played = pairwise_matrices(len(specs), matches)
-    ratings = fit_ratings(specs, points, played, prior_sd=prior_sd)
-    return TournamentResult(specs, games, seed, rules.value, matches, ratings)
+    """The result of a round robin whose ``matches`` (keyed ``(i, j)``, ``i < j``) were played: the ratings
+    are fitted here."""
+    points, played = pairwise_matrices(len(players), matches)
+    ratings = fit_ratings(tuple(players), points, played, prior_sd=prior_sd)
+    return TournamentResult(tuple(players), games, seed, Rules(rules).value, matches, ratings)
 
 
 def format_table(result: TournamentResult) -> str:

@@ -21,7 +21,8 @@ from time import perf_counter
 
 from gpquarto.engine.board import Board
 from gpquarto.engine.lines import Rules
-from gpquarto.players.registry import available_players, make_player, parse_spec
+from gpquarto.players.registry import available_players, parse_spec
+from gpquarto.resolve import make_player
 from gpquarto.seeding import derive_seed
 
 #: The players measured, when registered (others are skipped, and the report says so).

@@ -51,11 +51,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit code."""
+    from gpquarto.runner import RunnerError
+
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
         return int(args.handler(args) or 0)
-    except (UsageError, ValueError, OSError) as error:
+    except (UsageError, ValueError, OSError, RunnerError) as error:
         print(f"gpquarto: error: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

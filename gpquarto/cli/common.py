@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 from gpquarto.engine.lines import Rules
 
@@ -56,6 +58,52 @@ def add_rules_argument(parser: argparse.ArgumentParser) -> None:
 def add_plugin_argument(parser: argparse.ArgumentParser, help: str) -> None:
     """``--plugin FILE`` (repeatable): primitive plugin files; sets ``args.plugins`` (None when not given)."""
     parser.add_argument("--plugin", dest="plugins", action="append", default=None, metavar="FILE", help=help)
+
+
+def check_output_folder(path: str, option: str, *, overwrite: bool = True) -> Path:
+    """``path`` as a folder that can be written, checked before any work is done: it is created if missing;
+    an existing file there, a folder that cannot be written, or (``overwrite=False``) a folder that is not
+    empty is a one-line error naming ``option``."""
+    folder = Path(path)
+    if folder.exists() and not folder.is_dir():
+        raise ValueError(f"{option} {path}: exists and is not a folder")
+    if not overwrite and folder.is_dir() and any(folder.iterdir()):
+        raise ValueError(f"{option} {path}: the folder already holds results (use --force to overwrite them)")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ValueError(f"{option} {path}: cannot create the folder ({error.strerror or error})") from None
+    if not os.access(folder, os.W_OK):
+        raise ValueError(f"{option} {path}: the folder is not writable")
+    return folder
+
+
+def add_runner_arguments(parser: argparse.ArgumentParser, *, default_workers: str = "all cores") -> None:
+    """``--workers N``, ``--scheduler ADDRESS`` and ``--dask-workers N``: where the work runs."""
+    group = parser.add_argument_group("where it runs")
+    group.add_argument(
+        "--workers", type=positive_int, default=None, help=f"local worker processes (default: {default_workers})"
+    )
+    group.add_argument(
+        "--scheduler", default=None, metavar="ADDRESS", help="run on the Dask cluster at ADDRESS (e.g. tcp://host:8786)"
+    )
+    group.add_argument(
+        "--dask-workers",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help="run on a local Dask cluster of N processes",
+    )
+
+
+def make_runner_from_args(args: argparse.Namespace, *, tasks: int | None = None, default_workers: int | None = None):
+    """The runner the ``add_runner_arguments`` options ask for (``default_workers`` when --workers is not given)."""
+    from gpquarto.runner import make_runner
+
+    if args.scheduler and args.dask_workers:
+        raise ValueError("give --scheduler or --dask-workers, not both")
+    workers = args.workers if args.workers is not None else default_workers
+    return make_runner(workers, scheduler=args.scheduler, dask_workers=args.dask_workers, tasks=tasks)
 
 
 @contextmanager

@@ -5,8 +5,16 @@ from __future__ import annotations
 import argparse
 
 from gpquarto.arena.match import MatchResult
-from gpquarto.arena.parallel import play_match_parallel
-from gpquarto.cli.common import add_rules_argument, non_negative_int, positive_float, positive_int, progress_bar
+from gpquarto.cli.common import (
+    add_plugin_argument,
+    add_rules_argument,
+    add_runner_arguments,
+    make_runner_from_args,
+    non_negative_int,
+    positive_float,
+    positive_int,
+    progress_bar,
+)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -21,35 +29,39 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--games", type=positive_int, default=100, help="number of games (default 100)")
     parser.add_argument("--seed", type=non_negative_int, default=0, help="match seed (default 0)")
     parser.add_argument("--time-limit", type=positive_float, default=None, help="seconds per decision; slower forfeits")
-    parser.add_argument("--workers", type=positive_int, default=1, help="local processes (default 1)")
     parser.add_argument("--save-records", metavar="DIR", default=None, help="write every game record as JSON into DIR")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     add_rules_argument(parser)
+    add_plugin_argument(parser, "primitive plugin file a saved player needs (repeatable)")
+    add_runner_arguments(parser, default_workers="1")
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from gpquarto.players.registry import make_unattended_player
+    from gpquarto.cli.common import check_output_folder
+    from gpquarto.jobs.matches import run_match
+    from gpquarto.resolve import make_unattended_player
 
+    plugins = tuple(args.plugins or ())
     for spec in (args.player_a, args.player_b):
-        make_unattended_player(spec)  # fail fast, in this process, with a clear message
-    with progress_bar(args.games, "games", disable=args.quiet) as bar:
-        result = play_match_parallel(
-            args.player_a,
-            args.player_b,
-            args.games,
-            seed=args.seed,
-            rules=args.rules,
-            time_limit=args.time_limit,
-            keep_records=args.save_records is not None,
-            workers=args.workers,
-            progress=bar.update,
-        )
+        make_unattended_player(spec, plugins=plugins or None)  # fail fast, in this process, with a clear message
+    folder = None if args.save_records is None else check_output_folder(args.save_records, "--save-records")
+    with make_runner_from_args(args, tasks=args.games, default_workers=1) as runner:
+        with progress_bar(args.games, "games", disable=args.quiet) as bar:
+            result = run_match(
+                args.player_a,
+                args.player_b,
+                args.games,
+                seed=args.seed,
+                rules=args.rules,
+                time_limit=args.time_limit,
+                keep_records=folder is not None,
+                plugins=plugins,
+                runner=runner,
+                progress=bar.update,
+            )
     print(format_summary(result, seed=args.seed, rules=args.rules))
-    if args.save_records is not None:
-        from pathlib import Path
-
-        folder = Path(args.save_records)
+    if folder is not None:
         for index, record in enumerate(result.records):
             record.save(folder / f"game_{index:05d}.json")
         print(f"wrote {len(result.records)} game records to {folder}")

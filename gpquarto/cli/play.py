@@ -33,7 +33,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from gpquarto.players.human import HumanPlayer
-    from gpquarto.players.registry import make_player
+    from gpquarto.resolve import make_player
 
     opponent = make_player(args.opponent, seed=args.seed)  # a bad spec is a ValueError: one line, exit 2
     players = (HumanPlayer(), opponent) if args.seat == 0 else (opponent, HumanPlayer())

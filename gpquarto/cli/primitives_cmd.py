@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from gpquarto.cli.common import add_plugin_argument
-from gpquarto.gp.primitives import PrimitiveLibrary, PrimitiveSpec, load_library
+from gpquarto.gp.primitives import PrimitiveInfo, PrimitiveLibrary, load_library
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -22,7 +22,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def format_library(library: PrimitiveLibrary) -> str:
     """The listing: a header per (source, family), then one line per primitive."""
-    groups: dict[tuple[str, str], list[PrimitiveSpec]] = {}
+    groups: dict[tuple[str, str], list[PrimitiveInfo]] = {}
     for spec in library:
         groups.setdefault((spec.source, spec.family), []).append(spec)
     width = min(44, max((len(spec.signature) for spec in library), default=0))

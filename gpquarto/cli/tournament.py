@@ -6,7 +6,17 @@ import argparse
 import json
 from pathlib import Path
 
-from gpquarto.cli.common import add_rules_argument, non_negative_int, positive_float, positive_int, progress_bar
+from gpquarto.cli.common import (
+    add_plugin_argument,
+    add_rules_argument,
+    add_runner_arguments,
+    check_output_folder,
+    make_runner_from_args,
+    non_negative_int,
+    positive_float,
+    positive_int,
+    progress_bar,
+)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -20,12 +30,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("players", nargs="+", metavar="PLAYER", help="two or more player specs")
     parser.add_argument("--games", type=positive_int, default=100, help="games per pairing (default 100)")
     parser.add_argument("--seed", type=non_negative_int, default=0, help="tournament seed (default 0)")
-    parser.add_argument("--workers", type=positive_int, default=None, help="local processes (default: all cores)")
     parser.add_argument("--out", metavar="DIR", default=None, help="output folder (default runs/tournament-SEED)")
     parser.add_argument("--time-limit", type=positive_float, default=None, help="seconds per decision; slower forfeits")
+    parser.add_argument("--force", action="store_true", help="write over the results already in the output folder")
     parser.add_argument("--per-game", action="store_true", help="also write games.csv, one row per game")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     add_rules_argument(parser)
+    add_plugin_argument(parser, "primitive plugin file a saved player needs (repeatable)")
+    add_runner_arguments(parser)
     parser.set_defaults(handler=run)
 
 
@@ -33,23 +45,29 @@ def run(args: argparse.Namespace) -> int:
     from time import perf_counter
 
     from gpquarto.arena.plots import save_tournament_plot
-    from gpquarto.arena.tournament import check_player_specs, format_table, play_tournament
+    from gpquarto.arena.tournament import format_table
+    from gpquarto.jobs.matches import run_tournament
+    from gpquarto.resolve import check_player_specs
 
-    check_player_specs(args.players)  # before any game: one-line error, exit 2
-    folder = Path(args.out if args.out is not None else f"runs/tournament-{args.seed}")
+    plugins = tuple(args.plugins or ())
+    check_player_specs(args.players, plugins=plugins or None)  # before any game: one-line error, exit 2
+    out = args.out if args.out is not None else f"runs/tournament-{args.seed}"
+    folder = check_output_folder(out, "--out", overwrite=args.force)
     pairings = len(args.players) * (len(args.players) - 1) // 2
     began = perf_counter()
-    with progress_bar(pairings * args.games, "games", disable=args.quiet) as bar:
-        result = play_tournament(
-            args.players,
-            args.games,
-            seed=args.seed,
-            rules=args.rules,
-            time_limit=args.time_limit,
-            workers=args.workers,
-            keep_records=True,  # small; lets the table warn about repeated games
-            progress=bar.update,
-        )
+    with make_runner_from_args(args, tasks=pairings * args.games) as runner:
+        with progress_bar(pairings * args.games, "games", disable=args.quiet) as bar:
+            result = run_tournament(
+                args.players,
+                args.games,
+                seed=args.seed,
+                rules=args.rules,
+                time_limit=args.time_limit,
+                keep_records=True,  # small; lets the table warn about repeated games
+                plugins=plugins,
+                runner=runner,
+                progress=bar.update,
+            )
     elapsed = perf_counter() - began
     print(format_table(result))
     print(f"{pairings * args.games} games in {elapsed:.1f} s")

@@ -7,8 +7,8 @@ layer lives in its own modules (``gpquarto.gp.genome``, ``gpquarto.gp.compiler``
 from gpquarto.gp.features import Features
 from gpquarto.gp.primitives import (
     PrimitiveError,
+    PrimitiveInfo,
     PrimitiveLibrary,
-    PrimitiveSpec,
     UnknownPrimitiveError,
     constant,
     load_library,
@@ -24,7 +24,7 @@ __all__ = [
     "Piece",
     "PrimitiveError",
     "PrimitiveLibrary",
-    "PrimitiveSpec",
+    "PrimitiveInfo",
     "Square",
     "UnknownPrimitiveError",
     "constant",

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
-from gpquarto.gp.primitives import DEFAULT_FAMILY, PrimitiveError, PrimitiveSpec, module_specs, registering_into_modules
+from gpquarto.gp.primitives import DEFAULT_FAMILY, PrimitiveError, PrimitiveInfo, module_specs, registering_into_modules
 
 ENTRY_POINT_GROUP = "gpquarto.primitives"
 BUILTIN_PACKAGE = "gpquarto_primitives"
@@ -46,7 +46,7 @@ class LoadedSource:
 
     source: str
     version: str
-    specs: tuple[PrimitiveSpec, ...]
+    specs: tuple[PrimitiveInfo, ...]
 
 
 def _describe(error: BaseException) -> str:
@@ -84,7 +84,7 @@ def load_builtin() -> LoadedSource:
 
     with registering_into_modules():
         package = _builtin_package()
-        specs: list[PrimitiveSpec] = []
+        specs: list[PrimitiveInfo] = []
         for name in package.FAMILY_MODULES:
             specs += module_specs(importlib.import_module(f"{BUILTIN_PACKAGE}.{name}"))
     return LoadedSource(BUILTIN_SOURCE, __version__, tuple(specs))

@@ -69,7 +69,7 @@ class UnknownPrimitiveError(ValueError):
 
 
 @dataclass(frozen=True)
-class PrimitiveSpec:
+class PrimitiveInfo:
     """One registered primitive (or constant). ``arg_types`` lists the tree children only."""
 
     name: str
@@ -110,13 +110,13 @@ class Constant:
 
 
 # ---------------------------------------------------------------------- registration
-_collector: ContextVar[list[PrimitiveSpec] | None] = ContextVar("gpquarto_primitive_collector", default=None)
+_collector: ContextVar[list[PrimitiveInfo] | None] = ContextVar("gpquarto_primitive_collector", default=None)
 
 
 @contextlib.contextmanager
-def registering() -> Iterator[list[PrimitiveSpec]]:
+def registering() -> Iterator[list[PrimitiveInfo]]:
     """Collect the registrations made inside the block into the yielded list (instead of their modules)."""
-    specs: list[PrimitiveSpec] = []
+    specs: list[PrimitiveInfo] = []
     token = _collector.set(specs)
     try:
         yield specs
@@ -134,12 +134,12 @@ def registering_into_modules() -> Iterator[None]:
         _collector.reset(token)
 
 
-def module_specs(module: object) -> list[PrimitiveSpec]:
+def module_specs(module: object) -> list[PrimitiveInfo]:
     """The specs a module registered, in registration order."""
     return list(getattr(module, MODULE_REGISTRY, ()))
 
 
-def _store(spec: PrimitiveSpec, module_globals: dict[str, object]) -> None:
+def _store(spec: PrimitiveInfo, module_globals: dict[str, object]) -> None:
     collected = _collector.get()
     if collected is None:
         collected = module_globals.setdefault(MODULE_REGISTRY, [])  # type: ignore[assignment]
@@ -173,7 +173,7 @@ def primitive(
     return register if function is None else register(function)
 
 
-def constant(value: int | bool, type_: type, family: str = "constants") -> PrimitiveSpec:
+def constant(value: int | bool, type_: type, family: str = "constants") -> PrimitiveInfo:
     """Register a constant terminal of ``type_`` (``Count``, ``Characteristic`` or ``bool``) named by its literal.
 
     Tree text reads ``eq(2, pieces_left)``. Two constants with the same literal in one library clash.
@@ -190,7 +190,7 @@ def constant(value: int | bool, type_: type, family: str = "constants") -> Primi
         raise PrimitiveError(
             f"constant {value!r}: type {type_!r} cannot have constants (use Count, Characteristic or bool)"
         )
-    spec = PrimitiveSpec(repr(value), Constant(value), (), type_, family, doc=f"the constant {value!r}", value=value)
+    spec = PrimitiveInfo(repr(value), Constant(value), (), type_, family, doc=f"the constant {value!r}", value=value)
     _store(spec, sys._getframe(1).f_globals)
     return spec
 
@@ -203,7 +203,7 @@ def _default_family(module_globals: Mapping[str, object]) -> str:
     return str(module_globals.get("__name__", "plugin")).rpartition(".")[2]
 
 
-def make_spec(function: Callable[..., object], *, family: str, name: str | None = None) -> PrimitiveSpec:
+def make_spec(function: Callable[..., object], *, family: str, name: str | None = None) -> PrimitiveInfo:
     """Read a primitive's types from its annotations (without checking its behaviour)."""
     name = name or getattr(function, "__name__", "")
     if not inspect.isfunction(function):
@@ -229,7 +229,7 @@ def make_spec(function: Callable[..., object], *, family: str, name: str | None 
             raise PrimitiveError(f"primitive {name!r}: parameter {parameter.name!r} must be positional")
         arg_types.append(_node_type(name, f"parameter {parameter.name!r}", hints.get(parameter.name)))
     return_type = _node_type(name, "return value", hints.get("return"))
-    return PrimitiveSpec(name, function, tuple(arg_types), return_type, family, doc=doc[0], uses_features=uses_features)
+    return PrimitiveInfo(name, function, tuple(arg_types), return_type, family, doc=doc[0], uses_features=uses_features)
 
 
 def _node_type(name: str, what: str, annotation: object) -> type:
@@ -287,7 +287,7 @@ def _child_samples(type_: type, features: Features) -> tuple[int, ...]:
     return tuple(dict.fromkeys(picked))
 
 
-def _child_combinations(spec: PrimitiveSpec, features: Features) -> list[tuple[int, ...]]:
+def _child_combinations(spec: PrimitiveInfo, features: Features) -> list[tuple[int, ...]]:
     combinations = list(itertools.product(*(_child_samples(type_, features) for type_ in spec.arg_types)))
     if len(combinations) > _MAX_COMBINATIONS:
         step = len(combinations) / _MAX_COMBINATIONS
@@ -295,13 +295,13 @@ def _child_combinations(spec: PrimitiveSpec, features: Features) -> list[tuple[i
     return combinations
 
 
-def _call(spec: PrimitiveSpec, features: Features, children: tuple[int, ...]) -> object:
+def _call(spec: PrimitiveInfo, features: Features, children: tuple[int, ...]) -> object:
     if spec.uses_features:
         return spec.function(features, *children)
     return spec.function(*children)
 
 
-def _wrong_value(spec: PrimitiveSpec, value: object, features: Features) -> str | None:
+def _wrong_value(spec: PrimitiveInfo, value: object, features: Features) -> str | None:
     """Why ``value`` is not an acceptable result of ``spec`` in the position, or None if it is."""
     declared = spec.return_type
     if declared is bool:
@@ -317,7 +317,7 @@ def _wrong_value(spec: PrimitiveSpec, value: object, features: Features) -> str 
     return None
 
 
-def check_spec(spec: PrimitiveSpec) -> None:
+def check_spec(spec: PrimitiveInfo) -> None:
     """Call ``spec`` on the sample positions; raise :class:`PrimitiveError` (one line) on the first problem."""
     for sample in sample_positions():
         board = sample.copy()  # a misbehaving primitive may change it: keep the samples intact
@@ -349,8 +349,8 @@ class PrimitiveLibrary:
     ``specs`` maps name to spec in registration order; ``versions`` maps each source to its version.
     """
 
-    def __init__(self, specs: Iterable[PrimitiveSpec] = (), versions: Mapping[str, str] | None = None) -> None:
-        self.specs: dict[str, PrimitiveSpec] = {}
+    def __init__(self, specs: Iterable[PrimitiveInfo] = (), versions: Mapping[str, str] | None = None) -> None:
+        self.specs: dict[str, PrimitiveInfo] = {}
         for spec in specs:
             other = self.specs.get(spec.name)
             if other is not None:
@@ -365,7 +365,7 @@ class PrimitiveLibrary:
     def __len__(self) -> int:
         return len(self.specs)
 
-    def __iter__(self) -> Iterator[PrimitiveSpec]:
+    def __iter__(self) -> Iterator[PrimitiveInfo]:
         return iter(self.specs.values())
 
     def __contains__(self, name: object) -> bool:
@@ -374,7 +374,7 @@ class PrimitiveLibrary:
     def __repr__(self) -> str:
         return f"PrimitiveLibrary({len(self.specs)} primitives, sources {sorted(self.versions) or ['-']})"
 
-    def get(self, name: str) -> PrimitiveSpec:
+    def get(self, name: str) -> PrimitiveInfo:
         """The spec called ``name``; raises :class:`UnknownPrimitiveError` saying where it might come from."""
         spec = self.specs.get(name)
         if spec is None:
@@ -399,7 +399,7 @@ class PrimitiveLibrary:
             kept, {source: version for source, version in self.versions.items() if source in sources}
         )
 
-    def returning(self, type_: type) -> tuple[PrimitiveSpec, ...]:
+    def returning(self, type_: type) -> tuple[PrimitiveInfo, ...]:
         """Specs whose node type is ``type_``, in registration order."""
         return tuple(spec for spec in self.specs.values() if spec.return_type is type_)
 
@@ -462,3 +462,19 @@ def load_library(plugins: Sequence[str] = (), *, tactical: bool = True, entry_po
     specs = [replace(spec, source=source.source) for source in loaded for spec in source.specs]
     library = PrimitiveLibrary(specs, {source.source: source.version for source in loaded})
     return library if tactical else library.without_families("tactical")
+
+
+_SHARED_LIBRARIES: dict[tuple[tuple[str, ...], bool], PrimitiveLibrary] = {}
+
+
+def shared_library(plugins: Sequence[str] = (), *, tactical: bool = True) -> PrimitiveLibrary:
+    """:func:`load_library`, loaded once per process for each set of plugin files and families.
+
+    Loading runs every primitive's checks, so code that needs a library many times (each fitness task, each
+    saved player) shares one. The library is read-only once built.
+    """
+    key = (tuple(plugins), tactical)
+    library = _SHARED_LIBRARIES.get(key)
+    if library is None:
+        library = _SHARED_LIBRARIES[key] = load_library(key[0], tactical=tactical)
+    return library

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 
 from gpquarto.gp.generation import TreeGenerator
 from gpquarto.gp.genome import CHOOSE, KINDS, PLACE, Genome, Rule
+from gpquarto.gp.player import EvolvedPlayer
 from gpquarto.gp.variation import mutate_rule
-from gpquarto.players.evolved import EvolvedPlayer
-from gpquarto.players.registry import make_player
+from gpquarto.players.registry import make_named_player
 from gpquarto.seeding import derive_seed
 
 
@@ -61,7 +61,7 @@ class RuleScreen:
         self.config = config
         self.seed = seed
         self._cache: dict[tuple, RuleMeasure] = {}
-        self._opponent = make_player("random")
+        self._opponent = make_named_player("random")
 
     def measure(self, kind: str, rule: Rule) -> RuleMeasure:
         """Play the screening games with ``rule`` as the only rule of ``kind``."""

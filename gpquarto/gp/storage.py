@@ -14,33 +14,35 @@ Players trained with plugin primitives need those plugins when loaded: pass ``pl
 
 from __future__ import annotations
 
-import io
 import json
 import os
-import pickle
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from gpquarto.atomic import write_bytes_atomic
-from gpquarto.players.registry import register_file_loader
-
-if TYPE_CHECKING:  # imported lazily: the player registry imports this module, keep it light
-    from gpquarto.gp.genome import Genome
-    from gpquarto.players.evolved import EvolvedPlayer
+from gpquarto.gp.genome import Genome
+from gpquarto.gp.player import EvolvedPlayer
+from gpquarto.gp.primitives import PrimitiveLibrary, shared_library
+from gpquarto.plain_files import read_plain_file
 
 PLAYER_FORMAT = "gpquarto-player/1"
 #: Suffixes of saved players: ``.p`` (dill) and ``.json`` (safe text form).
 SUFFIXES = (".p", ".json")
-MAX_FILE_BYTES = 20_000_000
 PLUGINS_VARIABLE = "GPQUARTO_PLUGINS"
 #: Rule kinds stored in a player file (the same as :data:`gpquarto.gp.genome.KINDS`).
 KINDS = ("choose", "place")
 
 
 def player_data(
-    genome: Genome, library, *, name: str = "evolved", config: dict | None = None, fitness: dict | None = None
+    genome: Genome,
+    library,
+    *,
+    name: str = "evolved",
+    config: dict | None = None,
+    fitness: dict | None = None,
+    run: dict | None = None,
 ) -> dict:
-    """The plain-data description of ``genome`` that both file forms store."""
+    """The plain-data description of ``genome`` that both file forms store; ``run`` says which training run
+    made it (its id and folder), so that a run never overwrites another run's player."""
     from gpquarto import __version__
 
     used = sorted(
@@ -62,6 +64,7 @@ def player_data(
         "library_versions": dict(getattr(library, "versions", {})),
         "config": dict(config or {}),
         "fitness": dict(fitness or {}),
+        "run": dict(run or {}),
     }
 
 
@@ -79,47 +82,13 @@ def save_player(path: str | os.PathLike[str], data: dict) -> None:
     write_bytes_atomic(path, payload)
 
 
-class _PlainUnpickler(pickle.Unpickler):
-    """Reads only plain data (dicts, lists, strings, numbers): every global is refused."""
-
-    def find_class(self, module: str, name: str):
-        raise pickle.UnpicklingError(f"it contains a {module}.{name} object, not plain player data")
-
-
 def read_player_file(path: str | os.PathLike[str]) -> dict:
     """The validated plain data of a saved player (rules still as text)."""
     path = str(path)
     suffix = Path(path).suffix.lower()
     if suffix not in SUFFIXES:
         raise ValueError(f"{path}: a saved player file must end in .p or .json")
-    try:
-        with open(path, "rb") as stream:
-            raw = stream.read(MAX_FILE_BYTES + 1)
-    except OSError as error:
-        raise ValueError(f"{path}: cannot read ({error.strerror or error})") from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise ValueError(f"{path}: file is larger than {MAX_FILE_BYTES} bytes, not a saved player")
-    try:
-        if suffix == ".json":
-            data = json.loads(raw.decode("utf-8"))
-        else:
-            data = _PlainUnpickler(io.BytesIO(raw)).load()
-    except RecursionError:
-        raise ValueError(f"{path}: corrupt player file (nested too deeply)") from None
-    except (
-        ValueError,
-        pickle.UnpicklingError,
-        EOFError,
-        IndexError,
-        KeyError,
-        TypeError,
-        AttributeError,
-        OverflowError,
-        MemoryError,
-    ) as error:
-        what = "truncated" if isinstance(error, EOFError) else "corrupt"
-        detail = str(error).splitlines()[0] if str(error) else type(error).__name__
-        raise ValueError(f"{path}: {what} or foreign player file ({detail})") from None
+    data = read_plain_file(path, "player file", json_format=suffix == ".json")
     try:
         _validate(data)
     except ValueError as error:
@@ -146,31 +115,25 @@ def _validate(data: object) -> None:
         ("library_versions", dict),
         ("config", dict),
         ("fitness", dict),
+        ("run", dict),
         ("name", str),
     ):
         if key in data and not isinstance(data[key], kind):
             raise ValueError(f"{key!r} must be a {kind.__name__}")
 
 
-_DEFAULT_LIBRARIES: dict[tuple[str, ...], object] = {}
+def plugins_from_environment() -> tuple[str, ...]:
+    """The plugin files listed in ``GPQUARTO_PLUGINS`` (separated by ``os.pathsep``)."""
+    return tuple(item for item in os.environ.get(PLUGINS_VARIABLE, "").split(os.pathsep) if item)
 
 
-def default_library(plugins: tuple[str, ...] | None = None):
+def default_library(plugins: tuple[str, ...] | None = None) -> PrimitiveLibrary:
     """The full primitive library plus ``plugins`` (default: the files in ``GPQUARTO_PLUGINS``), loaded once."""
-    if plugins is None:
-        plugins = tuple(item for item in os.environ.get(PLUGINS_VARIABLE, "").split(os.pathsep) if item)
-    library = _DEFAULT_LIBRARIES.get(plugins)
-    if library is None:
-        from gpquarto.gp.primitives import load_library
-
-        library = _DEFAULT_LIBRARIES[plugins] = load_library(plugins, tactical=True)
-    return library
+    return shared_library(plugins_from_environment() if plugins is None else plugins, tactical=True)
 
 
 def genome_from_data(data: dict, library, path: str = "") -> Genome:
     """Parse the rules of validated player data; a missing primitive is named with where it came from."""
-    from gpquarto.gp.genome import Genome
-
     try:
         return Genome.from_data(data["rules"], library.primitive_set())
     except ValueError as error:
@@ -187,15 +150,9 @@ def genome_from_data(data: dict, library, path: str = "") -> Genome:
 def load_player(
     path: str | os.PathLike[str], library=None, *, seed: int | None = None, plugins: tuple[str, ...] | None = None
 ) -> EvolvedPlayer:
-    """An :class:`~gpquarto.players.evolved.EvolvedPlayer` from a ``.p`` or ``.json`` file."""
-    from gpquarto.players.evolved import EvolvedPlayer
-
+    """An :class:`~gpquarto.gp.player.EvolvedPlayer` from a ``.p`` or ``.json`` file."""
     data = read_player_file(path)
     library = library if library is not None else default_library(plugins)
     genome = genome_from_data(data, library, str(path))
     metadata = {key: value for key, value in data.items() if key != "rules"}
     return EvolvedPlayer(genome, library, seed=seed, name=data.get("name") or Path(path).stem, metadata=metadata)
-
-
-for _suffix in SUFFIXES:
-    register_file_loader(_suffix, load_player)

@@ -1,17 +1,17 @@
-"""Players by name: ``make_player("minimax:depth=2")``, the same everywhere (CLI, Python, configs).
+"""The zoo by name: ``make_named_player("minimax:depth=2")``, the same everywhere (CLI, Python, configs).
 
-A player *spec* is ``NAME`` or ``NAME:key=value,key=value``. Parameters are read from the keyword
+A *named spec* is ``NAME`` or ``NAME:key=value,key=value``. Parameters are read from the keyword
 arguments of the registered factory (a class or a function), converted by their annotations (int, float,
 bool, str), and checked: an unknown name or parameter raises ``ValueError`` with a one-line message.
-A spec that names an existing file (e.g. ``best_player.p``) is handed to the loader registered for its
-suffix (the GP storage registers ``.p`` and ``.json``).
+This registry knows the zoo only; saved player files are loaded by the GP layer, and
+:func:`gpquarto.resolve.make_player` turns any player spec (a named spec or a file) into a player.
 """
 
 from __future__ import annotations
 
 import importlib
 import inspect
-import os
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -26,7 +26,6 @@ BUILTIN_PLAYER_MODULES = [
     "gpquarto.players.minimax",
     "gpquarto.players.frontier",
     "gpquarto.players.human",
-    "gpquarto.gp.storage",
 ]
 
 
@@ -50,11 +49,7 @@ class PlayerInfo:
     accepts_seed: bool
 
 
-#: Suffixes that always mean "a saved player file", even before a loader is registered for them.
-PLAYER_FILE_SUFFIXES = (".p", ".json", ".dill", ".pkl", ".pickle")
-
 _REGISTRY: dict[str, PlayerInfo] = {}
-_FILE_LOADERS: dict[str, Callable[[str], Player]] = {}
 _loaded = False
 
 
@@ -105,11 +100,6 @@ def unregister_player(name: str) -> None:
     _REGISTRY.pop(name, None)
 
 
-def register_file_loader(suffix: str, loader: Callable[[str], Player]) -> None:
-    """Let specs that are paths ending in ``suffix`` (e.g. ``".p"``) be loaded by ``loader(path)``."""
-    _FILE_LOADERS[suffix.lower()] = loader
-
-
 def _annotations(factory: Callable[..., Player]) -> dict[str, object]:
     target = factory.__init__ if inspect.isclass(factory) else factory
     try:
@@ -154,9 +144,13 @@ def _convert(value: str, kind: type, name: str, player: str) -> object:
             if lowered in ("0", "false", "no", "off"):
                 return False
             raise ValueError
-        return kind(value)
+        converted = kind(value)
+        if kind is float and not math.isfinite(converted):
+            raise ValueError
+        return converted
     except ValueError:
-        raise ValueError(f"player {player!r}: parameter {name} must be {kind.__name__}, got {value!r}") from None
+        what = "a finite number" if kind is float else kind.__name__
+        raise ValueError(f"player {player!r}: parameter {name} must be {what}, got {value!r}") from None
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
@@ -168,37 +162,17 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
             key, equals, value = item.partition("=")
             if not equals or not key.strip():
                 raise ValueError(f"bad player spec {spec!r}: expected key=value after ':', got {item!r}")
+            if key.strip() in values:
+                raise ValueError(f"bad player spec {spec!r}: parameter {key.strip()!r} is given twice")
             values[key.strip()] = value.strip()
     return name.strip(), values
 
 
-def make_unattended_player(spec: str, *, seed: int | None = None) -> Player:
-    """:func:`make_player` for matches and tournaments, which run with nobody at the terminal: a player that
-    needs a person (its class sets ``interactive = True``, like ``human``) is refused with a one-line
-    ``ValueError``."""
-    player = make_player(spec, seed=seed)
-    if getattr(player, "interactive", False):
-        raise ValueError(f"player {spec!r} needs a person at the terminal: play it with 'python -m gpquarto play'")
-    return player
-
-
-def make_player(spec: str, *, seed: int | None = None) -> Player:
-    """Build a player from a spec such as ``"random"``, ``"minimax:depth=2"`` or ``"best_player.p"``."""
+def make_named_player(spec: str, *, seed: int | None = None) -> Player:
+    """Build a zoo player from a named spec such as ``"random"`` or ``"minimax:depth=2"``."""
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError(f"a player spec must be a non-empty string, got {spec!r}")
     load_builtin_players()
-    suffix = os.path.splitext(spec)[1].lower()
-    if suffix in _FILE_LOADERS or suffix in PLAYER_FILE_SUFFIXES or os.path.sep in spec or os.path.isfile(spec):
-        if not os.path.isfile(spec):
-            raise ValueError(f"player file not found: {spec}")
-        if suffix not in _FILE_LOADERS:
-            raise ValueError(
-                f"cannot load a player from {spec!r}: no loader for files ending in {suffix or '(no suffix)'!r}"
-            )
-        player = _FILE_LOADERS[suffix](spec)
-        if seed is not None and hasattr(player, "seed"):
-            player.seed(seed)
-        return player
     name, raw = parse_spec(spec)
     if name not in _REGISTRY:
         known = ", ".join(sorted(_REGISTRY))

@@ -20,14 +20,22 @@ import dill
 from deap import tools
 
 from gpquarto.atomic import write_bytes_atomic
-from gpquarto.gp.backends import SerialBackend
-from gpquarto.gp.fitness import EvaluationResult, EvaluationTask, LibrarySpec, evaluate, game_plan, parse_opponents
 from gpquarto.gp.generation import TreeGenerator
 from gpquarto.gp.genome import ACTION_TYPES, CONDITION_TYPE, Genome
 from gpquarto.gp.screening import RuleScreen, ScreeningConfig
 from gpquarto.gp.variation import mutate_genome, random_genome, rule_crossover, tree_crossover
-from gpquarto.players.registry import make_unattended_player
+from gpquarto.plain_files import read_plain_file
+from gpquarto.resolve import make_unattended_player
+from gpquarto.runner import Runner
 from gpquarto.seeding import derive_seed
+from gpquarto.training.fitness import (
+    EvaluationResult,
+    EvaluationTask,
+    LibraryConfig,
+    evaluate,
+    game_plan,
+    parse_opponents,
+)
 
 CHECKPOINT_FORMAT = "gpquarto-checkpoint/1"
 #: Config fields that may change when a run is resumed (they do not change the results of past generations).
@@ -141,7 +149,7 @@ class Evolution:
         self.screen = RuleScreen(
             self.library, _screening_config(self.config), derive_seed(self.config.seed, "screening")
         )
-        self.library_spec = LibrarySpec(self.config.plugins, self.config.tactical)
+        self.library_spec = LibraryConfig(self.config.plugins, self.config.tactical)
         self._evaluations = 0
 
     @classmethod
@@ -167,7 +175,7 @@ class Evolution:
 
     # -- one generation -------------------------------------------------------------------------------
 
-    def evaluate(self, backend: SerialBackend) -> None:
+    def evaluate(self, runner: Runner) -> None:
         """Play this generation's games with every genome (each distinct genome once) and set fitnesses."""
         plan = game_plan(parse_opponents(self.config.opponents), self.config.games, self.config.seed, self.generation)
         unique: dict[tuple, int] = {}
@@ -177,7 +185,7 @@ class Evolution:
             if key not in unique:
                 unique[key] = len(tasks)
                 tasks.append(EvaluationTask(genome.to_data(), plan, self.config.fallback_weight, self.library_spec))
-        results: list[EvaluationResult] = backend.map(evaluate, tasks)
+        results: list[EvaluationResult] = runner.map(evaluate, tasks)
         for genome in self.population:
             result = results[unique[genome.key()]]
             genome.fitness.values = (result.score, float(result.size))
@@ -251,21 +259,21 @@ class Evolution:
         self.population = elites + offspring
         self.generation = next_generation
 
-    def step(self, backend: SerialBackend) -> dict:
+    def step(self, runner: Runner) -> dict:
         """Evaluate, record and breed one generation; returns its logbook row."""
-        self.evaluate(backend)
+        self.evaluate(runner)
         row = self.record()
         self.breed()
         return row
 
-    def run(self, backend: SerialBackend, on_generation: Callable[[Evolution, dict], None] | None = None) -> None:
+    def run(self, runner: Runner, on_generation: Callable[[Evolution, dict], None] | None = None) -> None:
         """Run until ``config.generations`` generations are done, calling ``on_generation`` after each."""
         while self.generation < self.config.generations:
-            row = self.step(backend)
+            row = self.step(runner)
             if on_generation is not None:
                 on_generation(self, row)
 
-    def champion(self, backend: SerialBackend) -> Genome | None:
+    def champion(self, runner: Runner) -> Genome | None:
         """The hall of fame's best after re-scoring every member on the same ``final_games`` fresh games.
 
         Fitness is noisy (a genome may top a generation by luck), so the final choice plays each hall of fame
@@ -279,7 +287,7 @@ class Evolution:
         tasks = [
             EvaluationTask(genome.to_data(), plan, self.config.fallback_weight, self.library_spec) for genome in members
         ]
-        results: list[EvaluationResult] = backend.map(evaluate, tasks)
+        results: list[EvaluationResult] = runner.map(evaluate, tasks)
         for genome, result in zip(members, results, strict=True):
             genome.fitness.values = (result.score, float(result.size))
             genome.record = result.as_dict()
@@ -336,16 +344,13 @@ class Evolution:
 
     @classmethod
     def load_checkpoint(cls, path: str, library, config: EvolutionConfig | None = None) -> Evolution:
-        """Read a checkpoint written by :meth:`save_checkpoint`."""
-        try:
-            with open(path, "rb") as stream:
-                state = dill.load(stream)
-        except (OSError, EOFError, dill.UnpicklingError, AttributeError, ImportError, IndexError, TypeError) as error:
-            raise ValueError(f"{path}: unreadable checkpoint ({type(error).__name__}: {error})") from None
+        """Read a checkpoint written by :meth:`save_checkpoint` (plain data only; anything else is refused)."""
+        state = read_plain_file(path, "checkpoint")  # plain data only: a tampered file cannot run code
         try:
             return cls.from_state(state, library, config)
-        except ValueError as error:
-            raise ValueError(f"{path}: {error}") from None
+        except (ValueError, KeyError, TypeError, IndexError, AttributeError) as error:
+            detail = str(error) if isinstance(error, ValueError) else f"malformed ({type(error).__name__}: {error})"
+            raise ValueError(f"{path}: {detail}") from None
 
 
 def _as_state(value):

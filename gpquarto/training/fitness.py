@@ -16,14 +16,16 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass
 
+from gpquarto.arena.game import play_game
 from gpquarto.gp.genome import Genome
-from gpquarto.players.evolved import EvolvedPlayer
-from gpquarto.players.registry import make_unattended_player
+from gpquarto.gp.player import EvolvedPlayer
+from gpquarto.gp.primitives import PrimitiveLibrary, shared_library
+from gpquarto.resolve import make_unattended_player
 from gpquarto.seeding import derive_seed
 
 
 @dataclass(frozen=True)
-class LibrarySpec:
+class LibraryConfig:
     """Which primitive library a worker loads: plugin files (absolute paths) and the tactical family."""
 
     plugins: tuple[str, ...] = ()
@@ -31,7 +33,7 @@ class LibrarySpec:
 
 
 @dataclass(frozen=True)
-class GameSpec:
+class FitnessGame:
     """One fitness game: the opponent's spec, the evolved player's seat (0 opens) and the game seed."""
 
     opponent: str
@@ -44,9 +46,9 @@ class EvaluationTask:
     """Everything needed to evaluate one genome, as plain data."""
 
     genome: dict
-    games: tuple[GameSpec, ...]
+    games: tuple[FitnessGame, ...]
     fallback_weight: float
-    library: LibrarySpec
+    library: LibraryConfig
 
 
 @dataclass(frozen=True)
@@ -113,7 +115,7 @@ def allocate(weights: list[float], count: int) -> list[int]:
 
 def game_plan(
     opponents: list[tuple[str, float]], games: int, run_seed: int, generation: int | str
-) -> tuple[GameSpec, ...]:
+) -> tuple[FitnessGame, ...]:
     """The games every genome of ``generation`` plays: pairs with the same seed and swapped seats.
 
     ``generation`` may also be a label (``"final"``) for games outside the generations.
@@ -126,23 +128,17 @@ def game_plan(
     for (spec, _), count in zip(opponents, pairs, strict=True):
         for _ in range(count):
             seed = derive_seed(run_seed, "fitness", generation, pair)
-            plan += [GameSpec(spec, 0, seed), GameSpec(spec, 1, seed)]
+            plan += [FitnessGame(spec, 0, seed), FitnessGame(spec, 1, seed)]
             pair += 1
     return tuple(plan)
 
 
-_LIBRARIES: dict[LibrarySpec, object] = {}
 _OPPONENTS: dict[str, object] = {}
 
 
-def get_library(spec: LibrarySpec):
-    """The primitive library for ``spec``, loaded once per process (plugins are re-loaded in each worker)."""
-    library = _LIBRARIES.get(spec)
-    if library is None:
-        from gpquarto.gp.primitives import load_library
-
-        library = _LIBRARIES[spec] = load_library(spec.plugins, tactical=spec.tactical)
-    return library
+def get_library(config: LibraryConfig) -> PrimitiveLibrary:
+    """The primitive library for ``config``, loaded once per process (plugins are re-loaded in each worker)."""
+    return shared_library(config.plugins, tactical=config.tactical)
 
 
 def _opponent(spec: str):
@@ -154,12 +150,10 @@ def _opponent(spec: str):
 
 def play(players: tuple, seed: int) -> int | None:
     """Play one game from the empty board; the winning seat, or None for a draw."""
-    from gpquarto.arena.game import play_game
-
     return play_game(players, seed=seed).winner
 
 
-def play_games(player: EvolvedPlayer, games: tuple[GameSpec, ...]) -> tuple[int, int, int]:
+def play_games(player: EvolvedPlayer, games: tuple[FitnessGame, ...]) -> tuple[int, int, int]:
     """Play ``games`` with ``player``; (wins, draws, losses)."""
     wins = draws = losses = 0
     for game in games:

@@ -1,0 +1,160 @@
+"""Matches and tournaments between players given by spec, on any runner, identical to a serial run.
+
+A match is cut into contiguous slices of games; each task rebuilds both players from their specs (zoo
+names or saved files) and plays its slice with the same per-game seeds as one serial
+:func:`~gpquarto.arena.match.play_match`, so the totals do not depend on the runner or its workers.
+
+Example::
+
+    >>> result = run_match("random", "novice", 20, seed=1)
+    >>> result.names, result.games
+    (('random', 'novice'), 20)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from gpquarto.arena.match import MatchResult, play_match
+from gpquarto.arena.ratings import DEFAULT_PRIOR_SD
+from gpquarto.arena.tournament import TournamentResult, pairing_seed, tournament_result
+from gpquarto.engine.lines import Rules
+from gpquarto.resolve import check_player_specs, make_unattended_player
+from gpquarto.runner import Runner, SerialRunner
+
+#: The most games in one task: small enough for a progress bar to move, large enough to keep overhead low.
+MAX_SLICE = 200
+
+
+@dataclass(frozen=True)
+class MatchSlice:
+    """Games ``first_game .. first_game + games - 1`` of the match between two specs (plain data, for workers)."""
+
+    pairing: int
+    spec_a: str
+    spec_b: str
+    first_game: int
+    games: int
+    seed: int
+    rules: str
+    time_limit: float | None
+    keep_records: bool
+    plugins: tuple[str, ...] = ()
+
+
+def play_slice(task: MatchSlice) -> MatchResult:
+    """Build both players from their specs and play the slice (module-level: it runs in workers)."""
+    player_a = make_unattended_player(task.spec_a, seed=task.seed, plugins=task.plugins or None)
+    player_b = make_unattended_player(task.spec_b, seed=task.seed, plugins=task.plugins or None)
+    return play_match(
+        player_a,
+        player_b,
+        task.games,
+        names=_side_names(task.spec_a, task.spec_b),
+        seed=task.seed,
+        rules=task.rules,
+        time_limit=task.time_limit,
+        keep_records=task.keep_records,
+        first_game=task.first_game,
+    )
+
+
+def _side_names(spec_a: str, spec_b: str) -> tuple[str, str]:
+    return (spec_a + " (A)", spec_b + " (B)") if spec_a == spec_b else (spec_a, spec_b)
+
+
+def run_matches(
+    pairings: Sequence[tuple[str, str, int]],
+    games: int,
+    *,
+    rules: Rules | str = Rules.CLASSIC,
+    time_limit: float | None = None,
+    keep_records: bool = False,
+    plugins: Sequence[str] = (),
+    runner: Runner | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> list[MatchResult]:
+    """Matches of ``games`` games, ``pairings[k] = (spec_a, spec_b, seed)``, all on one runner; results in
+    the order of ``pairings``. Every spec is checked here, before any game; ``progress(n)`` counts games."""
+    if games < 0:
+        raise ValueError(f"games must be >= 0, got {games}")
+    for spec_a, spec_b, _ in pairings:
+        for spec in (spec_a, spec_b):
+            make_unattended_player(spec, plugins=plugins or None)  # a bad spec fails here, in one line
+    runner = runner or SerialRunner()
+    rules = Rules(rules).value
+    size = max(1, min(MAX_SLICE, -(-games // (runner.workers * 4)))) if games else 1
+    tasks = [
+        MatchSlice(number, a, b, start, min(size, games - start), seed, rules, time_limit, keep_records, tuple(plugins))
+        for number, (a, b, seed) in enumerate(pairings)
+        for start in range(0, games, size)
+    ]
+    count_games = None if progress is None else (lambda parts: progress(sum(part.games for part in parts)))
+    results = [MatchResult(names=_side_names(a, b)) for a, b, _ in pairings]
+    for task, part in zip(tasks, runner.map(play_slice, tasks, progress=count_games), strict=True):
+        results[task.pairing].merge(part)
+    return results
+
+
+def run_match(
+    spec_a: str,
+    spec_b: str,
+    games: int,
+    *,
+    seed: int = 0,
+    rules: Rules | str = Rules.CLASSIC,
+    time_limit: float | None = None,
+    keep_records: bool = False,
+    plugins: Sequence[str] = (),
+    runner: Runner | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> MatchResult:
+    """A match between two player specs (see the module docstring), serial unless a runner is given."""
+    return run_matches(
+        [(spec_a, spec_b, seed)],
+        games,
+        rules=rules,
+        time_limit=time_limit,
+        keep_records=keep_records,
+        plugins=plugins,
+        runner=runner,
+        progress=progress,
+    )[0]
+
+
+def run_tournament(
+    specs: Sequence[str],
+    games: int,
+    *,
+    seed: int = 0,
+    rules: Rules | str = Rules.CLASSIC,
+    time_limit: float | None = None,
+    keep_records: bool = False,
+    prior_sd: float | None = DEFAULT_PRIOR_SD,
+    plugins: Sequence[str] = (),
+    runner: Runner | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> TournamentResult:
+    """A round robin of ``games`` games per pairing between ``specs``, then the ratings.
+
+    Every spec is checked before any game is played; the result does not depend on the runner.
+    """
+    if games < 1:
+        raise ValueError(f"games per pairing must be >= 1, got {games}")
+    specs = tuple(specs)
+    check_player_specs(specs, plugins=plugins or None)
+    pairs = [(i, j) for i in range(len(specs)) for j in range(i + 1, len(specs))]
+    results = run_matches(
+        [(specs[i], specs[j], pairing_seed(seed, i, j)) for i, j in pairs],
+        games,
+        rules=rules,
+        time_limit=time_limit,
+        keep_records=keep_records,
+        plugins=plugins,
+        runner=runner,
+        progress=progress,
+    )
+    return tournament_result(
+        specs, games, dict(zip(pairs, results, strict=True)), seed=seed, rules=rules, prior_sd=prior_sd
+    )

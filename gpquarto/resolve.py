@@ -1,0 +1,68 @@
+"""Player specs: the one place where a spec, a zoo name or a saved player file, becomes a player.
+
+A *player spec* is either a named spec of the zoo (``random``, ``minimax:depth=2,heuristic=lines``; see
+:mod:`gpquarto.players.registry`) or the path of a saved player (``best_player.p`` or ``.json``, loaded
+safely by :mod:`gpquarto.gp.storage`). Everything that takes players by spec (the CLI, matches,
+tournaments, training opponents, grading, the web app) goes through :func:`make_player`.
+
+Example::
+
+    >>> from gpquarto.resolve import make_player
+    >>> make_player("minimax:depth=1").name
+    'minimax:depth=1'
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+
+from gpquarto.gp.storage import SUFFIXES, load_player
+from gpquarto.players.base import Player
+from gpquarto.players.registry import make_named_player
+
+#: Suffixes that always mean "a saved player file" (only ``.p`` and ``.json`` are gpquarto's own).
+PLAYER_FILE_SUFFIXES = (".p", ".json", ".dill", ".pkl", ".pickle")
+
+
+def is_player_file(spec: str) -> bool:
+    """True when ``spec`` names a file rather than a zoo player (by its suffix, a path separator, or an existing file)."""
+    suffix = os.path.splitext(spec)[1].lower()
+    return suffix in PLAYER_FILE_SUFFIXES or os.path.sep in spec or os.path.isfile(spec)
+
+
+def make_player(spec: str, *, seed: int | None = None, plugins: Sequence[str] | None = None) -> Player:
+    """The player a spec names: a zoo player, or a saved player loaded with ``plugins`` (primitive plugin files;
+    default the ``GPQUARTO_PLUGINS`` environment variable). Any problem is a one-line ``ValueError``."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise ValueError(f"a player spec must be a non-empty string, got {spec!r}")
+    if not is_player_file(spec):
+        return make_named_player(spec, seed=seed)
+    if not os.path.isfile(spec):
+        raise ValueError(f"player file not found: {spec}")
+    suffix = os.path.splitext(spec)[1].lower()
+    if suffix not in SUFFIXES:
+        raise ValueError(f"cannot load a player from {spec!r}: saved players end in {' or '.join(SUFFIXES)}")
+    return load_player(spec, seed=seed, plugins=None if plugins is None else tuple(plugins))
+
+
+def make_unattended_player(spec: str, *, seed: int | None = None, plugins: Sequence[str] | None = None) -> Player:
+    """:func:`make_player` for matches, tournaments and training, which run with nobody at the terminal: a
+    player that needs a person (its class sets ``interactive = True``, like ``human``) is refused with a
+    one-line ``ValueError``."""
+    player = make_player(spec, seed=seed, plugins=plugins)
+    if getattr(player, "interactive", False):
+        raise ValueError(f"player {spec!r} needs a person at the terminal: play it with 'python -m gpquarto play'")
+    return player
+
+
+def check_player_specs(specs: Sequence[str], *, at_least: int = 2, plugins: Sequence[str] | None = None) -> None:
+    """Raise ``ValueError`` (one line) unless there are ``at_least`` distinct specs of unattended players."""
+    if len(specs) < at_least:
+        raise ValueError(f"need at least {at_least} players, got {len(specs)}")
+    seen = set()
+    for spec in specs:
+        if spec in seen:
+            raise ValueError(f"player {spec!r} is listed twice")
+        seen.add(spec)
+        make_unattended_player(spec, plugins=plugins)

@@ -1,0 +1,137 @@
+"""A Dask cluster: an existing scheduler (``--scheduler ADDRESS``) or a local cluster of N worker processes.
+
+Needs the ``distributed`` extra (``pip install "gpquarto[distributed]"``). A worker that dies has its
+tasks run again elsewhere by the scheduler (results do not change: every task carries its seeds). While no
+worker is connected the runner waits and, after ``idle_warning`` seconds, says so once on stderr.
+An unreachable scheduler or one lost during a map raises :class:`RunnerError` with one line.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from gpquarto.runner.base import Progress, Runner, RunnerError, batches, gather_in_order, run_batch
+
+#: Seconds to wait for a scheduler to answer before giving up.
+CONNECT_TIMEOUT = 10.0
+#: Seconds without any worker before the runner warns that it is waiting.
+IDLE_WARNING = 30.0
+
+
+def _distributed():
+    try:
+        import distributed
+    except ImportError:
+        raise RunnerError("Dask needs the distributed extra: pip install 'gpquarto[distributed]'") from None
+    return distributed
+
+
+class DaskRunner(Runner):
+    """Runs batches of tasks on a Dask cluster."""
+
+    name = "dask"
+
+    def __init__(
+        self,
+        scheduler: str | None = None,
+        *,
+        local_workers: int | None = None,
+        connect_timeout: float = CONNECT_TIMEOUT,
+        idle_warning: float = IDLE_WARNING,
+    ) -> None:
+        distributed = _distributed()
+        self.scheduler = scheduler
+        self.idle_warning = idle_warning
+        self._cluster = None
+        if scheduler:
+            try:
+                self._client = distributed.Client(scheduler, timeout=connect_timeout, set_as_default=False)
+            except (OSError, TimeoutError) as error:
+                raise RunnerError(
+                    f"cannot reach the Dask scheduler at {scheduler} within {connect_timeout:g} s "
+                    f"({type(error).__name__})"
+                ) from None
+        else:
+            self._cluster = distributed.LocalCluster(
+                n_workers=local_workers or 1,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,
+                host="127.0.0.1",
+            )
+            self._client = distributed.Client(self._cluster, set_as_default=False)
+        self.workers = max(1, self._count_workers() or (local_workers or 1))
+
+    def _count_workers(self) -> int:
+        try:
+            return len(self._client.scheduler_info().get("workers", {}))
+        except Exception:  # the scheduler is gone; map reports it
+            return 0
+
+    def describe(self) -> str:
+        where = self.scheduler or "a local cluster"
+        return f"dask at {where}, {self._count_workers()} workers connected"
+
+    def map(self, function: Callable[[Any], Any], items: Iterable[Any], *, progress: Progress | None = None) -> list:
+        distributed = _distributed()
+        items = list(items)
+        if not items:
+            return []
+        self.workers = max(1, self._count_workers())
+        parts: dict[int, list[Any]] = {}
+        chunks = batches(items, self.workers)
+        client = self._client
+        futures = client.map(run_batch, [function] * len(chunks), chunks, pure=False)
+        index_of = {future.key: index for index, future in enumerate(futures)}
+        pending = set(futures)
+        idle_since: float | None = None
+        warned = False
+        try:
+            while pending:
+                try:
+                    done = distributed.wait(list(pending), timeout=1.0, return_when="FIRST_COMPLETED").done
+                except distributed.TimeoutError:
+                    done = set()
+                for future in done:
+                    pending.discard(future)
+                    parts[index_of[future.key]] = future.result()
+                    if progress is not None:
+                        progress(parts[index_of[future.key]])
+                if done or not pending:
+                    idle_since = None
+                    continue
+                if client.status != "running":
+                    raise RunnerError(f"lost the Dask scheduler at {self.scheduler or 'the local cluster'}")
+                if self._count_workers() == 0:
+                    idle_since = idle_since or time.monotonic()
+                    if not warned and time.monotonic() - idle_since >= self.idle_warning:
+                        print(
+                            f"gpquarto: warning: no Dask worker has been connected for {self.idle_warning:g} s; "
+                            "waiting for workers to join (Ctrl-C to stop)",
+                            file=sys.stderr,
+                        )
+                        warned = True
+                else:
+                    idle_since = None
+        except RunnerError:
+            raise
+        except (KeyboardInterrupt, SystemExit):
+            client.cancel(list(pending))
+            raise
+        except (OSError, distributed.CancelledError) as error:
+            raise RunnerError(
+                f"lost the Dask scheduler at {self.scheduler or 'the local cluster'} ({type(error).__name__})"
+            ) from None
+        return gather_in_order(parts, len(chunks))
+
+    def close(self) -> None:
+        """Disconnect, and stop the local cluster if this runner started it."""
+        try:
+            self._client.close(timeout=5)
+        except Exception:  # already gone: nothing left to release
+            pass
+        if self._cluster is not None:
+            self._cluster.close(timeout=10)
