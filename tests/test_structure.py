@@ -1,0 +1,102 @@
+"""The layout's rules, checked on the source: imports flow one way, and the engine's privates stay private."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: Layers from the ground up; a module may import its own layer and the ones below, never above.
+LAYERS = (
+    ("gpquarto.atomic", "gpquarto.seeding", "gpquarto.plain_files", "gpquarto.runner"),
+    ("gpquarto.engine",),
+    ("gpquarto.search",),
+    ("gpquarto.players",),
+    ("gpquarto.arena",),
+    ("gpquarto.gp", "gpquarto_primitives"),
+    ("gpquarto.resolve",),
+    ("gpquarto.training", "gpquarto.jobs", "gpquarto.grading"),
+    ("gpquarto.bench", "gpquarto.adapters", "gpquarto.web"),
+    ("gpquarto.cli", "gpquarto.__main__"),
+)
+
+
+def layer_of(module: str) -> int | None:
+    if module == "gpquarto":
+        return 1  # the package's face hands on engine names only
+    for level, prefixes in enumerate(LAYERS):
+        if any(module == prefix or module.startswith(prefix + ".") for prefix in prefixes):
+            return level
+    return None
+
+
+def source_modules() -> list[tuple[str, Path]]:
+    modules = []
+    for path in sorted((ROOT / "gpquarto").rglob("*.py")):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        modules.append((".".join(parts[:-1] if parts[-1] == "__init__" else parts), path))
+    for path in sorted((ROOT / "primitives").glob("*.py")):
+        name = "gpquarto_primitives" + ("" if path.stem == "__init__" else "." + path.stem)
+        modules.append((name, path))
+    return modules
+
+
+def imported_modules(tree: ast.AST) -> list[tuple[str, int]]:
+    """Every module imported anywhere in the file (lazy imports inside functions included), with its line."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(alias.name, node.lineno) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found += [(f"{node.module}.{alias.name}", node.lineno) for alias in node.names]
+    return found
+
+
+def test_every_module_has_a_layer():
+    assert [name for name, _ in source_modules() if layer_of(name) is None] == []
+
+
+@pytest.mark.parametrize(("module", "path"), source_modules(), ids=lambda item: str(item))
+def test_imports_flow_one_way(module, path):
+    level = layer_of(module)
+    upward = []
+    for imported, line in imported_modules(ast.parse(path.read_text())):
+        if imported == "gpquarto" or imported.startswith("gpquarto.__version__"):
+            continue  # the package's version and face (engine names only)
+        target = layer_of(imported)
+        if target is not None and target > level:
+            upward.append(f"{path.relative_to(ROOT)}:{line} imports {imported}")
+    assert upward == []
+
+
+#: Attributes of Board and BoardView that only the engine may touch.
+ENGINE_PRIVATES = {"_history", "_line_masks", "_board"}
+
+
+def test_no_module_outside_the_engine_reads_board_privates():
+    offences = []
+    for module, path in source_modules():
+        if module.startswith("gpquarto.engine"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (
+                isinstance(node, ast.Attribute)
+                and node.attr in ENGINE_PRIVATES
+                and not (isinstance(node.value, ast.Name) and node.value.id == "self")
+            ):
+                offences.append(f"{path.relative_to(ROOT)}:{node.lineno} reads .{node.attr}")
+    assert offences == []
+
+
+def test_the_layout_table_lists_every_folder():
+    readme = (ROOT / "README.md").read_text()
+    folders = sorted(
+        f"gpquarto/{path.name}/"
+        for path in (ROOT / "gpquarto").iterdir()
+        if path.is_dir() and (path / "__init__.py").exists()
+    )
+    missing = [folder for folder in folders if f"`{folder}`" not in readme]
+    assert missing == []
