@@ -92,7 +92,7 @@ def run_matches(
     ]
     count_games = None if progress is None else (lambda parts: progress(sum(part.games for part in parts)))
     results = [MatchResult(names=_side_names(a, b)) for a, b, _ in pairings]
-    for task, part in zip(tasks, runner.map(play_slice, tasks, progress=count_games), strict=True):
+    for task, part in zip(tasks, runner.map(play_slice, tasks, progress=count_games, batch_size=1), strict=True):
         results[task.pairing].merge(part)
     return results
 

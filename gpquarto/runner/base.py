@@ -25,11 +25,15 @@ def available_cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def batches(items: Sequence[Any], workers: int, *, per_worker: int = BATCHES_PER_WORKER) -> list[list[Any]]:
-    """Cut ``items`` into contiguous batches, about ``per_worker`` per worker (never an empty batch)."""
+def batches(
+    items: Sequence[Any], workers: int, *, per_worker: int = BATCHES_PER_WORKER, size: int | None = None
+) -> list[list[Any]]:
+    """Cut ``items`` into contiguous batches of ``size`` items, or about ``per_worker`` per worker (never an
+    empty batch)."""
     if not items:
         return []
-    size = max(1, -(-len(items) // (max(1, workers) * per_worker)))
+    if size is None:
+        size = max(1, -(-len(items) // (max(1, workers) * per_worker)))
     return [list(items[start : start + size]) for start in range(0, len(items), size)]
 
 
@@ -46,8 +50,19 @@ class Runner:
     #: How many tasks run at once.
     workers = 1
 
-    def map(self, function: Callable[[Any], Any], items: Iterable[Any], *, progress: Progress | None = None) -> list:
-        """``[function(item) for item in items]``, in order; ``progress(results)`` as items finish."""
+    def map(
+        self,
+        function: Callable[[Any], Any],
+        items: Iterable[Any],
+        *,
+        progress: Progress | None = None,
+        batch_size: int | None = None,
+    ) -> list:
+        """``[function(item) for item in items]``, in order; ``progress(results)`` as items finish.
+
+        Items travel in batches (about four per worker); ``batch_size`` sets their size instead, for callers
+        whose items are already large (``1``: each item is a task).
+        """
         raise NotImplementedError
 
     def describe(self) -> str:
@@ -69,7 +84,14 @@ class SerialRunner(Runner):
 
     name = "serial"
 
-    def map(self, function: Callable[[Any], Any], items: Iterable[Any], *, progress: Progress | None = None) -> list:
+    def map(
+        self,
+        function: Callable[[Any], Any],
+        items: Iterable[Any],
+        *,
+        progress: Progress | None = None,
+        batch_size: int | None = None,
+    ) -> list:
         results = []
         for item in items:
             result = function(item)

@@ -75,14 +75,21 @@ class DaskRunner(Runner):
         where = self.scheduler or "a local cluster"
         return f"dask at {where}, {self._count_workers()} workers connected"
 
-    def map(self, function: Callable[[Any], Any], items: Iterable[Any], *, progress: Progress | None = None) -> list:
+    def map(
+        self,
+        function: Callable[[Any], Any],
+        items: Iterable[Any],
+        *,
+        progress: Progress | None = None,
+        batch_size: int | None = None,
+    ) -> list:
         distributed = _distributed()
         items = list(items)
         if not items:
             return []
         self.workers = max(1, self._count_workers())
         parts: dict[int, list[Any]] = {}
-        chunks = batches(items, self.workers)
+        chunks = batches(items, self.workers, size=batch_size)
         client = self._client
         futures = client.map(run_batch, [function] * len(chunks), chunks, pure=False)
         index_of = {future.key: index for index, future in enumerate(futures)}

@@ -4,12 +4,30 @@ from __future__ import annotations
 
 import multiprocessing
 import signal
-from collections.abc import Callable, Iterable
+import threading
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from typing import Any
 
 from gpquarto.runner.base import Progress, Runner, RunnerError, batches, gather_in_order, run_batch
+
+#: Batches waiting or running per worker process.
+IN_FLIGHT_PER_WORKER = 2
+
+
+@contextmanager
+def _interrupts_deferred() -> Iterator[None]:
+    """Hold Ctrl-C back until the block is done (it is raised right after)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def _ignore_interrupts() -> None:
@@ -36,18 +54,33 @@ class ProcessRunner(Runner):
             )
         return self._pool
 
-    def map(self, function: Callable[[Any], Any], items: Iterable[Any], *, progress: Progress | None = None) -> list:
+    def map(
+        self,
+        function: Callable[[Any], Any],
+        items: Iterable[Any],
+        *,
+        progress: Progress | None = None,
+        batch_size: int | None = None,
+    ) -> list:
         items = list(items)
         if not items:
             return []
         parts: dict[int, list[Any]] = {}
         pool = self._executor()
+        chunks = batches(items, self.workers, size=batch_size)
         futures: dict[Future, int] = {}
+        pending: set[Future] = set()
+        next_chunk = 0
         try:
-            for index, batch in enumerate(batches(items, self.workers)):
-                futures[pool.submit(run_batch, function, batch)] = index
-            pending = set(futures)
-            while pending:
+            while next_chunk < len(chunks) or pending:
+                # A few batches in flight per worker: memory stays small and Ctrl-C lands in wait(), not in
+                # submit(), which holds the executor's lock (shutting down from there would deadlock).
+                while next_chunk < len(chunks) and len(pending) < IN_FLIGHT_PER_WORKER * self.workers:
+                    with _interrupts_deferred():
+                        future = pool.submit(run_batch, function, chunks[next_chunk])
+                    futures[future] = next_chunk
+                    pending.add(future)
+                    next_chunk += 1
                 done, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for future in done:
                     parts[futures[future]] = future.result()
@@ -59,7 +92,7 @@ class ProcessRunner(Runner):
         except BaseException:  # Ctrl-C or a task's exception: stop the workers now, then let it through
             self._stop()
             raise
-        return gather_in_order(parts, len(futures))
+        return gather_in_order(parts, len(chunks))
 
     def _stop(self) -> None:
         """Stop every worker at once, without waiting for running tasks."""

@@ -1,0 +1,133 @@
+"""The runner: same results in order on every back-end, batching, progress, worker deaths and Ctrl-C."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from gpquarto.runner import RunnerError, SerialRunner, batches, make_runner
+from gpquarto.runner.processes import ProcessRunner
+
+
+def square(value: int) -> int:
+    return value * value
+
+
+def fail_on_seven(value: int) -> int:
+    if value == 7:
+        raise ValueError("seven is refused")
+    return value
+
+
+def kill_own_process(value: int) -> int:
+    if value == 3:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return value
+
+
+def test_batches_are_contiguous_cover_everything_and_are_few():
+    items = list(range(103))
+    for workers in (1, 2, 3, 8):
+        cut = batches(items, workers)
+        assert [item for batch in cut for item in batch] == items
+        assert all(cut) and len(cut) <= workers * 4
+        assert [len(batch) for batch in batches(items, workers, size=10)] == [10] * 10 + [3]
+    assert batches([], 4) == []
+
+
+def test_processes_give_the_serial_results_in_order_with_progress():
+    items = list(range(-40, 60))
+    counted = []
+    with make_runner(2) as runner:
+        assert isinstance(runner, ProcessRunner)
+        assert runner.map(square, items, progress=lambda done: counted.extend(done)) == [square(i) for i in items]
+        assert runner.map(square, [5]) == [25]  # the pool is reused
+    assert sorted(counted) == sorted(square(i) for i in items)
+    assert SerialRunner().map(square, items) == [square(i) for i in items]
+
+
+def test_a_task_error_reaches_the_caller_and_a_dead_worker_is_one_line():
+    with make_runner(2) as runner:
+        with pytest.raises(ValueError, match="seven is refused"):
+            runner.map(fail_on_seven, range(20))
+        with pytest.raises(RunnerError, match="a worker process died") as error:
+            runner.map(kill_own_process, range(8))
+        assert "\n" not in str(error.value)
+        assert runner.map(square, [3]) == [9]  # a fresh pool after the failure
+
+
+def test_workers_above_the_cores_or_tasks_are_capped_with_a_note():
+    notes = []
+    runner = make_runner(64, note=notes.append)
+    assert runner.workers <= os.cpu_count() and "instead of 64" in notes[0]
+    runner.close()
+    notes.clear()
+    assert isinstance(make_runner(2, tasks=1, note=notes.append), SerialRunner)
+    assert "only 1 tasks" in notes[0]
+    with pytest.raises(ValueError, match="either a scheduler address or a number of local Dask workers"):
+        make_runner(scheduler="tcp://127.0.0.1:1", dask_workers=2)
+
+
+def interrupt_after(command: list[str], ready, cwd) -> tuple[int, str, float]:
+    """Start ``command`` in its own process group, wait until ``ready()``, press Ctrl-C (SIGINT to the whole
+    group, as a terminal does) and return the exit code, stderr and seconds from the signal to the exit."""
+    process = subprocess.Popen(
+        command, cwd=cwd, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
+    deadline = time.monotonic() + 120
+    while not ready() and time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.05)
+    assert process.poll() is None, "the command ended before it could be interrupted"
+    began = time.monotonic()
+    os.killpg(process.pid, signal.SIGINT)
+    _, error = process.communicate(timeout=60)
+    return process.returncode, error, time.monotonic() - began
+
+
+def test_ctrl_c_stops_a_match_on_workers_at_once_with_one_line(tmp_path):
+    started = time.monotonic()
+    code, error, _ = interrupt_after(
+        [
+            sys.executable,
+            "-m",
+            "gpquarto",
+            "match",
+            "random",
+            "random",
+            "--games",
+            "2000000",
+            "--workers",
+            "2",
+            "--quiet",
+        ],
+        lambda: time.monotonic() - started > 3,
+        tmp_path,
+    )
+    assert code == 130
+    assert error.strip() == "gpquarto: interrupted"
+
+
+def test_ctrl_c_during_training_keeps_the_checkpoint_resumable(tmp_path):
+    run = tmp_path / "run"
+    common = ["--population", "6", "--games", "4", "--opponents", "random", "--final-games", "0", "--quiet"]
+    command = [sys.executable, "-m", "gpquarto", "train", "--generations", "400", *common, "--workers", "2"]
+    code, error, _ = interrupt_after(
+        [*command, "--run-dir", str(run), "--filename", str(tmp_path / "best.p")],
+        lambda: (run / "logbook.csv").exists(),
+        tmp_path,
+    )
+    assert code == 130 and error.strip().endswith("gpquarto: interrupted") and "Traceback" not in error
+    resumed = subprocess.run(
+        [sys.executable, "-m", "gpquarto", "train", "--resume", "--generations", "3", "--run-dir", str(run), "--quiet"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+    )
+    assert resumed.returncode == 0, resumed.stderr
+    assert (tmp_path / "best.p").exists()
