@@ -3,11 +3,13 @@
 Needs the ``distributed`` extra (``pip install "gpquarto[distributed]"``). A worker that dies has its
 tasks run again elsewhere by the scheduler (results do not change: every task carries its seeds). While no
 worker is connected the runner waits and, after ``idle_warning`` seconds, says so once on stderr.
-An unreachable scheduler or one lost during a map raises :class:`RunnerError` with one line.
+An unreachable scheduler or one lost during a map raises :class:`RunnerError` with one line (Dask's own
+log messages are silenced unless ``quiet=False``).
 """
 
 from __future__ import annotations
 
+import logging
 import sys
 import time
 from collections.abc import Callable, Iterable
@@ -19,6 +21,13 @@ from gpquarto.runner.base import Progress, Runner, RunnerError, batches, gather_
 CONNECT_TIMEOUT = 10.0
 #: Seconds without any worker before the runner warns that it is waiting.
 IDLE_WARNING = 30.0
+
+
+def _quiet_dask_logs() -> None:
+    """Dask logs connection trouble at length; the runner reports it in one line instead."""
+    for name in ["distributed", *logging.root.manager.loggerDict]:
+        if name == "distributed" or name.startswith("distributed."):
+            logging.getLogger(name).setLevel(logging.CRITICAL + 1)
 
 
 def _distributed():
@@ -41,8 +50,11 @@ class DaskRunner(Runner):
         local_workers: int | None = None,
         connect_timeout: float = CONNECT_TIMEOUT,
         idle_warning: float = IDLE_WARNING,
+        quiet: bool = True,
     ) -> None:
         distributed = _distributed()
+        if quiet:
+            _quiet_dask_logs()
         self.scheduler = scheduler
         self.idle_warning = idle_warning
         self._cluster = None
@@ -92,22 +104,22 @@ class DaskRunner(Runner):
         chunks = batches(items, self.workers, size=batch_size)
         client = self._client
         futures = client.map(run_batch, [function] * len(chunks), chunks, pure=False)
-        index_of = {future.key: index for index, future in enumerate(futures)}
-        pending = set(futures)
+        pending = dict(enumerate(futures))
         idle_since: float | None = None
         warned = False
         try:
             while pending:
+                head = pending[min(pending)]
                 try:
-                    done = distributed.wait(list(pending), timeout=1.0, return_when="FIRST_COMPLETED").done
+                    head.result(timeout=1.0)  # waits for one task, at most a second, then looks around
                 except distributed.TimeoutError:
-                    done = set()
-                for future in done:
-                    pending.discard(future)
-                    parts[index_of[future.key]] = future.result()
+                    pass
+                finished = [index for index, future in pending.items() if future.done()]
+                for index in finished:
+                    parts[index] = pending.pop(index).result()  # a task's own error is raised here
                     if progress is not None:
-                        progress(parts[index_of[future.key]])
-                if done or not pending:
+                        progress(parts[index])
+                if finished:
                     idle_since = None
                     continue
                 if client.status != "running":
@@ -126,7 +138,7 @@ class DaskRunner(Runner):
         except RunnerError:
             raise
         except (KeyboardInterrupt, SystemExit):
-            client.cancel(list(pending))
+            client.cancel(list(pending.values()))
             raise
         except (OSError, distributed.CancelledError) as error:
             raise RunnerError(
