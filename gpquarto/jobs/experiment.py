@@ -1,0 +1,279 @@
+"""Experiments: several training configurations times N seeds, each run in its own folder, then statistics.
+
+An experiment folder holds ``experiment.json`` (the variants and seeds: everything needed to repeat it),
+one run folder per variant and seed (``NAME/seed-K/``, a normal training run folder), and each run's
+``strength.json`` (its best player's score against each evaluation opponent). Running the same experiment
+again continues it: finished runs are skipped, interrupted ones resumed, missing ones started. Runs go
+one after the other and each run's games go to the runner, so every worker stays busy; results do not
+depend on the runner.
+
+Example::
+
+    >>> plan = ExperimentPlan(
+    ...     variants=(Variant("basic", {"tactical": False}), Variant("tactical", {})),
+    ...     seeds=(0, 1, 2), base={"generations": 10})                          # doctest: +SKIP
+    >>> run_experiment(plan, "runs/exp")                                        # doctest: +SKIP
+    >>> print(format_summary(summarize("runs/exp")))                            # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+
+from gpquarto.arena.stats import holm, mann_whitney
+from gpquarto.atomic import write_text_atomic
+from gpquarto.jobs.matches import run_match
+from gpquarto.runner import Runner, SerialRunner
+from gpquarto.seeding import derive_seed
+from gpquarto.training import EvolutionConfig, RunFolder, open_run, resume, train
+
+EXPERIMENT_FORMAT = "gpquarto-experiment/1"
+PLAN_FILE = "experiment.json"
+STRENGTH_FILE = "strength.json"
+#: Opponents the final players are measured against, by default.
+EVALUATION_OPPONENTS = ("random", "minimax:depth=2")
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+_CONFIG_FIELDS = {item.name: item for item in fields(EvolutionConfig)}
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One configuration: a name (a folder name) and the config fields it sets."""
+
+    name: str
+    settings: dict = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not _NAME.match(self.name):
+            raise ValueError(f"variant name {self.name!r}: use letters, digits, '.', '_' and '-' (at most 64)")
+        unknown = sorted(set(self.settings) - set(_CONFIG_FIELDS) - {"seed"})
+        if unknown or "seed" in self.settings:
+            what = ", ".join(unknown) if unknown else "seed (the experiment sets the seeds)"
+            raise ValueError(f"variant {self.name!r}: not a setting of a variant: {what}")
+
+
+@dataclass(frozen=True)
+class ExperimentPlan:
+    """Variants times seeds, over common ``base`` settings, evaluated against ``opponents``."""
+
+    variants: tuple[Variant, ...]
+    seeds: tuple[int, ...]
+    base: dict = field(default_factory=dict)
+    opponents: tuple[str, ...] = EVALUATION_OPPONENTS
+    evaluation_games: int = 200
+
+    def __post_init__(self) -> None:
+        names = [variant.name for variant in self.variants]
+        if not names:
+            raise ValueError("an experiment needs at least one variant")
+        if len(set(names)) != len(names):
+            raise ValueError(f"variant names must differ, got {', '.join(names)}")
+        if not self.seeds or len(set(self.seeds)) != len(self.seeds):
+            raise ValueError("an experiment needs one or more distinct seeds")
+        if self.evaluation_games < 2 or self.evaluation_games % 2:
+            raise ValueError(f"evaluation games must be an even number >= 2, got {self.evaluation_games}")
+        Variant("base", dict(self.base))  # the same checks for the common settings
+        for variant in self.variants:
+            self.config(variant, self.seeds[0])  # every config is valid before any run starts
+
+    def config(self, variant: Variant, seed: int) -> EvolutionConfig:
+        """The evolution config of ``variant`` with ``seed``."""
+        return EvolutionConfig(**{**self.base, **variant.settings, "seed": seed})
+
+    def as_dict(self) -> dict:
+        """Plain JSON-able data (``experiment.json``)."""
+        return {"format": EXPERIMENT_FORMAT, **asdict(self)}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> ExperimentPlan:
+        """Inverse of :meth:`as_dict`; a one-line ``ValueError`` for anything else."""
+        if not isinstance(data, dict) or data.get("format") != EXPERIMENT_FORMAT:
+            raise ValueError("not a gpquarto experiment plan")
+        try:
+            return cls(
+                variants=tuple(Variant(item["name"], dict(item["settings"])) for item in data["variants"]),
+                seeds=tuple(int(seed) for seed in data["seeds"]),
+                base=dict(data["base"]),
+                opponents=tuple(data["opponents"]),
+                evaluation_games=int(data["evaluation_games"]),
+            )
+        except (KeyError, TypeError) as error:
+            raise ValueError(f"malformed experiment plan ({type(error).__name__}: {error})") from None
+
+
+def parse_setting(text: str) -> tuple[str, object]:
+    """``"key=value"`` as a config field and its value, converted by the field's type
+    (``tactical=false``, ``generations=30``, ``opponents=random:1,minimax:depth=1:1``)."""
+    key, equals, value = text.partition("=")
+    key = key.strip().replace("-", "_")
+    if not equals or key not in _CONFIG_FIELDS:
+        known = ", ".join(sorted(_CONFIG_FIELDS))
+        raise ValueError(f"bad setting {text!r}: expected KEY=VALUE with KEY one of {known}")
+    default = _CONFIG_FIELDS[key].default
+    value = value.strip()
+    try:
+        if isinstance(default, bool):
+            if value.lower() not in ("true", "false", "yes", "no", "1", "0"):
+                raise ValueError
+            return key, value.lower() in ("true", "yes", "1")
+        if isinstance(default, tuple):
+            return key, tuple(item for item in value.split(os.pathsep) if item)
+        return key, type(default)(value)
+    except ValueError:
+        raise ValueError(f"bad setting {text!r}: {key} must be {type(default).__name__}") from None
+
+
+def variant_from_file(path: str | os.PathLike[str]) -> Variant:
+    """A variant named after a JSON file of config fields (``{"generations": 30, "tactical": false}``)."""
+    path = Path(path)
+    try:
+        settings = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise ValueError(f"{path}: not a readable JSON config ({error})") from None
+    if not isinstance(settings, dict):
+        raise ValueError(f"{path}: a config file holds one JSON object of settings")
+    settings.pop("seed", None)
+    return Variant(path.stem, settings)
+
+
+def run_folder(out: Path, variant: str, seed: int) -> Path:
+    """Where the run of ``variant`` with ``seed`` lives."""
+    return out / variant / f"seed-{seed}"
+
+
+def run_experiment(
+    plan: ExperimentPlan,
+    out: str | os.PathLike[str],
+    *,
+    runner: Runner | None = None,
+    on_run: Callable[[str, int, str], None] | None = None,
+) -> None:
+    """Run (or continue) every run of ``plan`` in ``out`` and measure each best player.
+
+    ``on_run(variant, seed, what)`` is told when a run is started, resumed, skipped or measured.
+    """
+    out = Path(out)
+    _check_or_write_plan(plan, out)
+    runner = runner or SerialRunner()
+    for variant in plan.variants:
+        for seed in plan.seeds:
+            folder = run_folder(out, variant.name, seed)
+            run = _trained(plan, variant, seed, folder, runner, on_run)
+            if not (folder / STRENGTH_FILE).is_file():
+                if on_run is not None:
+                    on_run(variant.name, seed, "measured")
+                write_text_atomic(folder / STRENGTH_FILE, json.dumps(measure(plan, run, runner), indent=1) + "\n")
+
+
+def _check_or_write_plan(plan: ExperimentPlan, out: Path) -> None:
+    path = out / PLAN_FILE
+    if path.exists():
+        try:
+            saved = ExperimentPlan.from_dict(json.loads(path.read_text(encoding="utf-8")))
+        except (OSError, ValueError) as error:
+            raise ValueError(f"{path}: {error}") from None
+        if saved != plan:
+            raise ValueError(f"{out} holds another experiment: use another output folder, or the same options")
+        return
+    if out.exists() and any(out.iterdir()):
+        raise ValueError(f"{out} is not empty and holds no experiment: use another output folder")
+    write_text_atomic(path, json.dumps(plan.as_dict(), indent=1) + "\n")
+
+
+def _trained(plan, variant, seed, folder: Path, runner, on_run) -> RunFolder:
+    config = plan.config(variant, seed)
+    if (folder / "checkpoint.dill").is_file():
+        run = open_run(folder)
+        if run.finished:
+            what = "skipped"
+        else:
+            what = "resumed"
+            run = resume(folder, runner=runner)
+    else:
+        what = "started"
+        run = train(config, folder, best_player_copy=None, runner=runner)
+    if on_run is not None:
+        on_run(variant.name, seed, what)
+    return run
+
+
+def measure(plan: ExperimentPlan, run: RunFolder, runner: Runner) -> dict:
+    """The best player's score rate against each evaluation opponent (seeded from the run's seed)."""
+    scores = {}
+    for index, opponent in enumerate(plan.opponents):
+        result = run_match(
+            str(run.best_player_path),
+            opponent,
+            plan.evaluation_games,
+            seed=derive_seed(run.config.seed, "evaluation", index),
+            plugins=run.config.plugins,
+            runner=runner,
+        )
+        scores[opponent] = result.score_rate
+    return {"games": plan.evaluation_games, "score": scores}
+
+
+@dataclass
+class VariantSummary:
+    """One variant's runs: final strength per opponent (one value per seed) and best-fitness curves."""
+
+    name: str
+    strength: dict[str, list[float]]
+    curves: list[list[float]]
+
+
+@dataclass
+class Comparison:
+    """Two variants compared on one opponent: Mann-Whitney U p-value, Holm-adjusted over the opponent's pairs."""
+
+    opponent: str
+    first: str
+    second: str
+    p_value: float
+    adjusted: float
+
+
+@dataclass
+class ExperimentSummary:
+    """What an experiment found."""
+
+    plan: ExperimentPlan
+    variants: list[VariantSummary]
+    comparisons: list[Comparison]
+
+
+def summarize(out: str | os.PathLike[str]) -> ExperimentSummary:
+    """Read a finished experiment and compare its variants (runs not measured yet are an error)."""
+    out = Path(out)
+    try:
+        plan = ExperimentPlan.from_dict(json.loads((out / PLAN_FILE).read_text(encoding="utf-8")))
+    except (OSError, ValueError) as error:
+        raise ValueError(f"{out / PLAN_FILE}: {error}") from None
+    variants = []
+    for variant in plan.variants:
+        strength: dict[str, list[float]] = {opponent: [] for opponent in plan.opponents}
+        curves = []
+        for seed in plan.seeds:
+            folder = run_folder(out, variant.name, seed)
+            try:
+                measured = json.loads((folder / STRENGTH_FILE).read_text(encoding="utf-8"))["score"]
+            except (OSError, ValueError, KeyError) as error:
+                raise ValueError(
+                    f"{folder}: not measured yet ({type(error).__name__}); run the experiment again"
+                ) from None
+            for opponent in plan.opponents:
+                strength[opponent].append(float(measured[opponent]))
+            curves.append([float(value) for value in open_run(folder).logbook().select("best")])
+        variants.append(VariantSummary(variant.name, strength, curves))
+    comparisons = []
+    for opponent in plan.opponents:
+        pairs = [(a, b) for i, a in enumerate(variants) for b in variants[i + 1 :]]
+        p_values = [mann_whitney(a.strength[opponent], b.strength[opponent]) for a, b in pairs]
+        for (a, b), p_value, adjusted in zip(pairs, p_values, holm(p_values), strict=True):
+            comparisons.append(Comparison(opponent, a.name, b.name, p_value, adjusted))
+    return ExperimentSummary(plan, variants, comparisons)
