@@ -6,13 +6,13 @@ import argparse
 
 from gpquarto.cli.common import add_rules_argument, positive_float, positive_int
 
-TARGETS = ("engine", "players")
+TARGETS = ("engine", "players", "train")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "bench",
-        help="measure speed: engine (games/s) or players (time per decision)",
+        help="measure speed: engine (games/s), players (time per decision) or train (seconds per generation)",
         description="Speed benchmarks. The machine may be shared: figures are medians over repeats.",
     )
     parser.add_argument("target", choices=TARGETS, help="what to measure")
@@ -31,6 +31,29 @@ def run(args: argparse.Namespace) -> int:
 
         print(format_engine_benchmark(engine_benchmark(repeats=args.repeats, seconds=args.seconds, rules=rules), rules))
         return 0
+    if args.target == "train":
+        return run_train_benchmark(args)
     from gpquarto.bench.players import run_players_benchmark
 
     return run_players_benchmark(args)
+
+
+def run_train_benchmark(args: argparse.Namespace) -> int:
+    """Seconds per generation of the default training with 1 and 2 local workers and a 2-worker local Dask cluster."""
+    from gpquarto.bench.train import format_train_benchmark, train_benchmark
+    from gpquarto.runner import SerialRunner
+    from gpquarto.runner.processes import ProcessRunner
+    from gpquarto.training import EvolutionConfig
+
+    runners = {"1 worker (serial)": SerialRunner, "2 local processes": lambda: ProcessRunner(2)}
+    try:
+        import distributed  # noqa: F401
+
+        from gpquarto.runner.dask import DaskRunner
+
+        runners["local Dask cluster, 2 workers"] = lambda: DaskRunner(local_workers=2)
+    except ImportError:
+        print("(no Dask: pip install 'gpquarto[distributed]' to measure it too)")
+    config = EvolutionConfig()
+    print(format_train_benchmark(train_benchmark(runners, config, repeats=args.repeats), config))
+    return 0

@@ -1,0 +1,24 @@
+"""The training benchmark times the same generations on every runner it is given."""
+
+from __future__ import annotations
+
+from gpquarto.bench.train import format_train_benchmark, train_benchmark
+from gpquarto.runner import SerialRunner
+from gpquarto.runner.processes import ProcessRunner
+from gpquarto.training import EvolutionConfig
+
+
+def test_every_runner_gets_its_repeats_and_the_table_names_them():
+    config = EvolutionConfig(population=4, games=2, opponents="random", final_games=0)
+    closed = []
+
+    class CountingRunner(SerialRunner):
+        def close(self) -> None:
+            closed.append(True)
+
+    results = train_benchmark({"serial": CountingRunner, "pool": lambda: ProcessRunner(2)}, config, repeats=3)
+    assert [result.label for result in results] == ["serial", "pool"]
+    assert all(len(result.seconds) == 3 and result.median > 0 for result in results)
+    assert closed == [True]
+    table = format_train_benchmark(results, config)
+    assert "serial" in table and "pool" in table and "1.00x" in table
