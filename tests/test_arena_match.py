@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import sys
 
 import pytest
 
@@ -114,3 +115,16 @@ def test_mean_decision_time_per_side_uses_both_sides():
     assert sum(result.decisions) == sum(
         len(r.times) for r in run_match("random", "random", 10, seed=1, keep_records=True).records
     )
+
+
+class Quitter(LowestPlayer):
+    """Calls sys.exit when asked to place: a bug that must not end the whole match."""
+
+    def place_piece(self, board, piece):
+        sys.exit(3)
+
+
+def test_a_player_calling_sys_exit_forfeits_like_any_other_error():
+    result = play_match(Quitter(), make_player("random"), 6, seed=2)
+    assert result.games == 6 and result.forfeits[0] == 6
+    assert all("SystemExit" in reason for reason in result.forfeit_reasons)

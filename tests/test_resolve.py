@@ -56,3 +56,38 @@ def test_unattended_refuses_a_person_and_lists_are_checked():
         check_player_specs(["random", "random"])
     with pytest.raises(ValueError, match="at least 2"):
         check_player_specs(["random"])
+
+
+PLUGIN = '''
+from gpquarto.gp.primitives import primitive
+from gpquarto.gp.features import Features
+from gpquarto.gp.types import Square
+
+
+@primitive
+def far_corner_square(features: Features) -> Square:
+    """The first free corner, or -1."""
+    return next((s for s in (0, 3, 12, 15) if features.is_legal_square(s)), -1)
+'''
+
+
+def test_a_changed_plugin_file_is_warned_about_in_one_line(tmp_path, capsys):
+    from gpquarto.cli import main
+    from gpquarto.gp.genome import Genome
+    from gpquarto.gp.primitives import load_library
+
+    plugin = tmp_path / "corners.py"
+    plugin.write_text(PLUGIN)
+    library = load_library([str(plugin)])
+    genome = Genome.from_data(
+        {"choose": [["True", "safe_piece"]], "place": [["True", "far_corner_square"]]}, library.primitive_set()
+    )
+    path = tmp_path / "cornered.json"
+    save_player(path, player_data(genome, library, name="cornered"))
+    assert main(["match", str(path), "random", "--games", "2", "--quiet", "--plugin", str(plugin)]) == 0
+    assert "warning" not in capsys.readouterr().err
+    plugin.write_text(PLUGIN + "\n# edited\n")
+    assert main(["match", str(path), "random", "--games", "2", "--quiet", "--plugin", str(plugin)]) == 0
+    error = capsys.readouterr().err
+    assert error.startswith("gpquarto: warning: ") and "has changed since the player was saved" in error
+    assert error.count("\n") == 1

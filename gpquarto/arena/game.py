@@ -100,7 +100,7 @@ def _run(board: Board, players, times: list[float], time_limit: float | None) ->
                 choice = choosers[seat](view)
             except PlayerQuit:
                 raise
-            except Exception as error:  # a player's bug loses the game, it does not stop the match
+            except (Exception, SystemExit) as error:  # a player's bug (even sys.exit) loses the game, not the match
                 add_time(clock() - asked)
                 return _raised(seat, error)
             try:
@@ -121,7 +121,7 @@ def _run(board: Board, players, times: list[float], time_limit: float | None) ->
             square = placers[seat](view, piece)
         except PlayerQuit:
             raise
-        except Exception as error:
+        except (Exception, SystemExit) as error:
             add_time(clock() - asked)
             return _raised(seat, error)
         try:
@@ -146,7 +146,7 @@ def _forfeit(seat: int, reason: str) -> _Outcome:
     return END_FORFEIT, 1 - seat, seat, reason
 
 
-def _raised(seat: int, error: Exception) -> _Outcome:
+def _raised(seat: int, error: BaseException) -> _Outcome:
     return _forfeit(seat, f"raised {type(error).__name__}: {error}")
 
 

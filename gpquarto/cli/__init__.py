@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
+import warnings
 from collections.abc import Sequence
 
 #: Modules that define a command each (``register(subparsers)``), in the order ``--help`` lists them.
@@ -50,17 +52,28 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _one_line_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    print(f"gpquarto: warning: {message}", file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit code."""
     from gpquarto.runner import RunnerError
 
     parser = build_parser()
     args = parser.parse_args(argv)
+    shown, warnings.showwarning = warnings.showwarning, _one_line_warning
     try:
         return int(args.handler(args) or 0)
+    except BrokenPipeError:  # the reader went away (``show --dot | head -1``): stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
     except (UsageError, ValueError, OSError, RunnerError) as error:
         print(f"gpquarto: error: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("gpquarto: interrupted", file=sys.stderr)
         return 130
+    finally:
+        warnings.showwarning = shown

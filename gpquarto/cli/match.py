@@ -28,7 +28,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("player_b", metavar="B", help="second player")
     parser.add_argument("--games", type=positive_int, default=100, help="number of games (default 100)")
     parser.add_argument("--seed", type=non_negative_int, default=0, help="match seed (default 0)")
-    parser.add_argument("--time-limit", type=positive_float, default=None, help="seconds per decision; slower forfeits")
+    parser.add_argument(
+        "--time-limit",
+        type=positive_float,
+        default=None,
+        help="seconds per decision, measured when the decision returns: a slower one forfeits the game "
+        "(a player is not interrupted while it thinks, so a very slow one still takes its time)",
+    )
     parser.add_argument("--save-records", metavar="DIR", default=None, help="write every game record as JSON into DIR")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     add_rules_argument(parser)

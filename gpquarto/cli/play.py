@@ -6,7 +6,7 @@ import argparse
 
 from gpquarto.arena.game import play_game
 from gpquarto.arena.record import END_DRAW, END_FORFEIT, GameRecord
-from gpquarto.cli.common import add_rules_argument, non_negative_int
+from gpquarto.cli.common import add_plugin_argument, add_rules_argument, non_negative_int
 from gpquarto.players.base import PlayerQuit
 
 HUMAN_NAME = "you"
@@ -28,6 +28,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     seat.add_argument("--second", dest="seat", action="store_const", const=1, help="your opponent chooses first")
     parser.add_argument("--seed", type=non_negative_int, default=None, help="seed for the opponent's random choices")
     add_rules_argument(parser)
+    add_plugin_argument(parser, "primitive plugin file a saved opponent needs (repeatable)")
     parser.set_defaults(handler=run, seat=0)
 
 
@@ -35,7 +36,9 @@ def run(args: argparse.Namespace) -> int:
     from gpquarto.players.human import HumanPlayer
     from gpquarto.resolve import make_player
 
-    opponent = make_player(args.opponent, seed=args.seed)  # a bad spec is a ValueError: one line, exit 2
+    opponent = make_player(
+        args.opponent, seed=args.seed, plugins=args.plugins
+    )  # a bad spec is a ValueError: one line, exit 2
     players = (HumanPlayer(), opponent) if args.seat == 0 else (opponent, HumanPlayer())
     names = (HUMAN_NAME, args.opponent) if args.seat == 0 else (args.opponent, HUMAN_NAME)
     print(f"Quarto, {args.rules} rules: you against {args.opponent}.")

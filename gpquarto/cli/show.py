@@ -21,25 +21,73 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run)
 
 
+#: How much of a file's metadata ``show`` prints: the file is not trusted, so its text is bounded and escaped.
+MAX_METADATA_CHARACTERS = 2000
+MAX_METADATA_DEPTH = 8
+
+
+def printable(text: str) -> str:
+    """``text`` with control characters (terminal escape codes among them) written as escapes."""
+    return "".join(
+        character if character.isprintable() else character.encode("unicode_escape").decode("ascii")
+        for character in text
+    )
+
+
+def bounded_text(value: object, limit: int = MAX_METADATA_CHARACTERS) -> str:
+    """A compact, escaped rendering of plain data that stops after ``limit`` characters and
+    ``MAX_METADATA_DEPTH`` levels, whatever the data holds (shared references, cycles, odd keys)."""
+    parts: list[str] = []
+    budget = [limit]
+
+    def emit(text: str) -> bool:
+        text = printable(text)
+        parts.append(text[: budget[0]])
+        budget[0] -= len(text)
+        return budget[0] > 0
+
+    def walk(item: object, depth: int, seen: frozenset[int]) -> bool:
+        if depth > MAX_METADATA_DEPTH or id(item) in seen:
+            return emit("...")
+        if isinstance(item, dict):
+            if not emit("{"):
+                return False
+            for number, (key, inner) in enumerate(item.items()):
+                if (number and not emit(", ")) or not walk(key, depth + 1, seen | {id(item)}) or not emit(": "):
+                    return False
+                if not walk(inner, depth + 1, seen | {id(item)}):
+                    return False
+            return emit("}")
+        if isinstance(item, list | tuple):
+            if not emit("["):
+                return False
+            for number, inner in enumerate(item):
+                if (number and not emit(", ")) or not walk(inner, depth + 1, seen | {id(item)}):
+                    return False
+            return emit("]")
+        if isinstance(item, float):
+            return emit(f"{item:.4g}")
+        return emit(json.dumps(item) if isinstance(item, str) else repr(item))
+
+    if not walk(value, 0, frozenset()):
+        parts.append(" ...")
+    return "".join(parts)
+
+
 def describe(data: dict, genome) -> str:
-    """Readable text: metadata, fitness, then numbered ``if ... then ...`` rules."""
-    lines = [f"player {data.get('name', '?')} (saved by gpquarto {data.get('gpquarto_version', '?')})"]
+    """Readable text: metadata, fitness, then numbered ``if ... then ...`` rules (metadata bounded and escaped)."""
+    name = printable(str(data.get("name", "?")))[:200]
+    version = printable(str(data.get("gpquarto_version", "?")))[:40]
+    lines = [f"player {name} (saved by gpquarto {version})"]
     fitness = data.get("fitness") or {}
     if fitness:
-        lines.append(
-            "fitness: "
-            + ", ".join(
-                f"{key} {value:.4g}" if isinstance(value, float) else f"{key} {value}" for key, value in fitness.items()
-            )
+        items = ", ".join(
+            f"{printable(str(key))} {bounded_text(value, 200)}" for key, value in list(fitness.items())[:20]
         )
-    config = data.get("config") or {}
-    if config:
-        lines.append("config: " + json.dumps(config, sort_keys=True))
-    versions = data.get("library_versions") or {}
-    if versions:
-        lines.append(
-            "primitive sources: " + ", ".join(f"{source} {version}" for source, version in sorted(versions.items()))
-        )
+        lines.append(f"fitness: {items}")
+    for key, label in (("config", "config"), ("library_versions", "primitive sources")):
+        if data.get(key):
+            lines.append(f"{label}: {bounded_text(data[key])}")
     lines.append(genome.describe())
     return "\n".join(lines)
 

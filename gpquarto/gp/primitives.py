@@ -38,6 +38,7 @@ import functools
 import inspect
 import itertools
 import keyword
+import os
 import random
 import sys
 import typing
@@ -464,17 +465,28 @@ def load_library(plugins: Sequence[str] = (), *, tactical: bool = True, entry_po
     return library if tactical else library.without_families("tactical")
 
 
-_SHARED_LIBRARIES: dict[tuple[tuple[str, ...], bool], PrimitiveLibrary] = {}
+_SHARED_LIBRARIES: dict[tuple, PrimitiveLibrary] = {}
+
+
+def _file_stamp(path: str) -> tuple:
+    """What identifies a plugin file's content cheaply: a changed file is loaded again."""
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return (path, None)  # load_library reports the problem
+    return (path, stat.st_mtime_ns, stat.st_size)
 
 
 def shared_library(plugins: Sequence[str] = (), *, tactical: bool = True) -> PrimitiveLibrary:
     """:func:`load_library`, loaded once per process for each set of plugin files and families.
 
     Loading runs every primitive's checks, so code that needs a library many times (each fitness task, each
-    saved player) shares one. The library is read-only once built.
+    saved player) shares one; a plugin file that changes on disk is loaded again. The library is read-only
+    once built.
     """
-    key = (tuple(plugins), tactical)
+    plugins = tuple(plugins)
+    key = (tuple(_file_stamp(path) for path in plugins), tactical)
     library = _SHARED_LIBRARIES.get(key)
     if library is None:
-        library = _SHARED_LIBRARIES[key] = load_library(key[0], tactical=tactical)
+        library = _SHARED_LIBRARIES[key] = load_library(plugins, tactical=tactical)
     return library

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import warnings
 from pathlib import Path
 
 from gpquarto.atomic import write_bytes_atomic
@@ -147,12 +148,30 @@ def genome_from_data(data: dict, library, path: str = "") -> Genome:
         raise ValueError(f"{path}: {message}" if path else message) from None
 
 
+class PluginChangedWarning(UserWarning):
+    """A primitive source (a plugin file) differs from the one the player was saved with."""
+
+
+def changed_sources(data: dict, library) -> list[str]:
+    """One line for each plugin file the player was saved with whose content (its hash) has changed since:
+    the player may not play as it did. Files are matched by their resolved path."""
+    saved = {os.path.realpath(source): version for source, version in data.get("library_versions", {}).items()}
+    messages = []
+    for source, version in getattr(library, "versions", {}).items():
+        before = saved.get(os.path.realpath(source))
+        if before is not None and before != version and str(before).startswith("sha256:"):
+            messages.append(f"plugin {source} has changed since the player was saved ({before}, now {version})")
+    return messages
+
+
 def load_player(
     path: str | os.PathLike[str], library=None, *, seed: int | None = None, plugins: tuple[str, ...] | None = None
 ) -> EvolvedPlayer:
     """An :class:`~gpquarto.gp.player.EvolvedPlayer` from a ``.p`` or ``.json`` file."""
     data = read_player_file(path)
     library = library if library is not None else default_library(plugins)
+    for message in changed_sources(data, library):
+        warnings.warn(f"{path}: {message}", PluginChangedWarning, stacklevel=2)
     genome = genome_from_data(data, library, str(path))
     metadata = {key: value for key, value in data.items() if key != "rules"}
     return EvolvedPlayer(genome, library, seed=seed, name=data.get("name") or Path(path).stem, metadata=metadata)
