@@ -18,4 +18,5 @@ FAMILY_MODULES = [
     "combinators",
     "fit",
     "tactical",
+    "lookahead",
 ]

@@ -252,11 +252,17 @@ def test_library_get_families_and_without_families(library):
         "combinators",
         "fit",
         "tactical",
+        "lookahead",
     } <= set(families)
     without = library.without_families("tactical")
     assert "tactical" not in without.families() and "winning_square" not in without and "colmore" in without
     assert len(without) == len(library) - sum(spec.family == "tactical" for spec in library)
-    assert load_library(tactical=False, entry_points=False).specs.keys() == without.specs.keys()
+    without_both = library.without_families("tactical", "lookahead")
+    assert load_library(tactical=False, entry_points=False).specs.keys() == without_both.specs.keys()
+    assert (
+        load_library(lookahead=False, entry_points=False).specs.keys()
+        == library.without_families("lookahead").specs.keys()
+    )
     assert library.versions["builtin"] and all(spec.source == "builtin" for spec in library)
 
 
@@ -278,11 +284,11 @@ def test_primitive_set_holds_every_spec_under_its_name(library):
 
 def test_check_reachable_accepts_the_library_and_names_a_missing_terminal(library):
     library.check_reachable([bool, Piece, Square])
-    starved = library.without_families("constants", "counts", "fit", "tactical")
+    starved = library.without_families("constants", "counts", "fit", "tactical", "lookahead")
     with pytest.raises(PrimitiveError, match=r"no terminal returns Count \(needed as a child of"):
         starved.check_reachable([bool])
     with pytest.raises(PrimitiveError, match="no primitive returns Square, needed as a root"):
-        library.without_families("placement", "combinators", "fit", "tactical").check_reachable([Square])
+        library.without_families("placement", "combinators", "fit", "tactical", "lookahead").check_reachable([Square])
 
 
 def test_loading_twice_gives_equal_libraries(library):

@@ -15,7 +15,7 @@ from time import perf_counter
 
 from gpquarto.runner import Runner
 from gpquarto.training import Evolution, EvolutionConfig
-from gpquarto.training.fitness import LibraryConfig, get_library
+from gpquarto.training.fitness import get_library
 
 
 @dataclass
@@ -40,7 +40,7 @@ def train_benchmark(
 ) -> list[GenerationTimes]:
     """Median seconds per generation of ``config`` (default: the default training) on each runner."""
     config = config or EvolutionConfig()
-    library = get_library(LibraryConfig(config.plugins, config.tactical))
+    library = get_library(config.library())
     made = {label: make() for label, make in runners.items()}
     try:
         runs = {label: Evolution.start(config, library) for label in made}

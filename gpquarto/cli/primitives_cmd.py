@@ -16,7 +16,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="List every GP primitive, grouped by source and family, with its signature and one-line doc.",
     )
     add_plugin_argument(parser, "also load this plugin file (repeatable)")
-    parser.add_argument("--no-tactical", action="store_true", help="leave out the 'tactical' family")
+    parser.add_argument("--no-tactical", action="store_true", help="leave out the 'tactical' and 'lookahead' families")
+    parser.add_argument("--no-lookahead", action="store_true", help="leave out the 'lookahead' family")
     parser.set_defaults(handler=run)
 
 
@@ -37,6 +38,6 @@ def format_library(library: PrimitiveLibrary) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Load the library as asked and print it."""
-    library = load_library(args.plugins or (), tactical=not args.no_tactical)
+    library = load_library(args.plugins or (), tactical=not args.no_tactical, lookahead=not args.no_lookahead)
     print(format_library(library))
     return 0

@@ -32,6 +32,7 @@ CONFIG_OPTIONS = (
     "seed",
     "fallback_weight",
     "tactical",
+    "lookahead",
     "plugins",
     "final_games",
 )
@@ -64,7 +65,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="store_const",
         const=False,
         default=None,
-        help="leave the tactical primitives out",
+        help="leave the tactical primitives out (and the lookahead ones, which build on them)",
+    )
+    parser.add_argument(
+        "--no-lookahead",
+        dest="lookahead",
+        action="store_const",
+        const=False,
+        default=None,
+        help="leave the lookahead primitives out (one-turn lookahead: the opponent's immediate reply)",
     )
     add_plugin_argument(parser, "primitive plugin file (repeatable)")
     add_runner_arguments(parser)

@@ -11,12 +11,16 @@ Wherever a fact picks one line, square or piece among several, it takes the lowe
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cached_property
+from typing import TypeVar
 
 from gpquarto.engine.board import Board, BoardView
 from gpquarto.engine.lines import ALL_SQUARES_MASK, CLASSIC_LINES, SQUARE_COUNT
 from gpquarto.engine.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE, PIECE_COUNT
 from gpquarto.search import tactics
+
+T = TypeVar("T")
 
 #: Index of the first row, first column, the diagonal and the anti-diagonal in the named lines.
 FIRST_ROW, FIRST_COLUMN, DIAGONAL_LINE, ANTI_DIAGONAL_LINE = 0, 4, 8, 9
@@ -52,6 +56,16 @@ class Features:
         self.cells: list[int] | tuple[int, ...] = view.raw_cells
         self.occupied: int = view.occupied_mask
         self.available: int = view.available_mask
+        self._memo: dict[str, object] = {}
+
+    def memo(self, key: str, compute: Callable[[Features], T]) -> T:
+        """``compute(self)``, computed once per decision under ``key``: the way a primitive family (a plugin's
+        too) shares a costly fact among its primitives without a property here. Prefix keys with the family."""
+        try:
+            return self._memo[key]  # type: ignore[return-value]
+        except KeyError:
+            value = self._memo[key] = compute(self)
+            return value
 
     # ------------------------------------------------------------------ legality
     def is_legal_square(self, square: int) -> bool:

@@ -447,10 +447,13 @@ class PrimitiveLibrary:
                         pending.append(argument)
 
 
-def load_library(plugins: Sequence[str] = (), *, tactical: bool = True, entry_points: bool = True) -> PrimitiveLibrary:
+def load_library(
+    plugins: Sequence[str] = (), *, tactical: bool = True, lookahead: bool = True, entry_points: bool = True
+) -> PrimitiveLibrary:
     """The built-in library, then installed packages (entry point group ``gpquarto.primitives``), then plugin files.
 
-    ``tactical=False`` leaves the family "tactical" out. Duplicate names across sources are refused
+    ``lookahead=False`` leaves the family "lookahead" out; ``tactical=False`` leaves out "tactical" and
+    "lookahead" (which builds on it). Duplicate names across sources are refused
     (:class:`PrimitiveError` naming both sources); a plugin that fails raises
     :class:`~gpquarto.gp.plugins.PluginError` naming itself.
     """
@@ -462,7 +465,8 @@ def load_library(plugins: Sequence[str] = (), *, tactical: bool = True, entry_po
     loaded += [loaders.load_plugin_file(path) for path in plugins]
     specs = [replace(spec, source=source.source) for source in loaded for spec in source.specs]
     library = PrimitiveLibrary(specs, {source.source: source.version for source in loaded})
-    return library if tactical else library.without_families("tactical")
+    left_out = () if tactical and lookahead else ("lookahead",) if tactical else ("tactical", "lookahead")
+    return library.without_families(*left_out) if left_out else library
 
 
 _SHARED_LIBRARIES: dict[tuple, PrimitiveLibrary] = {}
@@ -477,7 +481,7 @@ def _file_stamp(path: str) -> tuple:
     return (path, stat.st_mtime_ns, stat.st_size)
 
 
-def shared_library(plugins: Sequence[str] = (), *, tactical: bool = True) -> PrimitiveLibrary:
+def shared_library(plugins: Sequence[str] = (), *, tactical: bool = True, lookahead: bool = True) -> PrimitiveLibrary:
     """:func:`load_library`, loaded once per process for each set of plugin files and families.
 
     Loading runs every primitive's checks, so code that needs a library many times (each fitness task, each
@@ -485,8 +489,8 @@ def shared_library(plugins: Sequence[str] = (), *, tactical: bool = True) -> Pri
     once built.
     """
     plugins = tuple(plugins)
-    key = (tuple(_file_stamp(path) for path in plugins), tactical)
+    key = (tuple(_file_stamp(path) for path in plugins), tactical, lookahead)
     library = _SHARED_LIBRARIES.get(key)
     if library is None:
-        library = _SHARED_LIBRARIES[key] = load_library(plugins, tactical=tactical)
+        library = _SHARED_LIBRARIES[key] = load_library(plugins, tactical=tactical, lookahead=lookahead)
     return library

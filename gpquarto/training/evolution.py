@@ -58,6 +58,7 @@ class EvolutionConfig:
     seed: int = 0
     fallback_weight: float = 0.4
     tactical: bool = True
+    lookahead: bool = True
     plugins: tuple[str, ...] = ()
     min_rules: int = 5
     max_rules: int = 10
@@ -81,6 +82,8 @@ class EvolutionConfig:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "plugins", tuple(self.plugins))
+        if not self.tactical:  # the lookahead family builds on the tactical one: no tactics, no lookahead
+            object.__setattr__(self, "lookahead", False)
         checks = [
             (self.generations >= 0, "generations must be >= 0"),
             (self.population >= 2, "population must be at least 2"),
@@ -121,7 +124,12 @@ class EvolutionConfig:
         unknown = sorted(set(data) - known)
         if unknown:
             raise ValueError(f"unknown config keys: {', '.join(unknown)}")
-        return cls(**{**data, "plugins": tuple(data.get("plugins", ()))})
+        # Runs saved before the lookahead family existed trained without it: keep them as they were.
+        return cls(**{"lookahead": False, **data, "plugins": tuple(data.get("plugins", ()))})
+
+    def library(self) -> LibraryConfig:
+        """Which primitive library the run uses."""
+        return LibraryConfig(self.plugins, self.tactical, self.lookahead)
 
     def differences(self, other: EvolutionConfig) -> list[str]:
         """Names of fields that differ, other than those a resume may change."""
@@ -149,7 +157,7 @@ class Evolution:
         self.screen = RuleScreen(
             self.library, _screening_config(self.config), derive_seed(self.config.seed, "screening")
         )
-        self.library_spec = LibraryConfig(self.config.plugins, self.config.tactical)
+        self.library_spec = self.config.library()
         self._evaluations = 0
 
     @classmethod

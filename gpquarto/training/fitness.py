@@ -26,10 +26,11 @@ from gpquarto.seeding import derive_seed
 
 @dataclass(frozen=True)
 class LibraryConfig:
-    """Which primitive library a worker loads: plugin files (absolute paths) and the tactical family."""
+    """Which primitive library a worker loads: plugin files (absolute paths), the tactical and lookahead families."""
 
     plugins: tuple[str, ...] = ()
     tactical: bool = True
+    lookahead: bool = True
 
 
 @dataclass(frozen=True)
@@ -138,7 +139,7 @@ _OPPONENTS: dict[str, object] = {}
 
 def get_library(config: LibraryConfig) -> PrimitiveLibrary:
     """The primitive library for ``config``, loaded once per process (plugins are re-loaded in each worker)."""
-    return shared_library(config.plugins, tactical=config.tactical)
+    return shared_library(config.plugins, tactical=config.tactical, lookahead=config.lookahead)
 
 
 def _opponent(spec: str):

@@ -34,7 +34,7 @@ from gpquarto.gp.storage import load_player, player_data, read_player_file, save
 from gpquarto.plain_files import read_plain_file
 from gpquarto.runner import Runner, SerialRunner
 from gpquarto.training.evolution import Evolution, EvolutionConfig
-from gpquarto.training.fitness import LibraryConfig, get_library
+from gpquarto.training.fitness import get_library
 from gpquarto.training.outputs import as_deap_logbook, write_fitness_plot, write_hall_of_fame, write_logbook
 
 RUN_FORMAT = "gpquarto-run/1"
@@ -115,7 +115,7 @@ class RunFolder:
 
     def evolution(self) -> Evolution:
         """The run's state after its last finished generation."""
-        library = get_library(LibraryConfig(self.config.plugins, self.config.tactical))
+        library = get_library(self.config.library())
         return Evolution.load_checkpoint(str(self.checkpoint_path), library)
 
     def best_player(self, *, seed: int | None = None) -> EvolvedPlayer:
@@ -146,7 +146,7 @@ def train(
     copy = None if best_player_copy is None else Path(best_player_copy).absolute()
     run = RunFolder(folder, config, uuid.uuid4().hex, copy)
     _check_copy_target(run)
-    library = get_library(LibraryConfig(config.plugins, config.tactical))
+    library = get_library(config.library())
     evolution = Evolution.start(config, library)
     folder.mkdir(parents=True, exist_ok=True)
     evolution.save_checkpoint(str(run.checkpoint_path))

@@ -1,0 +1,148 @@
+"""Lookahead: what the opponent can do in its immediate reply, and no further. Leave the family out with
+``lookahead=False`` (``--no-lookahead``); ``tactical=False`` leaves it out too.
+
+Bound: every fact here looks at one action of this player and the opponent's reply to it (which piece it
+could give back, where it could put the piece it is given), using the tactics of
+:mod:`gpquarto.search.tactics`; none searches deeper, and none calls negamax, the solver or MCTS.
+Definitions (safe piece, safe square) are those of the ``tactical`` family:
+
+* after this player puts the piece in hand on a square, the opponent may be given a *safe* piece (one it
+  cannot win with at once); the fewer safe pieces are left, the tighter the opponent's next choice;
+* a piece given to the opponent *leaves it no safe placement* when it is safe (no immediate win) and
+  wherever the opponent puts it, no safe piece is left for it to give back: the opponent must then hand
+  over a winning piece;
+* a *live three* is a line of three pieces sharing a characteristic that some available piece has:
+  creating one takes pieces out of the safe set, blocking one (filling its last square without winning)
+  puts them back.
+"""
+
+from __future__ import annotations
+
+from gpquarto.engine.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
+from gpquarto.gp.features import Features
+from gpquarto.gp.primitives import primitive
+from gpquarto.gp.types import NO_ACTION, Count, Piece, Square
+from gpquarto.search import tactics
+
+FAMILY = "lookahead"
+
+
+def _safe_left_after(features: Features) -> dict[int, int]:
+    """For each safe, non-winning square of the piece in hand: how many safe pieces are left to give after it."""
+
+    def compute(features: Features) -> dict[int, int]:
+        if features.in_hand == NO_PIECE:
+            return {}
+        board = features.board.copy()
+        left = {}
+        for square in MEMBERS[tactics.safe_placements_mask(board, features.in_hand)]:
+            if square in features.winning_squares:
+                continue
+            board.push_placement(square)
+            left[square] = tactics.safe_pieces_mask(board).bit_count()
+            board.undo()
+        return left
+
+    return features.memo("lookahead.safe_left_after", compute)
+
+
+def _reply_safe_placements(features: Features) -> dict[int, int]:
+    """For each safe piece to give (when a choice is due): how many safe placements the opponent has with it."""
+
+    def compute(features: Features) -> dict[int, int]:
+        if features.in_hand != NO_PIECE:
+            return {}
+        board = features.board.copy()
+        replies = {}
+        for piece in features.safe_pieces:
+            board.push_choice(piece)
+            replies[piece] = tactics.safe_placements_mask(board, piece).bit_count()
+            board.undo()
+        return replies
+
+    return features.memo("lookahead.reply_safe_placements", compute)
+
+
+def _lowest_with(counts: dict[int, int], wanted) -> int:
+    return next((key for key in sorted(counts) if wanted(counts[key])), NO_ACTION)
+
+
+@primitive
+def square_leaving_odd_safe_pieces(features: Features) -> Square:
+    """A safe square (not winning) after which the number of safe pieces left to give is odd."""
+    return _lowest_with(_safe_left_after(features), lambda left: left % 2 == 1)
+
+
+@primitive
+def square_leaving_even_safe_pieces(features: Features) -> Square:
+    """A safe square (not winning) after which the number of safe pieces left to give is even (and not zero)."""
+    return _lowest_with(_safe_left_after(features), lambda left: left > 0 and left % 2 == 0)
+
+
+@primitive
+def safe_pieces_left_is_odd(features: Features) -> bool:
+    """The number of safe pieces to give now is odd (parity of the endgame)."""
+    return len(features.safe_pieces) % 2 == 1
+
+
+@primitive
+def piece_leaving_no_safe_placement(features: Features) -> Piece:
+    """A safe piece such that wherever the opponent puts it, it has no safe piece to give back."""
+    return _lowest_with(_reply_safe_placements(features), lambda placements: placements == 0)
+
+
+@primitive
+def piece_leaving_fewest_safe_placements(features: Features) -> Piece:
+    """The safe piece with which the opponent has the fewest safe placements."""
+    replies = _reply_safe_placements(features)
+    return min(sorted(replies), key=lambda piece: replies[piece], default=NO_ACTION)
+
+
+@primitive
+def reply_safe_placements(features: Features, piece: Piece) -> Count:
+    """How many safe placements the opponent would have with the proposed piece (0 if it is not a safe piece)."""
+    return _reply_safe_placements(features).get(piece, 0)
+
+
+def _live_threes(features: Features) -> dict[str, int]:
+    """The squares where the piece in hand creates a live three, and the last squares of live threes it can block."""
+
+    def compute(features: Features) -> dict[str, int]:
+        if features.in_hand == NO_PIECE:
+            return {"create": NO_ACTION, "block": NO_ACTION}
+        others = features.available  # pieces that could be given after this placement
+        live = 0
+        for piece in MEMBERS[others]:
+            live |= CHARACTERISTICS[piece]
+        needs = tactics.square_threats(features.board)
+        own = CHARACTERISTICS[features.in_hand]
+        block = next((square for square, need in enumerate(needs) if need & live and not need & own), NO_ACTION)
+        board = features.board.copy()
+        before = tactics.threat_characteristics(board) & live
+        create = NO_ACTION
+        for square in features.empty_squares:
+            if needs[square] & own:
+                continue  # a winning square: the tactical family handles it
+            board.push_placement(square)
+            after = tactics.threat_characteristics(board) & live
+            board.undo()
+            if after & ~before:
+                create = square
+                break
+        return {"create": create, "block": block}
+
+    return features.memo("lookahead.live_threes", compute)
+
+
+@primitive
+def square_creating_live_three(features: Features) -> Square:
+    """A square (not winning) after which some characteristic is threatened by a three-in-a-line that was not
+    before, and an available piece has it: fewer pieces are safe to give."""
+    return _live_threes(features)["create"]
+
+
+@primitive
+def square_blocking_live_three(features: Features) -> Square:
+    """The last square of a three-in-a-line whose missing characteristic an available piece has, where the piece in
+    hand goes without winning: filling it kills the threat."""
+    return _live_threes(features)["block"]

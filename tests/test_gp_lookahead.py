@@ -1,0 +1,152 @@
+"""The lookahead family, cross-checked on random positions against slow definitions written with the Board API."""
+
+from __future__ import annotations
+
+import pytest
+from gpquarto_primitives import lookahead
+
+from gpquarto.engine.board import Board
+from gpquarto.engine.pieces import CHARACTERISTICS, NO_PIECE
+from gpquarto.gp.features import Features
+from gpquarto.gp.primitives import load_library
+from gpquarto.gp.types import NO_ACTION
+from tests.helpers import random_positions
+
+
+def safe_pieces(board: Board) -> list[int]:
+    """Available pieces with no winning square on this board (slowly: try every square)."""
+    return [
+        piece
+        for piece in board.available_pieces()
+        if not any(board.is_winning_placement(square, piece) for square in board.empty_squares())
+    ]
+
+
+def after(board: Board, action) -> Board:
+    copy = board.copy()
+    action(copy)
+    return copy
+
+
+def safe_left_after(board: Board) -> dict[int, int]:
+    """Safe, non-winning squares of the piece in hand -> safe pieces left after placing it there."""
+    result = {}
+    for square in board.empty_squares():
+        if board.is_winning_placement(square, board.in_hand):
+            continue
+        left = len(safe_pieces(after(board, lambda b, s=square: b.place(s))))
+        if left:
+            result[square] = left
+    return result
+
+
+def reply_safe_placements(board: Board) -> dict[int, int]:
+    """Safe pieces to give -> the opponent's safe placements (non-winning squares leaving it a safe piece)."""
+    result = {}
+    for piece in safe_pieces(board):
+        given = after(board, lambda b, p=piece: b.choose(p))
+        result[piece] = len([s for s in given.empty_squares() if safe_pieces(after(given, lambda b, s=s: b.place(s)))])
+    return result
+
+
+def live_characteristics(board: Board, pieces) -> int:
+    """Characteristics needed to complete a three-in-a-line that one of ``pieces`` has."""
+    have = 0
+    for piece in pieces:
+        have |= CHARACTERISTICS[piece]
+    threatened = 0
+    for line in board.rules.lines:
+        filled = [board.piece_at(s) for s in line if board.piece_at(s) != NO_PIECE]
+        if len(filled) == 3:
+            shared = 0xFF
+            for piece in filled:
+                shared &= CHARACTERISTICS[piece]
+            threatened |= shared
+    return threatened & have
+
+
+def lowest(counts: dict[int, int], wanted) -> int:
+    return min((key for key, value in counts.items() if wanted(value)), default=NO_ACTION)
+
+
+@pytest.fixture(scope="module")
+def positions():
+    return random_positions(31, 150, min_actions=6, max_actions=26)
+
+
+def test_the_family_is_in_the_library_and_leaves_with_tactics():
+    assert "piece_leaving_no_safe_placement" in load_library().specs
+    assert "piece_leaving_no_safe_placement" not in load_library(lookahead=False).specs
+    without_tactics = load_library(tactical=False).specs
+    assert "safe_piece" not in without_tactics and "square_leaving_odd_safe_pieces" not in without_tactics
+
+
+def test_placement_facts_match_the_slow_definitions(positions):
+    checked = 0
+    for board in positions:
+        if board.in_hand == NO_PIECE:
+            continue
+        features = Features(board.view())
+        left = safe_left_after(board)
+        assert lookahead.square_leaving_odd_safe_pieces(features) == lowest(left, lambda n: n % 2 == 1)
+        assert lookahead.square_leaving_even_safe_pieces(features) == lowest(left, lambda n: n > 0 and n % 2 == 0)
+        others = board.available_pieces()
+        before = live_characteristics(board, others)
+        created = [
+            square
+            for square in board.empty_squares()
+            if not board.is_winning_placement(square, board.in_hand)
+            and live_characteristics(after(board, lambda b, s=square: b.place(s)), others) & ~before
+        ]
+        assert lookahead.square_creating_live_three(features) == min(created, default=NO_ACTION)
+        own = CHARACTERISTICS[board.in_hand]
+        blocking = []
+        for square in board.empty_squares():
+            if board.is_winning_placement(square, board.in_hand):
+                continue
+            for line in board.rules.lines:
+                filled = [board.piece_at(s) for s in line if s != square and board.piece_at(s) != NO_PIECE]
+                if square in line and len(filled) == 3:
+                    shared = CHARACTERISTICS[filled[0]] & CHARACTERISTICS[filled[1]] & CHARACTERISTICS[filled[2]]
+                    if shared & live_characteristics(board, others) and not shared & own:
+                        blocking.append(square)
+        assert lookahead.square_blocking_live_three(features) == min(blocking, default=NO_ACTION)
+        checked += 1
+    assert checked > 40
+
+
+def test_choice_facts_match_the_slow_definitions(positions):
+    checked = 0
+    for board in positions:
+        if board.in_hand != NO_PIECE:
+            continue
+        features = Features(board.view())
+        replies = reply_safe_placements(board)
+        assert lookahead.piece_leaving_no_safe_placement(features) == lowest(replies, lambda n: n == 0)
+        fewest = min(sorted(replies), key=lambda piece: replies[piece], default=NO_ACTION)
+        assert lookahead.piece_leaving_fewest_safe_placements(features) == fewest
+        for piece in board.available_pieces():
+            assert lookahead.reply_safe_placements(features, piece) == replies.get(piece, 0)
+        assert lookahead.safe_pieces_left_is_odd(features) == (len(safe_pieces(board)) % 2 == 1)
+        checked += 1
+    assert checked > 40
+
+
+def test_a_piece_leaving_no_safe_placement_wins_against_any_reply():
+    """When the primitive finds one, every placement of it lets the first player win on the next placement."""
+    found = 0
+    for board in random_positions(77, 400, min_actions=14, max_actions=24):
+        if board.in_hand != NO_PIECE:
+            continue
+        piece = lookahead.piece_leaving_no_safe_placement(Features(board.view()))
+        if piece == NO_ACTION:
+            continue
+        found += 1
+        given = after(board, lambda b, p=piece: b.choose(p))
+        for square in given.empty_squares():
+            placed = after(given, lambda b, s=square: b.place(s))
+            if placed.is_over():
+                continue  # the opponent could win at once only if the piece was not safe: it is
+            for reply in placed.legal_pieces():
+                assert any(placed.is_winning_placement(s, reply) for s in placed.empty_squares())
+    assert found > 0
