@@ -1,0 +1,67 @@
+"""``gpquarto serve``: the local web app (play, explain, watch, replay, runs) at http://127.0.0.1:PORT.
+
+Needs the ``web`` extra: ``pip install "gpquarto[web]"``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+from gpquarto.cli import UsageError
+from gpquarto.cli.common import add_plugin_argument, non_negative_int, positive_float, positive_int
+
+DEFAULT_PORT = 8000
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "serve",
+        help="play, watch and replay games in the browser",
+        description="Start the web app: play against any player (with undo, solver hints and the rules an evolved "
+        "player used), watch two players, replay a saved game record, look at training runs. Bound to the "
+        "loopback address unless --host says otherwise. Needs the web extra: pip install 'gpquarto[web]'.",
+    )
+    parser.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)"
+    )
+    parser.add_argument(
+        "--port", type=non_negative_int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0 picks a free one)"
+    )
+    parser.add_argument("--runs-dir", default="runs", metavar="DIR", help="folder of training runs (default runs)")
+    parser.add_argument(
+        "--time-limit",
+        type=positive_float,
+        default=10.0,
+        metavar="SECONDS",
+        help="seconds a player may take per decision before it forfeits (default 10)",
+    )
+    parser.add_argument(
+        "--workers", type=positive_int, default=4, help="threads for players' moves and hints (default 4)"
+    )
+    add_plugin_argument(parser, "primitive plugin file that saved players need (repeatable)")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        import uvicorn
+
+        from gpquarto.web.app import create_app
+    except ImportError as error:
+        raise UsageError(
+            f"the web app needs the web extra ({error.name} is missing): pip install 'gpquarto[web]'"
+        ) from None
+    if args.plugins:
+        from gpquarto.gp.storage import PLUGINS_VARIABLE, default_library
+
+        plugins = tuple(str(Path(plugin).resolve()) for plugin in args.plugins)
+        default_library(plugins)  # a broken plugin fails here, in one line, before the server starts
+        os.environ[PLUGINS_VARIABLE] = os.pathsep.join(plugins)  # saved players named on the page load with them
+    app = create_app(runs_dir=args.runs_dir, time_limit=args.time_limit, workers=args.workers)
+    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning")
+    server = uvicorn.Server(config)
+    print(f"gpquarto: serving on http://{args.host}:{args.port}/ (Ctrl-C to stop)", flush=True)
+    server.run()
+    return 0
