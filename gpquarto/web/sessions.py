@@ -10,6 +10,7 @@ limit loses the game. Every state sent to the page is a plain dict from :func:`b
 from __future__ import annotations
 
 import asyncio
+import os
 import secrets
 import time
 from collections import OrderedDict
@@ -40,6 +41,11 @@ class RequestError(ValueError):
     def __init__(self, message: str, status: int = 400) -> None:
         super().__init__(message)
         self.status = status
+
+
+def display_name(spec: str) -> str:
+    """A player's name for the page: a saved player file by its file name, a spec as it is."""
+    return os.path.basename(spec) if os.sep in spec else spec
 
 
 def board_state(board: Board) -> dict:
@@ -189,11 +195,13 @@ class PlaySession:
         if self.forfeit is not None:
             seat, reason = self.forfeit
             who = "you lose" if seat == self.human_seat else "you win"
-            return f"{who} by forfeit: {'you' if seat == self.human_seat else self.opponent_spec} {reason}"
+            return (
+                f"{who} by forfeit: {'you' if seat == self.human_seat else display_name(self.opponent_spec)} {reason}"
+            )
         if self.board.is_draw():
             return "draw: the board is full"
         if self.board.winner is not None:
-            return "you win!" if self.board.winner == self.human_seat else f"{self.opponent_spec} wins"
+            return "you win" if self.board.winner == self.human_seat else f"{display_name(self.opponent_spec)} wins"
         return ""
 
     def state(self) -> dict:
@@ -369,9 +377,10 @@ def game_view(record: GameRecord, notes: list[dict | None] | None = None) -> dic
 
 def outcome(record: GameRecord) -> str:
     """The result of a recorded game in one line, naming the players."""
+    names = [display_name(name) for name in record.players]
     if record.end == END_FORFEIT:
         loser = record.forfeited_by
-        return f"{record.players[1 - loser]} wins: {record.players[loser]} forfeits ({record.reason})"
+        return f"{names[1 - loser]} wins: {names[loser]} forfeits ({record.reason})"
     if record.end == END_DRAW:
         return "draw: the board is full"
-    return f"{record.players[record.winner]} wins"
+    return f"{names[record.winner]} wins"

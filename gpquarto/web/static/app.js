@@ -26,6 +26,8 @@ function html(name, text = "", attributes = {}) {
 function bits(piece) { return [(piece >> 3) & 1, (piece >> 2) & 1, (piece >> 1) & 1, piece & 1]; }
 function pieceCode(piece) { return bits(piece).map((bit, i) => CODES[i][bit]).join(""); }
 function pieceWords(piece) { return bits(piece).map((bit, i) => WORDS[i][bit]).join(" "); }
+function displayName(spec) { return spec.includes("/") ? spec.split("/").pop() : spec; } // saved files by name
+
 function squareName(square) { return "abcd"[square % 4] + (Math.floor(square / 4) + 1); }
 
 function showError(message) {
@@ -166,6 +168,7 @@ function drawPlay() {
   const game = play.game;
   const section = $("page-play");
   if (!game) return;
+  const opponent = displayName(game.opponent);
   section.dataset.moves = game.moves.length;
   section.dataset.over = game.over;
   const idle = !play.busy && game.your_turn;
@@ -184,16 +187,16 @@ function drawPlay() {
   $("play-position-text").textContent = game.position;
   let status;
   if (game.over) status = `Game over: ${game.result}.`;
-  else if (!game.your_turn) status = `${game.opponent} is thinking…`;
+  else if (!game.your_turn) status = `${opponent} is thinking…`;
   else if (game.placement_due) status = "Your turn: click an empty square to place the piece in hand.";
-  else status = `Your turn: click a piece to give to ${game.opponent}.`;
+  else status = `Your turn: click a piece to give to ${opponent}.`;
   $("play-status").textContent = status;
   $("play-status").classList.toggle("result", game.over);
   $("play-undo").disabled = play.busy || !game.can_undo;
   $("play-hint").disabled = play.busy || game.over;
   const list = $("play-moves");
-  list.replaceChildren(...moves.map((move) => moveItem(move, move.seat === game.human_seat ? "you" : game.opponent)));
-  if (game.forfeit) list.append(html("li", `${game.forfeit.seat === game.human_seat ? "you" : game.opponent} forfeit: ${game.forfeit.reason}`, { class: "forfeit" }));
+  list.replaceChildren(...moves.map((move) => moveItem(move, move.seat === game.human_seat ? "you" : opponent)));
+  if (game.forfeit) list.append(html("li", `${game.forfeit.seat === game.human_seat ? "you" : opponent} forfeit: ${game.forfeit.reason}`, { class: "forfeit" }));
 }
 
 async function newGame(event) {
@@ -233,10 +236,11 @@ function showGame(game) {
   stopWatch();
   watch.game = game;
   watch.index = 0;
-  $("watch-players").textContent = `A (seat 0): ${game.players[0]} — B (seat 1): ${game.players[1]}`;
+  const names = game.players.map(displayName);
+  $("watch-players").textContent = `A (seat 0): ${names[0]} — B (seat 1): ${names[1]}`;
   const list = $("watch-moves");
   list.replaceChildren(...game.frames.slice(1).map((frame, i) => {
-    const item = moveItem(frame.move, game.players[frame.move.seat]);
+    const item = moveItem(frame.move, names[frame.move.seat]);
     item.addEventListener("click", () => showFrame(i + 1));
     return item;
   }));
@@ -253,7 +257,7 @@ function showFrame(index) {
   drawHand($("watch-hand"), frame.in_hand);
   $("watch-position-text").textContent = frame.position;
   $("watch-frame").textContent = `move ${watch.index} of ${game.frames.length - 1}` +
-    (frame.move ? ` — ${game.players[frame.move.seat]}: ${frame.move.text}` : "");
+    (frame.move ? ` — ${displayName(game.players[frame.move.seat])}: ${frame.move.text}` : "");
   $("watch-status").textContent = last ? `Result: ${game.result}.` : "";
   $("watch-status").classList.toggle("result", last);
   $("page-watch").dataset.frame = watch.index;
