@@ -13,8 +13,9 @@ import pytest
 from gpquarto.arena.game import play_game
 from gpquarto.engine.board import PLACE_OFFSET, Board
 from gpquarto.players.base import BasePlayer
-from gpquarto.players.registry import make_player, register_player, unregister_player
+from gpquarto.players.registry import register_player, unregister_player
 from gpquarto.search.solver import solve
+from gpquarto.web.players import load_player
 from tests.conftest import REPO
 from tests.web_support import CORNERS, TINY_RULES, call, make_run_folder, running_server, save_tiny_player
 
@@ -100,6 +101,18 @@ def test_second_seat_gets_the_opponents_first_choice_at_once(site):
     assert state["placement_due"] and state["your_turn"]
 
 
+def test_advanced_rules_count_the_2x2_blocks(site):
+    base, _ = site
+    for rules, won in (("advanced", True), ("classic", False)):
+        suffix = " advanced" if rules == "advanced" else ""
+        state = new_game(base, position=f"8C../9.../..../.... D{suffix}")  # four tall pieces make the top-left block
+        assert state["rules"] == rules and state["your_turn"]
+        status, state = call(base, "POST", f"/api/games/{state['id']}/move", {"square": 5})
+        assert status == 200
+        assert (state["winner"] == 0) is won
+        assert state["winning_lines"] == ([[0, 1, 4, 5]] if won else [])
+
+
 def test_undo_takes_back_my_last_action_and_the_reply(site):
     base, _ = site
     state = move(base, move(base, move(base, new_game(base))))  # choose, place, choose (+ the replies)
@@ -179,7 +192,7 @@ def test_watch_plays_a_game_and_replay_gives_the_same_frames(site):
 
 
 def test_replay_of_a_record_made_by_the_arena(site):
-    record = play_game((make_player("random", seed=1), make_player("novice", seed=2)), seed=5, names=("r", "n"))
+    record = play_game((load_player("random", seed=1), load_player("novice", seed=2)), seed=5, names=("r", "n"))
     status, replayed = call(site[0], "POST", "/api/replay", record.to_dict())
     assert status == 200
     assert replayed["frames"][-1]["position"] == record.replay().text()
@@ -290,7 +303,7 @@ def test_bad_watch_requests_get_400(site, body, message):
 
 
 def test_bad_records_get_400(site):
-    record = play_game((make_player("random", seed=1), make_player("random", seed=2)), seed=1).to_dict()
+    record = play_game((load_player("random", seed=1), load_player("random", seed=2)), seed=1).to_dict()
     for broken, message in (
         ({"format": "other"}, "not a gpquarto game record"),
         ({**record, "actions": [1, 1]}, "is illegal"),

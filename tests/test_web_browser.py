@@ -13,8 +13,8 @@ from playwright.sync_api import Page, sync_playwright
 
 from gpquarto.arena.game import play_game
 from gpquarto.engine.board import PLACE_OFFSET, Board
-from gpquarto.players.registry import make_player
 from gpquarto.search.solver import solve
+from gpquarto.web.players import load_player
 from tests.conftest import REPO
 from tests.web_support import TINY_RULES, make_run_folder, running_server, save_tiny_player
 
@@ -209,7 +209,7 @@ def test_watch_a_game_to_its_end(page):
     page.wait_for_function("document.getElementById('page-watch').dataset.atEnd === 'true'", timeout=60_000)
     assert page.inner_text("#watch-play") == "Play"  # stopped at the end
     record = play_game(
-        (make_player("novice", seed=7), make_player("random", seed=7)), seed=7, names=("novice", "random")
+        (load_player("novice", seed=7), load_player("random", seed=7)), seed=7, names=("novice", "random")
     )
     assert page.inner_text("#watch-position-text") == record.replay().text()
     assert page.inner_text("#watch-status").startswith("Result: ")
@@ -217,7 +217,7 @@ def test_watch_a_game_to_its_end(page):
 
 
 def test_replay_a_saved_game_record(page, tmp_path):
-    record = play_game((make_player("random", seed=3), make_player("random", seed=4)), seed=11, names=("ann", "bob"))
+    record = play_game((load_player("random", seed=3), load_player("random", seed=4)), seed=11, names=("ann", "bob"))
     path = tmp_path / "game.json"
     record.save(path)
     page.goto(page.url.split("#")[0] + "#watch")
