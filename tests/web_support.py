@@ -11,11 +11,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import uvicorn
-
 from gpquarto.gp.genome import Genome
 from gpquarto.gp.storage import default_library, player_data, save_player
-from gpquarto.web.app import create_app
 
 #: The tiny evolved player's rules: choose rule 2 fires while a tall piece is left (rule 1 never does), place
 #: rule 1 while a corner is free; otherwise the random fallback decides.
@@ -26,6 +23,10 @@ CORNERS = (0, 3, 12, 15)
 @contextmanager
 def running_server(**options) -> Iterator[str]:
     """Serve ``create_app(**options)`` with uvicorn on 127.0.0.1 and a free port; yields the base URL."""
+    import uvicorn
+
+    from gpquarto.web.app import create_app
+
     server = uvicorn.Server(uvicorn.Config(create_app(**options), host="127.0.0.1", port=0, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

@@ -343,14 +343,24 @@ class _Explained:
         return action
 
 
-def watch_game(
-    specs: tuple[str, str], *, start: Board, seed: int | None = None, time_limit: float = DEFAULT_TIME_LIMIT
-) -> dict:
-    """Play a whole game between two players (match rules: forfeits, time limit) and return it frame by frame."""
+def explained_game(
+    specs: tuple[str, str], *, start: Board, seed: int | None = None, time_limit: float | None = DEFAULT_TIME_LIMIT
+) -> tuple[GameRecord, list[dict | None]]:
+    """Play a whole game between two players (match rules: forfeits, ``time_limit`` seconds per decision or
+    None for none); returns its record and the explanation of each decision (see
+    :func:`~gpquarto.web.players.explain`; None for players without rules). Framework-free: ``gpquarto watch``
+    uses it too."""
     notes: list[dict | None] = []
     players = [_Explained(make_player_for_request(spec, seed=seed), notes) for spec in specs]
     record = play_game(players, start=start, seed=seed, time_limit=time_limit, names=(specs[0], specs[1]))
-    return game_view(record, notes)
+    return record, notes
+
+
+def watch_game(
+    specs: tuple[str, str], *, start: Board, seed: int | None = None, time_limit: float = DEFAULT_TIME_LIMIT
+) -> dict:
+    """:func:`explained_game` frame by frame, for the page."""
+    return game_view(*explained_game(specs, start=start, seed=seed, time_limit=time_limit))
 
 
 def load_record(data: object) -> GameRecord:
