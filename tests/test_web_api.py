@@ -322,22 +322,17 @@ def test_the_page_and_its_assets_are_served(site):
             assert response.status == 200 and response.read()
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def test_serve_command_starts_the_app_on_loopback(tmp_path):
-    port = free_port()
-    command = [sys.executable, "-m", "gpquarto", "serve", "--port", str(port), "--runs-dir", str(tmp_path)]
+    command = [sys.executable, "-m", "gpquarto", "serve", "--port", "0", "--runs-dir", str(tmp_path)]
     process = subprocess.Popen(command, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        assert "serving on http://127.0.0.1:" in process.stdout.readline()
+        line = process.stdout.readline()
+        assert line.startswith("gpquarto: serving on http://127.0.0.1:"), line + process.stderr.read()
+        base = line.split()[3].rstrip("/")
         deadline = time.monotonic() + 60
         while True:
             try:
-                status, listing = call(f"http://127.0.0.1:{port}", "GET", "/api/runs")
+                status, listing = call(base, "GET", "/api/runs")
                 break
             except OSError:
                 assert process.poll() is None and time.monotonic() < deadline, process.stderr.read()
@@ -346,6 +341,18 @@ def test_serve_command_starts_the_app_on_loopback(tmp_path):
     finally:
         process.terminate()
         process.wait(timeout=30)
+
+
+def test_serve_command_refuses_a_port_in_use(cli):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        result = cli("serve", "--port", str(taken.getsockname()[1]))
+    assert result.returncode == 2
+    assert (
+        result.stderr.startswith("gpquarto: error: cannot listen on 127.0.0.1:")
+        and len(result.stderr.splitlines()) == 1
+    )
 
 
 def test_serve_command_rejects_a_missing_plugin(cli, tmp_path):

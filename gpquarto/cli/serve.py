@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import socket
 from pathlib import Path
 
 from gpquarto.cli import UsageError
@@ -60,8 +61,23 @@ def run(args: argparse.Namespace) -> int:
         default_library(plugins)  # a broken plugin fails here, in one line, before the server starts
         os.environ[PLUGINS_VARIABLE] = os.pathsep.join(plugins)  # saved players named on the page load with them
     app = create_app(runs_dir=args.runs_dir, time_limit=args.time_limit, workers=args.workers)
-    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning")
-    server = uvicorn.Server(config)
-    print(f"gpquarto: serving on http://{args.host}:{args.port}/ (Ctrl-C to stop)", flush=True)
-    server.run()
+    listener = listen(args.host, args.port)  # bound here: a port in use is one line, and port 0 prints the real one
+    host, port = listener.getsockname()[:2]
+    shown = f"[{host}]" if ":" in host else host
+    print(f"gpquarto: serving on http://{shown}:{port}/ (Ctrl-C to stop)", flush=True)
+    uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[listener])
     return 0
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A TCP socket bound to ``host:port`` and listening; ``OSError`` when the address is taken or unknown."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    listener = socket.socket(family, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listener.bind((host, port))
+        listener.listen(128)
+    except OSError as error:
+        listener.close()
+        raise OSError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
+    return listener
