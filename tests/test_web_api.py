@@ -36,6 +36,18 @@ class Crasher(BasePlayer):
         raise RuntimeError("boom")
 
 
+class Cheater(BasePlayer):
+    """Answers actions that do not exist."""
+
+    name = "cheater"
+
+    def choose_piece(self, board):
+        return 99
+
+    def place_piece(self, board, piece):
+        return None
+
+
 class Sleeper(BasePlayer):
     """Takes longer than the test server's time limit."""
 
@@ -58,12 +70,14 @@ def site(tmp_path_factory):
     save_tiny_player(root / "tiny.json")
     register_player("crasher")(Crasher)
     register_player("sleeper")(Sleeper)
+    register_player("cheater")(Cheater)
     try:
         with running_server(runs_dir=root / "runs", time_limit=1.0) as base:
             yield base, root
     finally:
         unregister_player("crasher")
         unregister_player("sleeper")
+        unregister_player("cheater")
 
 
 def new_game(base: str, **body) -> dict:
@@ -168,9 +182,10 @@ def test_evolved_opponent_moves_are_explained_by_the_rule_that_fired(site):
     assert explained >= 2
 
 
-def test_a_player_that_raises_or_is_too_slow_forfeits(site):
+def test_a_player_that_raises_is_too_slow_or_cheats_forfeits(site):
     base, _ = site
-    for name, reason in (("crasher", "raised RuntimeError: boom"), ("sleeper", "1 s limit")):
+    forfeits = (("crasher", "raised RuntimeError: boom"), ("sleeper", "1 s limit"), ("cheater", "illegal choice 99"))
+    for name, reason in forfeits:
         state = new_game(base, opponent=name, seat=1)
         assert state["over"] and state["forfeit"]["seat"] == 0, state
         assert reason in state["forfeit"]["reason"]

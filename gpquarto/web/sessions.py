@@ -96,7 +96,7 @@ class Move:
 @dataclass
 class Decision:
     """What a player answered to a decision of ``kind``: a piece or a square (not yet validated), or the
-    reason it forfeits (``answer`` None)."""
+    reason it forfeits without an answer (raised, too slow)."""
 
     kind: str
     answer: object = None
@@ -166,8 +166,8 @@ class PlaySession:
     def apply_opponent(self, decision: Decision) -> None:
         """Apply the opponent's decision, or record its forfeit (raised, illegal action, too slow)."""
         seat = self.board.player
-        if decision.answer is None:
-            self.forfeit = (seat, decision.reason or f"gave no {decision.kind}")
+        if decision.reason:
+            self.forfeit = (seat, decision.reason)
             return
         try:
             if decision.kind == CHOOSE:
@@ -229,16 +229,17 @@ async def play_opponent(session: PlaySession, executor: Executor, time_limit: fl
     """
     loop = asyncio.get_running_loop()
     while session.opponent_to_act:
+        kind = CHOOSE if session.board.choice_due else PLACE
         started = time.perf_counter()
         future = loop.run_in_executor(executor, decide, session.opponent, session.board)
         try:
             decision = await asyncio.wait_for(future, timeout=time_limit)
         except TimeoutError:
-            decision = Decision(CHOOSE, reason=f"took more than the {time_limit:g} s limit")
+            decision = Decision(kind, reason=f"took more than the {time_limit:g} s limit")
         else:
             elapsed = time.perf_counter() - started
             if elapsed > time_limit:
-                decision = Decision(CHOOSE, reason=f"took {elapsed:.3f} s, over the {time_limit:g} s limit")
+                decision = Decision(kind, reason=f"took {elapsed:.3f} s, over the {time_limit:g} s limit")
         session.apply_opponent(decision)
 
 
