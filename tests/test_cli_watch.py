@@ -1,4 +1,4 @@
-"""``python -m gpquarto watch A B`` and the ``--png`` pictures of ``watch`` and ``solve``, run as a user types them."""
+"""``python -m gpquarto watch A B``, ``show`` of game records and positions, and the ``--png`` pictures, run as a user types them."""
 
 from __future__ import annotations
 
@@ -59,3 +59,27 @@ def test_watch_errors_are_one_line(cli, tmp_path):
         done = cli(*arguments)
         assert done.returncode == 2, arguments
         assert len(done.stderr.strip().splitlines()) == 1 and "error:" in done.stderr, done.stderr
+
+
+def test_show_prints_and_draws_a_game_record_and_a_position(cli, tmp_path):
+    record = play_game((load_player("random", seed=1), load_player("novice", seed=2)), seed=4, names=("ann", "bob"))
+    record.save(tmp_path / "game.json")
+    done = cli("show", str(tmp_path / "game.json"), "--png", str(tmp_path / "game.png"))
+    assert done.returncode == 0, done.stderr
+    assert f"Moves: {record.moves_text()}" in done.stdout and str(record.replay()) in done.stdout
+    assert (tmp_path / "game.png").read_bytes()[:8] == PNG_MAGIC
+    position = "5A3./.C8./1..F/.... 2"
+    done = cli("show", position, "--png", str(tmp_path / "position.png"))
+    assert done.returncode == 0, done.stderr
+    assert str(Board.from_text(position)) in done.stdout
+    assert (tmp_path / "position.png").read_bytes()[:8] == PNG_MAGIC
+
+
+def test_show_errors_are_one_line(cli, tmp_path):
+    save_tiny_player(tmp_path / "tiny.json")
+    for arguments, message in (
+        (("show", "5A3./.C8./1..F/.... Z"), "piece in hand"),
+        (("show", str(tmp_path / "tiny.json"), "--png", str(tmp_path / "x.png")), "--png draws a game record"),
+    ):
+        done = cli(*arguments)
+        assert done.returncode == 2 and message in done.stderr and len(done.stderr.splitlines()) == 1, done.stderr
