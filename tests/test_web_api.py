@@ -11,6 +11,7 @@ import urllib.request
 import pytest
 
 from gpquarto.arena.game import play_game
+from gpquarto.arena.record import GameRecord
 from gpquarto.engine.board import PLACE_OFFSET, Board
 from gpquarto.players.base import BasePlayer
 from gpquarto.players.registry import register_player, unregister_player
@@ -107,6 +108,20 @@ def test_a_whole_game_against_random_replays_to_the_same_position_with_legal_mov
     assert board.text() == state["position"]
     assert state["result"]
     assert state["winning_lines"] == [list(line) for line in board.winning_lines()]
+    status, saved = call(base, "GET", f"/api/games/{state['id']}/record")
+    assert status == 200 and saved["players"] == ["you", "random"]
+    assert GameRecord.from_dict(saved).replay().text() == state["position"]
+    status, replayed = call(base, "POST", "/api/replay", saved)
+    assert status == 200 and replayed["frames"][-1]["position"] == state["position"]
+
+
+def test_a_forfeited_game_saves_a_record_that_says_so(site):
+    state = new_game(site[0], opponent="crasher", seat=1)
+    status, saved = call(site[0], "GET", f"/api/games/{state['id']}/record")
+    assert status == 200
+    record = GameRecord.from_dict(saved)
+    assert (record.end, record.forfeited_by, record.winner, record.players) == ("forfeit", 0, 1, ("crasher", "you"))
+    assert "boom" in record.reason
 
 
 def test_second_seat_gets_the_opponents_first_choice_at_once(site):
@@ -292,6 +307,8 @@ def test_moves_after_the_end_undo_before_any_move_and_hints_after_the_end_are_re
     assert call(base, "GET", f"/api/games/{state['id']}/hint")[0] == 409
     status, answer = call(base, "POST", f"/api/games/{new_game(base)['id']}/undo")
     assert status == 409 and "nothing to undo" in answer["error"]
+    status, answer = call(base, "GET", f"/api/games/{new_game(base)['id']}/record")
+    assert status == 409 and "not over yet" in answer["error"]
 
 
 def test_unknown_games_runs_and_routes_get_404(site):

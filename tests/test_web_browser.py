@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import Page, sync_playwright
 
 from gpquarto.arena.game import play_game
+from gpquarto.arena.record import GameRecord
 from gpquarto.engine.board import PLACE_OFFSET, Board
 from gpquarto.search.solver import solve
 from gpquarto.web.players import load_player
@@ -133,6 +134,10 @@ def test_a_whole_game_against_random_by_clicking(page):
     }
     assert highlighted == {square for line in board.winning_lines() for square in line}
     screenshot(page, "play-game-over")
+    with page.expect_download() as download:
+        page.click("#play-save")
+    saved = GameRecord.load(download.value.path())
+    assert saved.replay().text() == board.text() and saved.players == ("you", "random")
 
 
 def test_the_winning_line_is_highlighted(page):
@@ -213,6 +218,9 @@ def test_watch_a_game_to_its_end(page):
     )
     assert page.inner_text("#watch-position-text") == record.replay().text()
     assert page.inner_text("#watch-status").startswith("Result: ")
+    with page.expect_download() as download:
+        page.click("#watch-save")
+    assert GameRecord.load(download.value.path()).actions == record.actions
     screenshot(page, "watch-end")
 
 

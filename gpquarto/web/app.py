@@ -10,6 +10,7 @@ Routes (all JSON; an error is a 4xx answer ``{"error": "one line"}``, never a cr
 ``POST /api/games/{id}/move``             ``{"piece": P}`` or ``{"square": S}``; the opponent answers at once
 ``POST /api/games/{id}/undo``             take back your last action (and the opponent's reply)
 ``GET /api/games/{id}/hint``              the exact solver's best actions, or "too early to solve"
+``GET /api/games/{id}/record``            the finished game's record (JSON of ``GameRecord``), as a download
 ``POST /api/watch``                       a whole game ``{"players": [A, B], "rules", "position", "seed"}``
 ``POST /api/replay``                      frames of a saved game record (the JSON of ``GameRecord``)
 ``GET /api/runs``, ``/api/runs/{name}``   training runs: logbook, hall of fame, best player's rules
@@ -100,6 +101,11 @@ def create_app(*, runs_dir: str | Path = "runs", time_limit: float = DEFAULT_TIM
             session.undo()
             return JSONResponse(session.state())
 
+    async def game_record(request: Request) -> Response:
+        record = store.get(request.path_params["key"]).record()
+        download = {"Content-Disposition": 'attachment; filename="quarto-game.json"'}
+        return JSONResponse(record.to_dict(), headers=download)
+
     async def game_hint(request: Request) -> Response:
         session = store.get(request.path_params["key"])
         async with session.lock:
@@ -138,6 +144,7 @@ def create_app(*, runs_dir: str | Path = "runs", time_limit: float = DEFAULT_TIM
         Route("/api/games/{key}/move", move, methods=["POST"]),
         Route("/api/games/{key}/undo", undo, methods=["POST"]),
         Route("/api/games/{key}/hint", game_hint),
+        Route("/api/games/{key}/record", game_record),
         Route("/api/watch", watch, methods=["POST"]),
         Route("/api/replay", replay, methods=["POST"]),
         Route("/api/runs", run_list),

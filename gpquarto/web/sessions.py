@@ -18,7 +18,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 
 from gpquarto.arena.game import play_game
-from gpquarto.arena.record import END_DRAW, END_FORFEIT, GameRecord, describe_action
+from gpquarto.arena.record import END_DRAW, END_FORFEIT, END_WIN, GameRecord, describe_action
 from gpquarto.engine.board import PLACE_OFFSET, Board, IllegalActionError
 from gpquarto.engine.lines import SQUARE_COUNT, Rules
 from gpquarto.engine.pieces import NO_PIECE
@@ -33,6 +33,8 @@ DEFAULT_TIME_LIMIT = 10.0
 #: Play sessions kept in memory; the least recently used goes first.
 MAX_SESSIONS = 200
 _VALUE_WORDS = {1: "win", 0: "draw", -1: "loss"}
+#: The person's name in saved game records.
+HUMAN_NAME = "you"
 
 
 class RequestError(ValueError):
@@ -203,6 +205,20 @@ class PlaySession:
         if self.board.winner is not None:
             return "you win" if self.board.winner == self.human_seat else f"{display_name(self.opponent_spec)} wins"
         return ""
+
+    def record(self) -> GameRecord:
+        """The finished game as a :class:`~gpquarto.arena.record.GameRecord` (``RequestError`` 409 before the end)."""
+        if not self.over:
+            raise RequestError("the game is not over yet: finish it, then save its record", status=409)
+        names = [HUMAN_NAME, HUMAN_NAME]
+        names[1 - self.human_seat] = self.opponent_spec
+        record = GameRecord((names[0], names[1]), self.start, list(self.board.history), self.board.winner, END_WIN)
+        if self.forfeit is not None:
+            seat, record.reason = self.forfeit
+            record.end, record.winner, record.forfeited_by = END_FORFEIT, 1 - seat, seat
+        elif self.board.winner is None:
+            record.end = END_DRAW
+        return record
 
     def state(self) -> dict:
         """Everything the page shows: the position, whose turn, the moves with explanations, the result."""

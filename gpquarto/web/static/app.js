@@ -194,6 +194,8 @@ function drawPlay() {
   $("play-status").classList.toggle("result", game.over);
   $("play-undo").disabled = play.busy || !game.can_undo;
   $("play-hint").disabled = play.busy || game.over;
+  $("play-save").hidden = !game.over;
+  $("play-save").href = `/api/games/${game.id}/record`;
   const list = $("play-moves");
   list.replaceChildren(...moves.map((move) => moveItem(move, move.seat === game.human_seat ? "you" : opponent)));
   if (game.forfeit) list.append(html("li", `${game.forfeit.seat === game.human_seat ? "you" : opponent} forfeit: ${game.forfeit.reason}`, { class: "forfeit" }));
@@ -237,6 +239,10 @@ function showGame(game) {
   watch.game = game;
   watch.index = 0;
   const names = game.players.map(displayName);
+  const save = $("watch-save");
+  if (save.href) URL.revokeObjectURL(save.href);
+  save.href = URL.createObjectURL(new Blob([JSON.stringify(game.record, null, 1)], { type: "application/json" }));
+  save.hidden = false;
   $("watch-players").textContent = `A (seat 0): ${names[0]} — B (seat 1): ${names[1]}`;
   const list = $("watch-moves");
   list.replaceChildren(...game.frames.slice(1).map((frame, i) => {
