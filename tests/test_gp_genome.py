@@ -167,3 +167,18 @@ def test_genome_text_round_trip_equality_and_errors():
         make_genome([["always", "lowest_empty"]], [])
     with pytest.raises(ValueError, match="exactly choose, place"):
         Genome.from_data({"choose": []}, LIBRARY.primitive_set())
+
+
+def test_last_rule_names_the_rule_that_decided_or_none_for_a_fallback():
+    genome = make_genome(
+        [["never", "lowest_piece"], ["always", "no_piece"], ["always", "highest_piece"]],
+        [["always", "no_square"], ["never", "lowest_empty"]],
+    )
+    player = EvolvedPlayer(genome, LIBRARY, seed=3)
+    assert player.rules.last_rule is None  # no decision yet
+    board = Board()
+    board.choose(player.choose_piece(board.view()))
+    assert player.rules.last_rule == 2  # the third choose rule fired (0-based)
+    board.place(player.place_piece(board.view(), board.in_hand))
+    assert player.rules.last_rule is None  # no place rule yields a square: the random fallback
+    assert player.fallbacks == 1

@@ -55,6 +55,10 @@ def test_wheel_install_lists_the_builtin_primitives(tmp_path):
         )
     for module in (ROOT / "primitives").glob("*.py"):
         assert f"gpquarto_primitives/{module.name}" in names
+    for asset in (ROOT / "gpquarto" / "web" / "static").iterdir():  # the web app's page is package data
+        assert f"gpquarto/web/static/{asset.name}" in names, (
+            f"{asset.name} is missing: see package-data in pyproject.toml"
+        )
 
     environment = tmp_path / "venv"
     run([sys.executable, "-m", "venv", "--without-pip", str(environment)])

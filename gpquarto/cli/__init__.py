@@ -27,6 +27,8 @@ COMMAND_MODULES = [
     "gpquarto.cli.show",
     "gpquarto.cli.primitives_cmd",
     "gpquarto.cli.solve",
+    "gpquarto.cli.watch",
+    "gpquarto.cli.serve",
 ]
 
 

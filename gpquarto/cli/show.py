@@ -1,9 +1,11 @@
-"""``gpquarto show PLAYER_FILE``: print a saved player's rules, metadata and fitness (or Graphviz DOT)."""
+"""``gpquarto show FILE``: print a saved player's rules, metadata and fitness (or Graphviz DOT); also a game record
+(its moves and final board) or a position; ``--png FILE`` draws the position or the game (a grid of frames)."""
 
 from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 
 from gpquarto.cli import UsageError
 from gpquarto.cli.common import add_plugin_argument
@@ -12,11 +14,14 @@ from gpquarto.cli.common import add_plugin_argument
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "show",
-        help="print a saved player's rules and metadata",
-        description="Print the rules of a saved player (.p or .json), numbered, with its metadata and fitness.",
+        help="print a saved player's rules and metadata (or a game record, or a position)",
+        description="Print the rules of a saved player (.p or .json), numbered, with its metadata and fitness. "
+        "Given a game record (.json, as saved by watch --record or GameRecord.save) or position text instead, "
+        "print the game's moves and final board, or the position.",
     )
-    parser.add_argument("file", metavar="FILE", help="saved player (.p or .json)")
+    parser.add_argument("file", metavar="FILE", help="saved player (.p or .json), game record (.json) or position text")
     parser.add_argument("--dot", action="store_true", help="print the rule trees as a Graphviz DOT graph instead")
+    parser.add_argument("--png", default=None, metavar="IMAGE", help="draw the position or the game (PNG)")
     add_plugin_argument(parser, "primitive plugin file the player needs (repeatable)")
     parser.set_defaults(handler=run)
 
@@ -129,6 +134,11 @@ def to_dot(genome) -> str:
 def run(args: argparse.Namespace) -> int:
     from gpquarto.gp.storage import default_library, genome_from_data, read_player_file
 
+    game = game_or_position(args.file)
+    if game is not None:
+        return show_game_or_position(game, args.png)
+    if args.png:
+        raise UsageError("--png draws a game record or a position, not a player")
     data = read_player_file(args.file)
     try:
         library = default_library(tuple(args.plugins) if args.plugins else None)
@@ -136,4 +146,47 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(error)) from None
     genome = genome_from_data(data, library, args.file)
     print(to_dot(genome) if args.dot else describe(data, genome))
+    return 0
+
+
+def game_or_position(text: str):
+    """The :class:`~gpquarto.arena.record.GameRecord` in a game record file, the Board of position text, or None
+    (then ``text`` names a player file). A position with a mistake is a ``ValueError`` saying where."""
+    from gpquarto.arena.record import RECORD_FORMAT, GameRecord
+    from gpquarto.engine.board import Board
+
+    path = Path(text)
+    if path.is_file():
+        if path.suffix.lower() != ".json":
+            return None
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            return None  # the player reader says what is wrong
+        return GameRecord.load(path) if isinstance(data, dict) and data.get("format") == RECORD_FORMAT else None
+    if text.count("/") == 3 and " " in text.strip():  # looks like position text, not a missing file
+        return Board.from_text(text)
+    return None
+
+
+def show_game_or_position(game, png: str | None) -> int:
+    """Print a game record (moves, final board, result) or a position; draw it to ``png`` when given."""
+    from gpquarto.arena.record import GameRecord
+    from gpquarto.cli.pictures import game_figure, position_figure, save_png
+    from gpquarto.web.sessions import outcome  # framework-free, shared with watch and the web app
+
+    if isinstance(game, GameRecord):
+        board = game.replay()
+        result = outcome(game)
+        print(f"{game.players[0]} (seat 0) against {game.players[1]} (seat 1), from {game.start}")
+        print(f"Moves: {game.moves_text()}")
+        print(board)
+        print(f"Result: {result}.")
+        figure = game_figure(game, result) if png else None
+    else:
+        print(game)
+        figure = position_figure(game) if png else None
+    if png:
+        save_png(figure, png)
+        print(f"picture saved to {png}")
     return 0

@@ -46,6 +46,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="refuse positions with more than N empty squares (default 10): they may take very long",
     )
     parser.add_argument("--force", action="store_true", help="solve even beyond --max-empty")
+    parser.add_argument(
+        "--png", default=None, metavar="FILE", help="also draw the position, best placements in green (PNG)"
+    )
     parser.set_defaults(handler=run)
 
 
@@ -78,4 +81,11 @@ def run(args: argparse.Namespace) -> int:
     actions = ", ".join(describe_action(action) for action in result.best_actions)
     print(f"best actions ({len(result.best_actions)}): {actions}")
     print(f"nodes: {result.nodes}, time: {elapsed:.3f} s")
+    if args.png:
+        from gpquarto.cli.pictures import position_figure, save_png
+
+        squares = [action - PLACE_OFFSET for action in result.best_actions if action >= PLACE_OFFSET]
+        title = f"{board.text()}\n{_VALUE_WORDS[result.value]} for player {board.player}: {actions}"
+        save_png(position_figure(board, title=title, highlight=squares), args.png)
+        print(f"picture saved to {args.png}")
     return 0

@@ -156,26 +156,36 @@ class Genome:
 
 
 class CompiledRule:
-    """A rule compiled to closures, with counters of how often its *if* held and its *then* was legal."""
+    """A rule compiled to closures, with counters of how often its *if* held and its *then* was legal.
 
-    __slots__ = ("condition", "action", "true", "legal")
+    ``index`` is the rule's position (0-based) in its list.
+    """
 
-    def __init__(self, rule: Rule, library) -> None:
+    __slots__ = ("condition", "action", "true", "legal", "index")
+
+    def __init__(self, rule: Rule, library, index: int = 0) -> None:
         self.condition = compile_tree(rule.condition, library)
         self.action = compile_tree(rule.action, library)
         self.true = 0
         self.legal = 0
+        self.index = index
 
 
 class RuleSet:
-    """A genome ready to decide: compiled once, with decision, fallback and per-rule counters."""
+    """A genome ready to decide: compiled once, with decision, fallback and per-rule counters.
+
+    ``last_rule`` records the last decision (a choice or a placement, whichever method was called last): the
+    0-based index of the rule that fired in that kind's list, or None when the random fallback decided (or
+    before any decision). It explains a decision after the fact at the cost of one attribute store.
+    """
 
     def __init__(self, genome: Genome, library) -> None:
         self.genome = genome
-        self.choose_rules = [CompiledRule(rule, library) for rule in genome.choose_rules]
-        self.place_rules = [CompiledRule(rule, library) for rule in genome.place_rules]
+        self.choose_rules = [CompiledRule(rule, library, index) for index, rule in enumerate(genome.choose_rules)]
+        self.place_rules = [CompiledRule(rule, library, index) for index, rule in enumerate(genome.place_rules)]
         self.decisions = {CHOOSE: 0, PLACE: 0}
         self.fallbacks = {CHOOSE: 0, PLACE: 0}
+        self.last_rule: int | None = None
 
     def reset_counters(self) -> None:
         """Zero every counter."""
@@ -205,8 +215,10 @@ class RuleSet:
                 piece = rule.action(features)
                 if 0 <= piece < 16 and available >> piece & 1:
                     rule.legal += 1
+                    self.last_rule = rule.index
                     return int(piece)
         self.fallbacks[CHOOSE] += 1
+        self.last_rule = None
         return _pick(view.legal_pieces(), rng)
 
     def place_piece(self, view, rng: random.Random) -> int:
@@ -220,8 +232,10 @@ class RuleSet:
                 square = rule.action(features)
                 if 0 <= square < 16 and not occupied >> square & 1:
                     rule.legal += 1
+                    self.last_rule = rule.index
                     return int(square)
         self.fallbacks[PLACE] += 1
+        self.last_rule = None
         return _pick(view.legal_squares(), rng)
 
 

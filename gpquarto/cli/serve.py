@@ -1,0 +1,83 @@
+"""``gpquarto serve``: the local web app (play, explain, watch, replay, runs) at http://127.0.0.1:PORT.
+
+Needs the ``web`` extra: ``pip install "gpquarto[web]"``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+from pathlib import Path
+
+from gpquarto.cli import UsageError
+from gpquarto.cli.common import add_plugin_argument, non_negative_int, positive_float, positive_int
+
+DEFAULT_PORT = 8000
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "serve",
+        help="play, watch and replay games in the browser",
+        description="Start the web app: play against any player (with undo, solver hints and the rules an evolved "
+        "player used), watch two players, replay a saved game record, look at training runs. Bound to the "
+        "loopback address unless --host says otherwise. Needs the web extra: pip install 'gpquarto[web]'.",
+    )
+    parser.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)"
+    )
+    parser.add_argument(
+        "--port", type=non_negative_int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0 picks a free one)"
+    )
+    parser.add_argument("--runs-dir", default="runs", metavar="DIR", help="folder of training runs (default runs)")
+    parser.add_argument(
+        "--time-limit",
+        type=positive_float,
+        default=10.0,
+        metavar="SECONDS",
+        help="seconds a player may take per decision before it forfeits (default 10)",
+    )
+    parser.add_argument(
+        "--workers", type=positive_int, default=4, help="threads for players' moves and hints (default 4)"
+    )
+    add_plugin_argument(parser, "primitive plugin file that saved players need (repeatable)")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        import uvicorn
+
+        from gpquarto.web.app import create_app
+    except ImportError as error:
+        raise UsageError(
+            f"the web app needs the web extra ({error.name} is missing): pip install 'gpquarto[web]'"
+        ) from None
+    if args.plugins:
+        from gpquarto.gp.storage import PLUGINS_VARIABLE, default_library
+
+        plugins = tuple(str(Path(plugin).resolve()) for plugin in args.plugins)
+        default_library(plugins)  # a broken plugin fails here, in one line, before the server starts
+        os.environ[PLUGINS_VARIABLE] = os.pathsep.join(plugins)  # saved players named on the page load with them
+    app = create_app(runs_dir=args.runs_dir, time_limit=args.time_limit, workers=args.workers)
+    listener = listen(args.host, args.port)  # bound here: a port in use is one line, and port 0 prints the real one
+    host, port = listener.getsockname()[:2]
+    shown = f"[{host}]" if ":" in host else host
+    print(f"gpquarto: serving on http://{shown}:{port}/ (Ctrl-C to stop)", flush=True)
+    uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[listener])
+    return 0
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A TCP socket bound to ``host:port`` and listening; ``OSError`` when the address is taken or unknown."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    listener = socket.socket(family, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listener.bind((host, port))
+        listener.listen(128)
+    except OSError as error:
+        listener.close()
+        raise OSError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
+    return listener

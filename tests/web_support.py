@@ -1,0 +1,83 @@
+"""Shared by the web app's tests: a real server on a free loopback port, JSON calls, a tiny evolved player, a run folder."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from gpquarto.gp.genome import Genome
+from gpquarto.gp.storage import default_library, player_data, save_player
+
+#: The tiny evolved player's rules: choose rule 2 fires while a tall piece is left (rule 1 never does), place
+#: rule 1 while a corner is free; otherwise the random fallback decides.
+TINY_RULES = {"choose": [["False", "tall_piece"], ["True", "tall_piece"]], "place": [["True", "corner_square"]]}
+CORNERS = (0, 3, 12, 15)
+
+
+@contextmanager
+def running_server(**options) -> Iterator[str]:
+    """Serve ``create_app(**options)`` with uvicorn on 127.0.0.1 and a free port; yields the base URL."""
+    import uvicorn
+
+    from gpquarto.web.app import create_app
+
+    server = uvicorn.Server(uvicorn.Config(create_app(**options), host="127.0.0.1", port=0, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "the web server did not start"
+        time.sleep(0.02)
+    port = server.servers[0].sockets[0].getsockname()[1]
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
+
+
+def call(base: str, method: str, path: str, body: object = None) -> tuple[int, dict]:
+    """``(status, JSON answer)`` of one request; ``body`` is sent as JSON (bytes are sent as they are)."""
+    data = None if body is None else body if isinstance(body, bytes) else json.dumps(body).encode()
+    request = urllib.request.Request(
+        base + path, data=data, method=method, headers={"Content-Type": "application/json"}
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=120) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+def save_tiny_player(path: Path) -> Genome:
+    """Save the tiny evolved player (:data:`TINY_RULES`) to ``path`` (.json); returns its genome."""
+    library = default_library(())
+    genome = Genome.from_data(TINY_RULES, library.primitive_set())
+    save_player(path, player_data(genome, library, name="tiny", fitness={"score": 0.5}))
+    return genome
+
+
+def make_run_folder(root: Path, name: str = "demo") -> Path:
+    """A small run folder as ``train`` writes it: logbook, hall of fame, best player, fitness plot."""
+    folder = root / name
+    folder.mkdir(parents=True)
+    rows = ["generation,evaluations,best,mean", "0,10,0.25,0.125", "1,20,0.5,0.25", "2,30,0.75,0.5"]
+    (folder / "logbook.csv").write_text("\n".join(rows) + "\n")
+    (folder / "hall_of_fame.txt").write_text("# 1. score 0.75\nchoose rules:\n  1. if True then tall_piece\n")
+    save_tiny_player(folder / "best_player.json")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(figsize=(3, 2))
+    axes.plot([0, 1, 2], [0.25, 0.5, 0.75])
+    figure.savefig(folder / "fitness.png")
+    plt.close(figure)
+    return folder
