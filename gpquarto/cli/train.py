@@ -29,6 +29,7 @@ CONFIG_OPTIONS = (
     "population",
     "games",
     "opponents",
+    "schedule",
     "seed",
     "fallback_weight",
     "tactical",
@@ -48,7 +49,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--generations", type=non_negative_int, default=None, help="generations to run (default 120)")
     parser.add_argument("--population", type=positive_int, default=None, help="genomes per generation (default 50)")
     parser.add_argument("--games", type=positive_int, default=None, help="fitness games per genome, even (default 40)")
-    parser.add_argument("--opponents", default=None, help="weighted opponent mix (default random:1,novice:1)")
+    parser.add_argument(
+        "--opponents",
+        default=None,
+        help="weighted opponent mix: SPEC:WEIGHT,... with any player spec (minimax:depth=2:1 is minimax at depth 2, "
+        "weight 1) or hof, the run's own hall of fame (default random:1,novice:1)",
+    )
+    parser.add_argument(
+        "--schedule",
+        default=None,
+        metavar="GEN:MIX;GEN:MIX",
+        help="a curriculum: from generation GEN on, play MIX instead of --opponents "
+        "(e.g. '30:random:1,minimax:depth=1:1;60:minimax:depth=2:1,hof:1')",
+    )
     parser.add_argument("--seed", type=non_negative_int, default=None, help="run seed (default 0)")
     parser.add_argument(
         "--fallback-weight", type=float, default=None, help="score paid per unit of fallback rate (default 0.4)"

@@ -25,16 +25,18 @@ from gpquarto.gp.genome import ACTION_TYPES, CONDITION_TYPE, Genome
 from gpquarto.gp.screening import RuleScreen, ScreeningConfig
 from gpquarto.gp.variation import mutate_genome, random_genome, rule_crossover, tree_crossover
 from gpquarto.plain_files import read_plain_file
-from gpquarto.resolve import make_unattended_player
 from gpquarto.runner import Runner
 from gpquarto.seeding import derive_seed
 from gpquarto.training.fitness import (
     EvaluationResult,
     EvaluationTask,
     LibraryConfig,
+    check_opponents,
     evaluate,
     game_plan,
+    opponents_at,
     parse_opponents,
+    parse_schedule,
 )
 
 CHECKPOINT_FORMAT = "gpquarto-checkpoint/1"
@@ -55,6 +57,7 @@ class EvolutionConfig:
     population: int = 50
     games: int = 40
     opponents: str = "random:1,novice:1"
+    schedule: str = ""
     seed: int = 0
     fallback_weight: float = 0.4
     tactical: bool = True
@@ -106,10 +109,9 @@ class EvolutionConfig:
         for ok, message in checks:
             if not ok:
                 raise ValueError(f"bad evolution config: {message}")
-        opponents = parse_opponents(self.opponents)
-        for spec, _ in opponents:
-            make_unattended_player(spec)  # an unknown or interactive opponent fails here, before any game
-        game_plan(opponents, self.games, self.seed, 0)
+        game_plan(check_opponents(self.opponents), self.games, self.seed, 0)
+        if self.schedule:
+            parse_schedule(self.schedule)
 
     def as_dict(self) -> dict:
         """Plain JSON-able dict."""
@@ -183,16 +185,27 @@ class Evolution:
 
     # -- one generation -------------------------------------------------------------------------------
 
+    def opponents_now(self) -> str:
+        """The opponent mix of the current generation (the schedule's, when there is one)."""
+        return opponents_at(self.config.opponents, self.config.schedule, self.generation)
+
+    def hall_of_fame_texts(self) -> tuple[dict, ...]:
+        """The hall of fame as it stands before this generation is evaluated (``hof`` opponents), best first."""
+        return tuple(genome.to_data() for genome in self.hall_of_fame)
+
     def evaluate(self, runner: Runner) -> None:
         """Play this generation's games with every genome (each distinct genome once) and set fitnesses."""
-        plan = game_plan(parse_opponents(self.config.opponents), self.config.games, self.config.seed, self.generation)
+        plan = game_plan(parse_opponents(self.opponents_now()), self.config.games, self.config.seed, self.generation)
+        hall = self.hall_of_fame_texts()
         unique: dict[tuple, int] = {}
         tasks = []
         for genome in self.population:
             key = genome.key()
             if key not in unique:
                 unique[key] = len(tasks)
-                tasks.append(EvaluationTask(genome.to_data(), plan, self.config.fallback_weight, self.library_spec))
+                tasks.append(
+                    EvaluationTask(genome.to_data(), plan, self.config.fallback_weight, self.library_spec, hall)
+                )
         results: list[EvaluationResult] = runner.map(evaluate, tasks)
         for genome in self.population:
             result = results[unique[genome.key()]]
@@ -291,9 +304,11 @@ class Evolution:
         members = [genome.clone() for genome in self.hall_of_fame]
         if not members or self.config.final_games == 0:
             return members[0] if members else None
-        plan = game_plan(parse_opponents(self.config.opponents), self.config.final_games, self.config.seed, "final")
+        plan = game_plan(parse_opponents(self.opponents_now()), self.config.final_games, self.config.seed, "final")
+        hall = self.hall_of_fame_texts()
         tasks = [
-            EvaluationTask(genome.to_data(), plan, self.config.fallback_weight, self.library_spec) for genome in members
+            EvaluationTask(genome.to_data(), plan, self.config.fallback_weight, self.library_spec, hall)
+            for genome in members
         ]
         results: list[EvaluationResult] = runner.map(evaluate, tasks)
         for genome, result in zip(members, results, strict=True):

@@ -33,23 +33,32 @@ class LibraryConfig:
     lookahead: bool = True
 
 
+#: The opponent name that means "a member of the run's own hall of fame" (past champions).
+HALL_OF_FAME = "hof"
+
+
 @dataclass(frozen=True)
 class FitnessGame:
-    """One fitness game: the opponent's spec, the evolved player's seat (0 opens) and the game seed."""
+    """One fitness game: the opponent's spec, the evolved player's seat (0 opens) and the game seed;
+    ``member`` picks the hall of fame member for ``hof`` games (counted modulo the hall's size)."""
 
     opponent: str
     seat: int
     seed: int
+    member: int = 0
 
 
 @dataclass(frozen=True)
 class EvaluationTask:
-    """Everything needed to evaluate one genome, as plain data."""
+    """Everything needed to evaluate one genome, as plain data; ``hall_of_fame`` holds the genomes (as
+    text) that ``hof`` games are played against, best first (empty: ``hof`` games are played against
+    ``random``)."""
 
     genome: dict
     games: tuple[FitnessGame, ...]
     fallback_weight: float
     library: LibraryConfig
+    hall_of_fame: tuple[dict, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -127,11 +136,44 @@ def game_plan(
     plan = []
     pair = 0
     for (spec, _), count in zip(opponents, pairs, strict=True):
-        for _ in range(count):
+        for member in range(count):
             seed = derive_seed(run_seed, "fitness", generation, pair)
-            plan += [FitnessGame(spec, 0, seed), FitnessGame(spec, 1, seed)]
+            plan += [FitnessGame(spec, 0, seed, member), FitnessGame(spec, 1, seed, member)]
             pair += 1
     return tuple(plan)
+
+
+def check_opponents(text: str) -> list[tuple[str, float]]:
+    """Parse an opponent mix and make sure every opponent can play unattended (``hof`` is always fine)."""
+    opponents = parse_opponents(text)
+    for spec, _ in opponents:
+        if spec != HALL_OF_FAME:
+            make_unattended_player(spec)  # an unknown or interactive opponent fails here, before any game
+    return opponents
+
+
+def parse_schedule(text: str) -> list[tuple[int, str]]:
+    """``"30:random:1,minimax:depth=1:1;60:minimax:depth=2:1,hof:1"`` -> ``[(30, mix), (60, mix)]``: from
+    generation 30 on, play the first mix; from 60 on, the second. Generations must increase."""
+    steps: list[tuple[int, str]] = []
+    for item in (part.strip() for part in text.split(";")):
+        start, colon, mix = item.partition(":")
+        if not colon or not start.strip().isdigit() or not mix.strip():
+            raise ValueError(f"bad schedule {text!r}: each step is GENERATION:MIX, got {item!r}")
+        if steps and int(start) <= steps[-1][0]:
+            raise ValueError(f"bad schedule {text!r}: the generations must increase")
+        check_opponents(mix)
+        steps.append((int(start), mix.strip()))
+    return steps
+
+
+def opponents_at(opponents: str, schedule: str, generation: int) -> str:
+    """The opponent mix of ``generation``: ``opponents`` until the schedule's first step, then each step's mix."""
+    mix = opponents
+    for start, step_mix in parse_schedule(schedule) if schedule else ():
+        if generation >= start:
+            mix = step_mix
+    return mix
 
 
 _OPPONENTS: dict[str, object] = {}
@@ -154,11 +196,33 @@ def play(players: tuple, seed: int) -> int | None:
     return play_game(players, seed=seed).winner
 
 
-def play_games(player: EvolvedPlayer, games: tuple[FitnessGame, ...]) -> tuple[int, int, int]:
+_HALL_OF_FAME_PLAYERS: dict[tuple, EvolvedPlayer] = {}
+
+
+def _hall_of_fame_player(data: dict, library) -> EvolvedPlayer:
+    """A past champion, built once per process while it stays in the hall of fame (a small cache)."""
+    key = (tuple(map(tuple, data["choose"])), tuple(map(tuple, data["place"])))
+    player = _HALL_OF_FAME_PLAYERS.get(key)
+    if player is None:
+        if len(_HALL_OF_FAME_PLAYERS) > 64:
+            _HALL_OF_FAME_PLAYERS.clear()
+        genome = Genome.from_data(data, library.primitive_set())
+        player = _HALL_OF_FAME_PLAYERS[key] = EvolvedPlayer(genome, library, seed=0, name="hof")
+    return player
+
+
+def play_games(
+    player: EvolvedPlayer, games: tuple[FitnessGame, ...], hall_of_fame: tuple[dict, ...] = (), library=None
+) -> tuple[int, int, int]:
     """Play ``games`` with ``player``; (wins, draws, losses)."""
     wins = draws = losses = 0
     for game in games:
-        opponent = _opponent(game.opponent)
+        if game.opponent != HALL_OF_FAME:
+            opponent = _opponent(game.opponent)
+        elif hall_of_fame:
+            opponent = _hall_of_fame_player(hall_of_fame[game.member % len(hall_of_fame)], library)
+        else:
+            opponent = _opponent("random")
         players = (player, opponent) if game.seat == 0 else (opponent, player)
         winner = play(players, game.seed)
         if winner is None:
@@ -175,7 +239,7 @@ def evaluate(task: EvaluationTask) -> EvaluationResult:
     library = get_library(task.library)
     genome = Genome.from_data(task.genome, library.primitive_set())
     player = EvolvedPlayer(genome, library, seed=0)  # play_game reseeds it for every game
-    wins, draws, losses = play_games(player, task.games)
+    wins, draws, losses = play_games(player, task.games, task.hall_of_fame, library)
     games = len(task.games)
     decisions, fallbacks = player.decisions, player.fallbacks
     rate = fallbacks / decisions if decisions else 0.0
