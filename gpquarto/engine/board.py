@@ -380,9 +380,18 @@ class Board(BoardQueries):
 
 
 def _follow(name: str, doc: str) -> property:
-    """A read-only property of :class:`BoardView` that reads the board's attribute ``name``."""
-    getter = attrgetter(name)
-    return property(lambda view: getter(view._board), doc=doc)
+    """A read-only property of :class:`BoardView` that reads the board's attribute ``name`` (a C-level
+    getter: players read the view at every decision)."""
+    return property(attrgetter(f"_board.{name}"), doc=doc)
+
+
+#: The query methods of :class:`BoardQueries`; a view hands out the board's own (bound, through a C-level
+#: getter), so a player's calls cost about what the board's do: they sit on the hot path of every game.
+_QUERY_METHODS = tuple(
+    name for name, value in vars(BoardQueries).items() if callable(value) and not name.startswith("__")
+)
+#: The two a player calls at every decision: bound when the view is made, they cost exactly the board's.
+_BOUND_AT_ONCE = ("legal_pieces", "legal_squares")
 
 
 class BoardView(BoardQueries):
@@ -392,10 +401,12 @@ class BoardView(BoardQueries):
     :meth:`copy` returns a mutable Board to search on.
     """
 
-    __slots__ = ("_board",)
+    __slots__ = ("_board", *_BOUND_AT_ONCE)
 
     def __init__(self, board: Board) -> None:
         self._board = board
+        for name in _BOUND_AT_ONCE:
+            setattr(self, name, getattr(board, name))
 
     rules = _follow("rules", "The rule set.")
     raw_cells = _follow("cells", "The 16 cells (a tuple: a copy).")
@@ -406,6 +417,13 @@ class BoardView(BoardQueries):
     placed_count = _follow("placed_count", "Pieces on the board.")
     winner_index = _follow("winner_index", "The winner, or NO_PIECE while nobody has won.")
     history = _follow("history", "Actions so far.")
+    locals().update(
+        {
+            name: _follow(name, getattr(BoardQueries, name).__doc__)
+            for name in _QUERY_METHODS
+            if name not in _BOUND_AT_ONCE
+        }
+    )
 
     def copy(self) -> Board:
         """A mutable copy of the underlying board, free to search on."""
