@@ -32,6 +32,9 @@ LINE_TABLE: dict[Rules, tuple[tuple[int, int, int, int, int], ...]] = {
 #: For each rule set: the square mask of every line, in the rule set's line order.
 LINE_MASKS: dict[Rules, tuple[int, ...]] = {rules: tuple(entry[0] for entry in LINE_TABLE[rules]) for rules in Rules}
 
+#: The masks of the ten classic lines (rows, columns, diagonal, anti-diagonal).
+CLASSIC_LINE_MASKS = LINE_MASKS[Rules.CLASSIC]
+
 #: ``OTHERS_THROUGH[rules][square]``: for each line through ``square``, (mask of the other three squares,
 #: those three squares).
 OTHERS_THROUGH: dict[Rules, tuple[tuple[tuple[int, int, int, int], ...], ...]] = {

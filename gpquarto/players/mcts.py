@@ -26,10 +26,10 @@ from gpquarto.engine.board import PLACE_OFFSET, Board, BoardView
 from gpquarto.engine.lines import ALL_SQUARES_MASK, SQUARE_COUNT
 from gpquarto.engine.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
 from gpquarto.engine.playout import NO_WINNER, random_playout
+from gpquarto.engine.tables import CELL_CHARACTERISTICS, LINE_TABLE
 from gpquarto.players.base import BasePlayer
 from gpquarto.players.registry import register_player
 from gpquarto.players.solver_player import SolverPlayer
-from gpquarto.search.tactics import CELL_CHARACTERISTICS, LINE_TABLE
 
 
 def novice_playout(board: Board, rng: random.Random) -> int:

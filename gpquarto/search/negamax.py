@@ -40,12 +40,12 @@ from dataclasses import dataclass
 from gpquarto.engine.board import Board
 from gpquarto.engine.lines import ALL_SQUARES_MASK, Rules
 from gpquarto.engine.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
+from gpquarto.engine.symmetry import square_maps
 from gpquarto.engine.tables import (
     CELL_CHARACTERISTICS,
     COUNTER_CARRY,
     COUNTER_HIGH,
     COUNTER_OF,
-    LINE_TABLE,
     OTHERS_THROUGH,
     PIECES_MEETING,
     UNSAFE_OF_COUNTERS,
@@ -59,7 +59,7 @@ from gpquarto.search.heuristics import (
     three_piece_lines,
     wins_only,
 )
-from gpquarto.search.tactics import threat_characteristics, winning_squares
+from gpquarto.search.tactics import cells_key, threat_characteristics, threat_counters, winning_squares
 
 #: Base score of a proven win; a win with ``e`` empty squares left scores ``WIN_SCORE + e``.
 WIN_SCORE = 1000
@@ -322,7 +322,6 @@ def _check_depth(depth: int) -> None:
 
 # ---------------------------------------------------------------------- the fast search (built-in heuristics)
 _HAND_SHIFT = 80  # the piece in hand's field in a node key: cells take 5 bits x 16 squares below it
-_RULES_TAG = {Rules.CLASSIC: 0, Rules.ADVANCED: 1 << 85}
 #: The fast last ply by built-in heuristic (matched by function, so a renamed copy still qualifies).
 _FAST_KINDS = {
     wins_only: "wins",
@@ -331,30 +330,12 @@ _FAST_KINDS = {
     quarticity: "quarticity",
 }
 
+#: ``SQUARE_ORBIT[rules][square]``: the least square a symmetry of the rules' lines maps ``square`` to.
+SQUARE_ORBIT = {rules: tuple(min(m[s] for m in square_maps(rules)) for s in range(16)) for rules in Rules}
+
 #: A square plan: (square, threat counters once the lines it fills drop, shared sets of the threat lines it
 #: fills, common sets of the lines it brings to three pieces, to AND with the placed piece's set).
 SquarePlan = tuple[int, int, tuple[int, ...], tuple[int, ...]]
-
-
-def cells_key(cells: list[int] | tuple[int, ...], rules: Rules) -> int:
-    """Injective int key of a board's cells and rules: 5 bits per square (piece + 1, 0 when empty).
-
-    Search code extends it incrementally: placing ``piece`` on ``square`` adds ``(piece + 1) << 5 * square``.
-    """
-    key = _RULES_TAG[rules]
-    for square, piece in enumerate(cells):
-        if piece != NO_PIECE:
-            key += (piece + 1) << (5 * square)
-    return key
-
-
-def threat_counters(chars: list[int], occupied: int, rules: Rules) -> int:
-    """Threat counters (:mod:`gpquarto.engine.tables`) of a board given by cell characteristic sets."""
-    counters = 0
-    for mask, a, b, c, d in LINE_TABLE[rules]:
-        if (occupied & mask).bit_count() == 3:
-            counters += COUNTER_OF[chars[a] & chars[b] & chars[c] & chars[d]]
-    return counters
 
 
 def square_plans(chars: list[int], occupied: int, counters: int, others) -> list[SquarePlan]:
@@ -439,6 +420,7 @@ class _FastSearch:
         unsafe, carry, high = UNSAFE_OF_COUNTERS, COUNTER_CARRY, COUNTER_HIGH
         counter_of, meeting = COUNTER_OF, PIECES_MEETING
         search = self
+        cached: list = [None, [], 0]  # the last plans seen, their dropped lines' weights and the sum
 
         def weight(shared: int, available: int) -> int:
             if not weigh:
@@ -453,9 +435,12 @@ class _FastSearch:
             own = CHARACTERISTICS[piece]
             sign = 1 if empties & 1 == search.parity else -1
             loss = -(WIN_SCORE + empties - 1)
-            # Each threat line on the board is "dropped" by its empty square's plan: sum their weights.
-            weights = [sum([weight(shared, available) for shared in plan[2]]) if plan[2] else 0 for plan in plans]
-            base = sum(weights)
+            # Each threat line on the board is "dropped" by its empty square's plan: sum their weights. The
+            # piece in hand completes none of them, so siblings (same plans, other pieces) share the sums.
+            if plans is not cached[0]:
+                weights = [sum([weight(shared, available) for shared in plan[2]]) if plan[2] else 0 for plan in plans]
+                cached[:] = plans, weights, sum(weights)
+            _, weights, base = cached
             best = -_INFINITY
             for (square, after, _, pairs), dropped_weight in zip(plans, weights, strict=True):
                 score = base - dropped_weight
@@ -658,6 +643,10 @@ class _FastSearch:
         own = CHARACTERISTICS[piece]
         child = self._node_function(depth - 1)
         ranking = _Ranking()
+        # On the empty board a symmetry maps (square, piece) to any (square', piece') with square' in the
+        # square's orbit and piece' as far from the piece in hand (in attributes) as piece: one search each.
+        orbit = SQUARE_ORBIT[board.rules] if board.placed_count == 0 else None
+        found: dict[tuple[int, int], int] = {}
         for square, after, _, pairs in plans:
             for common in pairs:
                 after += COUNTER_OF[common & own]
@@ -667,9 +656,14 @@ class _FastSearch:
                 continue
             child_occupied = occupied | 1 << square
             chars[square] = own
-            child_plans = square_plans(chars, child_occupied, after, others)
+            child_plans = (
+                square_plans(chars, child_occupied, after, others) if orbit is None or orbit[square] == square else []
+            )
             child_key = key + ((piece + 1) << (5 * square))
             for given in MEMBERS[safe]:
+                if orbit is not None and (orbit[square], (given ^ piece).bit_count()) in found:
+                    ranking.add(found[orbit[square], (given ^ piece).bit_count()], square << 4 | given)
+                    continue
                 arguments = (
                     given,
                     empties - 1,
@@ -679,7 +673,9 @@ class _FastSearch:
                     child_key,
                     child_plans,
                 )
-                ranking.add_searched(child, depth - 1, arguments, square << 4 | given)
+                value = ranking.add_searched(child, depth - 1, arguments, square << 4 | given)
+                if orbit is not None:
+                    found[square, (given ^ piece).bit_count()] = value
             chars[square] = 0xFF
         return ranking.best, ranking.moves
 
@@ -692,6 +688,9 @@ class _FastSearch:
         child = self._node_function(depth)
         ranking = _Ranking()
         for given in MEMBERS[safe]:
+            if board.placed_count == 0 and ranking.moves:  # on the empty board every piece is any other's image
+                ranking.add(ranking.best, given)
+                continue
             arguments = (given, empties, occupied, available ^ (1 << given), counters, key, plans)
             ranking.add_searched(child, depth, arguments, given)
         return ranking.best, ranking.moves
@@ -711,18 +710,19 @@ class _Ranking:
         elif value == self.best:
             self.moves.append(move)
 
-    def add_searched(self, child, depth: int, arguments: tuple, move: int) -> None:
+    def add_searched(self, child, depth: int, arguments: tuple, move: int) -> int:
         """Count a move worth ``-child(depth, *arguments, -high, -low)`` searched in the window (low, high).
 
         The window is (best so far, infinity): a move worth less fails low, returning an upper bound that
         may equal the best (fail-soft). A null window just below the best (values are ints) then proves
-        whether it is exactly equal (a tie) or less.
+        whether it is exactly equal (a tie) or less. Returns the value counted (exact when not below the best).
         """
         best = self.best
         value = -child(depth, *arguments, -_INFINITY, -best)
         if value == best:
             value = min(value, -child(depth, *arguments, -best, 1 - best))
         self.add(value, move)
+        return value
 
 
 def _last_square(plans: list[SquarePlan], values: list | None) -> int:
