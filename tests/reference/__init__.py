@@ -2,7 +2,8 @@
 
 Tests check the fast implementations against it on fixed seeded banks of positions, and
 ``gpquarto bench players --compare tests.reference`` times both side by side (run from a source
-checkout: this package is not shipped). :func:`make_player` builds the reference version of a player spec.
+checkout: this package is not shipped). :func:`make_player` builds the reference version of a player spec;
+``solve`` is the reference solver (``gpquarto bench solver --compare tests.reference``).
 """
 
 from __future__ import annotations
@@ -18,6 +19,9 @@ from tests.reference.frontier import FrontierPlayer
 from tests.reference.heuristics import get_heuristic
 from tests.reference.mcts import MCTSPlayer
 from tests.reference.negamax import Negamax
+from tests.reference.solver import solve
+
+__all__ = ["make_player", "solve"]
 
 
 class ReferenceNovice(NovicePlayer):
