@@ -103,7 +103,7 @@ def run_solver_benchmark(args) -> int:
     reference = reference_module(compare).solve if compare else None
     print(
         f"exact solver, {args.positions} seeded random positions per row (fresh table each), {rules.value} rules"
-        + (f"; 'ref' rows: {compare}.solve on the same positions, right before" if compare else ""),
+        + (f"; first row of each pair: {compare}.solve on the same positions, right before" if compare else ""),
         flush=True,
     )
     header = f"{'empties':>7}  {'kind':<6}  {'':<9}  {'median ms':>10}  {'max ms':>10}  {'median nodes':>12}"
@@ -114,6 +114,6 @@ def run_solver_benchmark(args) -> int:
         if old is None:
             print(format_row(timing), flush=True)
             continue
-        print(format_row(old, label="ref"), flush=True)
+        print(format_row(old, label=compare.rsplit(".", 1)[-1][:9]), flush=True)
         print(format_row(timing, reference=old, label="current"), flush=True)
     return 0
