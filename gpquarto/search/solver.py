@@ -196,14 +196,17 @@ class _Search:
                 own = characteristics[piece]
                 rest = available ^ (1 << piece)
                 replies = []
+                total = 0
                 for square, base_unsafe, joined, base, pairs in squares:
                     reply_safe = rest & ~(base_unsafe | unsafe_with[joined & own])
                     if reply_safe:
-                        replies.append((reply_safe.bit_count(), square, reply_safe, base, pairs))
+                        size = reply_safe.bit_count()
+                        total += size
+                        replies.append((size, square, reply_safe, base, pairs))
                 if not replies:  # every placement leaves the opponent without a safe piece
                     entries[key] = exact[WIN]
                     return WIN
-                plans.append((len(replies), sum(reply[0] for reply in replies), piece, rest, replies))
+                plans.append((len(replies), total, piece, rest, replies))
             if len(empties) == 2:  # every reply leaves one safe piece for the last square: a draw
                 best = DRAW
             else:
