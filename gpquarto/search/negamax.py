@@ -21,7 +21,10 @@ piece: after a placement every safe piece to give leads to the same leaf value f
 ``quarticity`` (a safe piece completes no threat line, so it is not among the pieces a heuristic counts),
 so each square is evaluated once, from per-square "plans" (what filling the square does to the lines
 through it) shared by all the pieces placed there. Values and best root moves are those of the plain
-search: tests check them against the kept pre-issue-8 implementation on a bank of real positions.
+search: tests check them against the kept pre-issue-8 implementation on a bank of real positions. On
+the empty board, root moves that a symmetry maps onto each other are searched once. A heuristic of your own
+(any other :class:`~gpquarto.search.heuristics.Heuristic`) and ``ordering=False`` use the generic search
+over a Board, which calls the heuristic at every leaf.
 
 Example::
 
