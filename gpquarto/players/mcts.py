@@ -101,13 +101,15 @@ def play(board: Board, action: int) -> None:
 class _Node:
     """A position in the tree: the action that led to it, who made it, and the statistics of that move."""
 
-    __slots__ = ("action", "mover", "visits", "reward", "children", "untried")
+    __slots__ = ("action", "mover", "visits", "reward", "mean", "root", "children", "untried")
 
     def __init__(self, action: int, mover: int, board: Board) -> None:
         self.action = action
         self.mover = mover
         self.visits = 0
         self.reward = 0.0
+        self.mean = 0.0  # reward / visits and sqrt(visits), kept by the backup for the selection loop
+        self.root = 0.0
         self.children: list[_Node] = []
         self.untried = list(board.legal_actions())
 
@@ -202,7 +204,7 @@ class MCTSPlayer(BasePlayer):
                 best = None
                 best_score = -1.0
                 for child in node.children:
-                    score = child.reward / child.visits + scale / sqrt(child.visits)
+                    score = child.mean + scale / child.root
                     if score > best_score:
                         best, best_score = child, score
                 node = best
@@ -223,11 +225,14 @@ class MCTSPlayer(BasePlayer):
                 path.append(child)
             winner = playout(board, rng)
             for visited in path:
-                visited.visits += 1
+                visits = visited.visits + 1
+                visited.visits = visits
                 if winner == visited.mover:
                     visited.reward += 1.0
                 elif winner == NO_WINNER:
                     visited.reward += 0.5
+                visited.mean = visited.reward / visits
+                visited.root = sqrt(visits)
         self.last_iterations = iteration
         self.tree_nodes += nodes
         self.total_iterations += iteration
