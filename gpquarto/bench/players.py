@@ -10,6 +10,11 @@ gets at least one full pass and then stops repeating once it has used ``repeats 
 slow player does not hold the benchmark for long. Means are the median over repeats; the max is the
 slowest single decision seen. Players with a cumulative ``nodes`` counter (an int attribute or property)
 also get nodes per second: every search player of the zoo (minimax, frontier, mcts, solver) has one.
+
+Rows are printed as soon as each player is measured. ``--compare MODULE`` (e.g. ``tests.reference``, the
+search code before issue 8, from a source checkout) builds each player a second time with
+``MODULE.make_player`` and times both with interleaved repeats: the speed-up column is a ratio measured on
+the same machine at the same moment.
 """
 
 from __future__ import annotations
