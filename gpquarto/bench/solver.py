@@ -5,7 +5,9 @@ The positions come from seeded random play (:func:`solver_positions`): for each 
 placed, the game not over. Each position is solved once with a fresh table; the table reports the median
 and the slowest time and the median number of positions searched, per (empty squares, kind). With
 ``--compare MODULE`` the module's ``solve`` (e.g. ``tests.reference``: the solver before issue 8) is timed
-on the same positions right before the current one.
+on the same positions right before the current one; ``--compiled`` times the optional compiled solver
+(:mod:`gpquarto.search.compiled`) as the current one. Pure Python takes minutes per position at 12 empty
+squares with a choice due.
 """
 
 from __future__ import annotations
@@ -101,8 +103,17 @@ def run_solver_benchmark(args) -> int:
     groups = solver_positions(empties=empties, per_kind=args.positions, rules=rules)
     compare = getattr(args, "compare", None)
     reference = reference_module(compare).solve if compare else None
+    current = solve
+    if getattr(args, "compiled", False):
+        from gpquarto.search import compiled
+
+        if not compiled.AVAILABLE:
+            raise SystemExit('bench solver --compiled needs numba: pip install "gpquarto[fast]"')
+        current = compiled.solve
+        current(next(iter(groups.values()))[0])  # compile (or load the cache) before timing
     print(
-        f"exact solver, {args.positions} seeded random positions per row (fresh table each), {rules.value} rules"
+        f"exact solver{' (compiled)' if current is not solve else ''}, {args.positions} seeded random positions per "
+        f"row (fresh table each), {rules.value} rules"
         + (f"; first row of each pair: {compare}.solve on the same positions, right before" if compare else ""),
         flush=True,
     )
@@ -110,7 +121,7 @@ def run_solver_benchmark(args) -> int:
     print(header + ("  speed-up" if compare else ""), flush=True)
     for (count, kind), positions in groups.items():
         old = SolverTiming(count, kind, *time_solver(positions, reference)) if reference is not None else None
-        timing = SolverTiming(count, kind, *time_solver(positions))
+        timing = SolverTiming(count, kind, *time_solver(positions, current))
         if old is None:
             print(format_row(timing), flush=True)
             continue

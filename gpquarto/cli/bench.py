@@ -29,7 +29,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=lambda text: [spec.strip() for spec in text.split(";") if spec.strip()],
         help="players: the specs to time, separated by ';' (default: the zoo's search players)",
     )
-    parser.add_argument("--positions", type=positive_int, default=5, help="solver: positions per row (default 5)")
+    parser.add_argument("--positions", type=positive_int, default=3, help="solver: positions per row (default 3)")
+    parser.add_argument(
+        "--compiled", action="store_true", help='solver: time the compiled solver (needs: pip install "gpquarto[fast]")'
+    )
     parser.add_argument(
         "--empties",
         type=lambda text: [positive_int(part) for part in text.split(",")],
