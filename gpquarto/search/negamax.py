@@ -528,6 +528,7 @@ class _FastSearch:
         owner = self.owner
         chars = self.chars
         table = owner._table
+        use_table = owner.use_table
         last_ply = self.last_ply
         search = self
         unsafe, carry, high = UNSAFE_OF_COUNTERS, COUNTER_CARRY, COUNTER_HIGH
@@ -540,7 +541,7 @@ class _FastSearch:
             if empties == 1:
                 return 0
             node_key = key + ((piece + 1) << _HAND_SHIFT)
-            entry = table.get(node_key)
+            entry = table.get(node_key) if use_table else None
             first = -1
             if entry is not None:
                 stored_depth, flag, stored_value, first = entry
@@ -601,10 +602,11 @@ class _FastSearch:
                 chars[square] = 0xFF
                 if alpha >= beta:
                     break
-            flag = upper if best <= original_alpha else lower if best >= beta else exact
-            if len(table) >= owner.table_limit:
-                table.clear()
-            table[node_key] = (depth, flag, best, best_move)
+            if use_table:
+                flag = upper if best <= original_alpha else lower if best >= beta else exact
+                if len(table) >= owner.table_limit:
+                    table.clear()
+                table[node_key] = (depth, flag, best, best_move)
             return best
 
         return node
