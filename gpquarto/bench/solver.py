@@ -12,6 +12,7 @@ squares with a choice due.
 
 from __future__ import annotations
 
+import functools
 import random
 import statistics
 from collections.abc import Callable
@@ -109,7 +110,7 @@ def run_solver_benchmark(args) -> int:
 
         if not compiled.AVAILABLE:
             raise SystemExit('bench solver --compiled needs numba: pip install "gpquarto[fast]"')
-        current = compiled.solve
+        current = functools.partial(compiled.solve, fresh_table=True)
         current(next(iter(groups.values()))[0])  # compile (or load the cache) before timing
     print(
         f"exact solver{' (compiled)' if current is not solve else ''}, {args.positions} seeded random positions per "
