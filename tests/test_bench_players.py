@@ -87,3 +87,18 @@ def test_node_rate_is_nodes_per_second_of_decision_time(monkeypatch) -> None:
     monkeypatch.setattr(bench, "make_player", lambda spec, seed=None: player)
     timing = time_player("counting", benchmark_positions(seed=2, per_kind=1), repeats=1, seconds=1e-9)
     assert timing.nodes_per_second * timing.mean == pytest.approx(2)  # one repeat: nodes per decision
+
+
+def test_compare_times_the_reference_and_prints_rows_with_the_speed_up(capsys) -> None:
+    args = argparse.Namespace(
+        repeats=1, seconds=1e-9, rules="classic", players=["novice", "minimax:depth=1"], compare="tests.reference"
+    )
+    assert bench.run_players_benchmark(args) == 0
+    rows = capsys.readouterr().out.splitlines()
+    assert [row.split()[0] for row in rows[-4:]] == ["novice", "novice", "minimax:depth=1", "minimax:depth=1"]
+    assert "(ref)" in rows[-4] and rows[-3].endswith("x") and rows[-1].endswith("x")
+
+
+def test_compare_needs_a_module_with_make_player() -> None:
+    with pytest.raises(ValueError, match="make_player"):
+        bench.reference_factory("gpquarto.engine.tables")

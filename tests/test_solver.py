@@ -173,3 +173,25 @@ def test_solver_player_plays_optimal_actions_in_the_endgame_and_safe_ones_before
         winning = board.winning_squares(piece)
         square = make_player("solver:empties=7", seed=index).place_piece(board.view(), piece)
         assert square in (winning or board.legal_squares())
+
+
+@pytest.mark.parametrize("rules", list(Rules))
+def test_every_symmetric_image_has_the_same_value_and_the_mapped_best_actions(rules: Rules) -> None:
+    """Each position of a seeded set against several images (square map x piece map): same value, and the
+    best actions are the images of the original's."""
+    rng = random.Random(f"images {rules.value}")
+    maps = square_maps(rules)
+    for index in range(6):
+        board = random_endgame(rng, 6 + index % 3, rules, placement_due=index % 2 == 1)
+        result = solve(board)
+        for _ in range(4):
+            square_map, piece_map = maps[rng.randrange(len(maps))], PIECE_MAPS[rng.randrange(len(PIECE_MAPS))]
+            image = solve(transform(board, square_map, piece_map))
+            assert image.value == result.value, board.text()
+            # new[s] = old[square_map[s]]: the action on old square q lands on the s with square_map[s] == q
+            where = {old: new for new, old in enumerate(square_map)}
+            expected = sorted(
+                PLACE_OFFSET + where[action - PLACE_OFFSET] if action >= PLACE_OFFSET else piece_map[action]
+                for action in result.best_actions
+            )
+            assert sorted(image.best_actions) == expected, board.text()

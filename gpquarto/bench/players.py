@@ -5,17 +5,26 @@ pieces placed) some positions where a piece must be chosen and some where the pi
 placed. Before each decision the player gets ``new_game`` and a derived seed, so every decision starts
 from a clean state (no transposition table carried over) and the measurement can be repeated.
 
-Each repeat goes over the positions as many times as needed to last ``seconds`` (at least once); a player
-gets at least one full pass and then stops repeating once it has used ``repeats * seconds`` seconds, so a
-slow player does not hold the benchmark for long. Means are the median over repeats; the max is the
+Each repeat goes over the positions as many times as needed to last ``seconds`` of wall time (at least
+once); a player gets at least one full pass and then stops repeating once it has used ``repeats * seconds``
+seconds, so a slow player does not hold the benchmark for long. Means are the median over repeats; the max is the
 slowest single decision seen. Players with a cumulative ``nodes`` counter (an int attribute or property)
 also get nodes per second: every search player of the zoo (minimax, frontier, mcts, solver) has one.
+
+Rows are printed as soon as each player is measured. ``--compare MODULE`` (e.g. ``tests.reference``, the
+search code before issue 8, from a source checkout) builds each player a second time with
+``MODULE.make_player`` and times both with interleaved repeats: the speed-up column is a ratio measured on
+the same machine at the same moment.
 """
 
 from __future__ import annotations
 
+import importlib
+import os
 import random
 import statistics
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from time import perf_counter
 
@@ -76,39 +85,88 @@ class PlayerTiming:
     repeats: int = 0
 
 
-def time_player(
-    spec: str, positions: list[Board], *, repeats: int = 5, seconds: float = 1.0, seed: int = 1
-) -> PlayerTiming:
-    """Measure ``spec`` on ``positions`` (see the module docstring)."""
-    player = make_player(spec, seed=seed)
-    counts_nodes = counts_nodes_of(player)
-    timing = PlayerTiming(spec)
-    repeat_means: list[float] = []
-    stage_times: dict[int, list[float]] = {}
-    total_time = 0.0
-    total_nodes = 0
-    while len(repeat_means) < repeats:
+class _Measurement:
+    """One player's measurement, repeat by repeat (so that two players' repeats can be interleaved)."""
+
+    def __init__(self, spec: str, positions: list[Board], factory: Callable[..., object], seed: int) -> None:
+        self.player = factory(spec, seed=seed)
+        self.positions = positions
+        self.seed = seed
+        self.counts_nodes = counts_nodes_of(self.player)
+        self.timing = PlayerTiming(spec)
+        self.repeat_means: list[float] = []
+        self.stage_times: dict[int, list[float]] = {}
+        self.total_time = 0.0
+        self.wall_time = 0.0
+        self.total_nodes = 0
+
+    def repeat(self, seconds: float) -> None:
+        """One repeat: passes over the positions until it lasts ``seconds`` (at least one pass)."""
+        timing = self.timing
         repeat_time = 0.0
         repeat_decisions = 0
-        while repeat_decisions == 0 or repeat_time < seconds:
-            for number, position in enumerate(positions):
-                elapsed, nodes = _decide(player, position, derive_seed(seed, number), counts_nodes)
+        began = perf_counter()
+        # The repeat's length is wall time: a quick player's decisions last microseconds while setting each
+        # one up (new game, seed, a fresh view) does not, and summing decision times alone kept fast
+        # players for minutes.
+        while repeat_decisions == 0 or perf_counter() - began < seconds:
+            for number, position in enumerate(self.positions):
+                elapsed, nodes = _decide(self.player, position, derive_seed(self.seed, number), self.counts_nodes)
                 repeat_time += elapsed
                 repeat_decisions += 1
-                total_nodes += nodes
+                self.total_nodes += nodes
                 timing.max = max(timing.max, elapsed)
-                stage_times.setdefault(position.placed_count, []).append(elapsed)
-        repeat_means.append(repeat_time / repeat_decisions)
+                self.stage_times.setdefault(position.placed_count, []).append(elapsed)
+        self.repeat_means.append(repeat_time / repeat_decisions)
         timing.decisions += repeat_decisions
-        total_time += repeat_time
-        if total_time >= repeats * seconds:
+        self.total_time += repeat_time
+        self.wall_time += perf_counter() - began
+
+    def result(self) -> PlayerTiming:
+        """The timing so far (means are medians over the repeats)."""
+        timing = self.timing
+        timing.mean = statistics.median(self.repeat_means)
+        timing.repeats = len(self.repeat_means)
+        timing.stage_means = {stage: statistics.fmean(times) for stage, times in sorted(self.stage_times.items())}
+        if self.counts_nodes and self.total_time > 0:
+            timing.nodes_per_second = self.total_nodes / self.total_time
+        return timing
+
+
+def time_player(
+    spec: str,
+    positions: list[Board],
+    *,
+    repeats: int = 5,
+    seconds: float = 1.0,
+    seed: int = 1,
+    factory: Callable[..., object] | None = None,
+) -> PlayerTiming:
+    """Measure ``spec`` on ``positions`` (see the module docstring); ``factory(spec, seed=...)`` builds the
+    player (default: the registry's ``make_player``)."""
+    return compare_players(spec, positions, [factory or make_player], repeats=repeats, seconds=seconds, seed=seed)[0]
+
+
+def compare_players(
+    spec: str,
+    positions: list[Board],
+    factories: list[Callable[..., object]],
+    *,
+    repeats: int = 5,
+    seconds: float = 1.0,
+    seed: int = 1,
+) -> list[PlayerTiming]:
+    """Measure ``spec`` as built by each factory, repeats interleaved (repeat ``i`` of every version runs
+    before repeat ``i + 1`` of any), so a slow spell of a shared machine lands on all of them alike and
+    their ratio is fair. Stops after ``repeats`` repeats, or once every version has used ``repeats *
+    seconds`` seconds (each gets at least one repeat)."""
+    measurements = [_Measurement(spec, positions, factory, seed) for factory in factories]
+    while len(measurements[0].repeat_means) < repeats:
+        for measurement in measurements:
+            measurement.repeat(seconds)
+        if all(measurement.wall_time >= repeats * seconds for measurement in measurements):
             break
-    timing.mean = statistics.median(repeat_means)
-    timing.repeats = len(repeat_means)
-    timing.stage_means = {stage: statistics.fmean(times) for stage, times in sorted(stage_times.items())}
-    if counts_nodes and total_time > 0:
-        timing.nodes_per_second = total_nodes / total_time
-    return timing
+    return [measurement.result() for measurement in measurements]
 
 
 def counts_nodes_of(player) -> bool:
@@ -141,34 +199,89 @@ def registered(specs: tuple[str, ...]) -> tuple[list[str], list[str]]:
     return present, [spec for spec in specs if spec not in present]
 
 
-def format_players_benchmark(
-    timings: list[PlayerTiming], skipped: list[str], positions: list[Board], rules: Rules
-) -> str:
-    """The table printed by ``bench players``."""
+def format_header(positions: list[Board], rules: Rules, width: int, compare: str | None = None) -> str:
+    """The first lines of the ``bench players`` table."""
     stages = sorted({position.placed_count for position in positions})
-    width = max([6, *(len(timing.spec) for timing in timings)])
     stage_header = "  ".join(f"{f'@{stage}':>8}" for stage in stages)
     lines = [
         f"time per decision, {len(positions)} positions ({', '.join(map(str, stages))} pieces placed; choices and "
         f"placements), {rules.value} rules; ms, mean = median over repeats, @N = mean at N pieces placed",
         f"{'player':<{width}}  {'decisions':>9}  {'mean ms':>9}  {'max ms':>9}  {stage_header}  {'nodes/s':>10}",
     ]
-    for timing in timings:
-        per_stage = "  ".join(f"{1000 * timing.stage_means.get(stage, 0.0):>8.3f}" for stage in stages)
-        nodes = "-" if timing.nodes_per_second is None else f"{timing.nodes_per_second:,.0f}"
-        lines.append(
-            f"{timing.spec:<{width}}  {timing.decisions:>9}  {1000 * timing.mean:>9.3f}  {1000 * timing.max:>9.3f}  {per_stage}  {nodes:>10}"
-        )
+    if compare:
+        lines.insert(1, f"each player is timed with the reference of {compare} (row 'ref'), repeats interleaved")
+        lines[-1] += f"  {'speed-up':>8}"
+    return "\n".join(lines)
+
+
+def format_row(timing: PlayerTiming, positions: list[Board], width: int, reference: PlayerTiming | None = None) -> str:
+    """One player's row; with ``reference``, the reference's mean over this one's (the speed-up)."""
+    stages = sorted({position.placed_count for position in positions})
+    per_stage = "  ".join(f"{1000 * timing.stage_means.get(stage, 0.0):>8.3f}" for stage in stages)
+    nodes = "-" if timing.nodes_per_second is None else f"{timing.nodes_per_second:,.0f}"
+    row = (
+        f"{timing.spec:<{width}}  {timing.decisions:>9}  {1000 * timing.mean:>9.3f}  {1000 * timing.max:>9.3f}  "
+        f"{per_stage}  {nodes:>10}"
+    )
+    if reference is not None:
+        row += f"  {reference.mean / timing.mean:>7.1f}x"
+    return row
+
+
+def format_players_benchmark(
+    timings: list[PlayerTiming], skipped: list[str], positions: list[Board], rules: Rules
+) -> str:
+    """The table printed by ``bench players`` (without a comparison)."""
+    width = max([6, *(len(timing.spec) for timing in timings)])
+    lines = [format_header(positions, rules, width)]
+    lines += [format_row(timing, positions, width) for timing in timings]
     if skipped:
         lines.append(f"skipped (not registered): {', '.join(skipped)}")
     return "\n".join(lines)
 
 
+def reference_module(module_name: str):
+    """Import the module named by ``--compare`` (e.g. ``tests.reference``, from a source checkout)."""
+    try:
+        return importlib.import_module(module_name)
+    except ModuleNotFoundError:
+        if os.getcwd() in sys.path:
+            raise
+        sys.path.insert(0, os.getcwd())  # the console script does not put the working directory on the path
+        return importlib.import_module(module_name)
+
+
+def reference_factory(module_name: str) -> Callable[..., object]:
+    """``make_player`` of the module ``module_name``: it builds the reference version of a player spec."""
+    factory = getattr(reference_module(module_name), "make_player", None)
+    if not callable(factory):
+        raise ValueError(f"{module_name} has no make_player(spec, seed=...) to build reference players")
+    return factory
+
+
 def run_players_benchmark(args) -> int:
-    """``bench players``: measure every registered player of :data:`BENCH_PLAYERS` and print the table."""
+    """``bench players``: measure every registered player of :data:`BENCH_PLAYERS` (or ``--players``) and
+    print the table, a row as soon as it is measured; ``--compare MODULE`` times each player's reference
+    version (``MODULE.make_player``) interleaved with it and prints the speed-up."""
     rules = Rules(args.rules)
     positions = benchmark_positions(rules=rules)
-    present, skipped = registered(BENCH_PLAYERS)
-    timings = [time_player(spec, positions, repeats=args.repeats, seconds=args.seconds) for spec in present]
-    print(format_players_benchmark(timings, skipped, positions, rules))
+    specs = tuple(getattr(args, "players", None) or BENCH_PLAYERS)
+    present, skipped = registered(specs)
+    compare = getattr(args, "compare", None)
+    reference = reference_factory(compare) if compare else None
+    width = max([6, *(len(spec) + (6 if compare else 0) for spec in present)])
+    print(format_header(positions, rules, width, compare), flush=True)
+    for spec in present:
+        if reference is None:
+            timing = time_player(spec, positions, repeats=args.repeats, seconds=args.seconds)
+            print(format_row(timing, positions, width), flush=True)
+            continue
+        old, new = compare_players(
+            spec, positions, [reference, make_player], repeats=args.repeats, seconds=args.seconds
+        )
+        old.spec += " (ref)"
+        print(format_row(old, positions, width), flush=True)
+        print(format_row(new, positions, width, reference=old), flush=True)
+    if skipped:
+        print(f"skipped (not registered): {', '.join(skipped)}")
     return 0

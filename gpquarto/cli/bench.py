@@ -1,4 +1,4 @@
-"""``gpquarto bench engine|players``: speed benchmarks (medians over repeats)."""
+"""``gpquarto bench engine|players|solver``: speed benchmarks (medians over repeats)."""
 
 from __future__ import annotations
 
@@ -6,18 +6,39 @@ import argparse
 
 from gpquarto.cli.common import add_rules_argument, positive_float, positive_int
 
-TARGETS = ("engine", "players", "train")
+TARGETS = ("engine", "players", "solver", "train")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "bench",
-        help="measure speed: engine (games/s), players (time per decision) or train (seconds per generation)",
+        help="measure speed: engine (games/s), players (time per decision), solver (time per solve) "
+        "or train (seconds per generation)",
         description="Speed benchmarks. The machine may be shared: figures are medians over repeats.",
     )
     parser.add_argument("target", choices=TARGETS, help="what to measure")
     parser.add_argument("--repeats", type=positive_int, default=5, help="repeats (default 5); the median is reported")
     parser.add_argument("--seconds", type=positive_float, default=1.0, help="minimum seconds per repeat (default 1)")
+    parser.add_argument(
+        "--compare",
+        metavar="MODULE",
+        help="players, solver: also time the reference versions from MODULE (its make_player / solve), "
+        "side by side, and print the speed-up; e.g. tests.reference from a source checkout",
+    )
+    parser.add_argument(
+        "--players",
+        type=lambda text: [spec.strip() for spec in text.split(";") if spec.strip()],
+        help="players: the specs to time, separated by ';' (default: the zoo's search players)",
+    )
+    parser.add_argument("--positions", type=positive_int, default=3, help="solver: positions per row (default 3)")
+    parser.add_argument(
+        "--compiled", action="store_true", help='solver: time the compiled solver (needs: pip install "gpquarto[fast]")'
+    )
+    parser.add_argument(
+        "--empties",
+        type=lambda text: [positive_int(part) for part in text.split(",")],
+        help="solver: numbers of empty squares, comma-separated (default 8,9,10,11,12)",
+    )
     add_rules_argument(parser)
     parser.set_defaults(handler=run)
 
@@ -33,6 +54,10 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.target == "train":
         return run_train_benchmark(args)
+    if args.target == "solver":
+        from gpquarto.bench.solver import run_solver_benchmark
+
+        return run_solver_benchmark(args)
     from gpquarto.bench.players import run_players_benchmark
 
     return run_players_benchmark(args)

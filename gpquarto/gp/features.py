@@ -18,6 +18,7 @@ from typing import TypeVar
 from gpquarto.engine.board import Board, BoardView
 from gpquarto.engine.lines import ALL_SQUARES_MASK, CLASSIC_LINES, SQUARE_COUNT
 from gpquarto.engine.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE, PIECE_COUNT
+from gpquarto.engine.tables import CLASSIC_LINE_MASKS as NAMED_LINE_MASKS
 from gpquarto.search import tactics
 
 T = TypeVar("T")
@@ -26,7 +27,6 @@ T = TypeVar("T")
 FIRST_ROW, FIRST_COLUMN, DIAGONAL_LINE, ANTI_DIAGONAL_LINE = 0, 4, 8, 9
 #: The ten named lines (rows, columns, diagonal, anti-diagonal) and their square masks.
 NAMED_LINES = CLASSIC_LINES
-NAMED_LINE_MASKS = tuple(sum(1 << square for square in line) for line in NAMED_LINES)
 
 
 def _pick_line(counts: tuple[int, ...], first: int, *, most: bool, not_complete: bool = False) -> int:

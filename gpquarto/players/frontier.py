@@ -41,18 +41,12 @@ import random
 from gpquarto.engine.board import Board, BoardView
 from gpquarto.engine.lines import ALL_SQUARES_MASK
 from gpquarto.engine.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
+from gpquarto.engine.tables import CELL_CHARACTERISTICS, LINE_TABLE, PIECES_MEETING
 from gpquarto.players.base import BasePlayer
 from gpquarto.players.minimax import PlannedChoice
 from gpquarto.players.registry import register_player
 from gpquarto.search.negamax import Negamax
-from gpquarto.search.tactics import (
-    CELL_CHARACTERISTICS,
-    LINE_TABLE,
-    PIECES_MEETING,
-    safe_placements_mask,
-    threat_characteristics,
-    winning_squares,
-)
+from gpquarto.search.tactics import safe_placements_mask, threat_characteristics, winning_squares
 
 #: Weight of a source by its number of pieces (index 1..3).
 SOURCE_WEIGHTS = (0, 1, 10, 100)

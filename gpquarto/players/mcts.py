@@ -7,7 +7,8 @@ for the player who made each move). The most visited action is played.
 
 Playouts run on the engine's internals in tight loops: ``random`` is the engine's
 :func:`~gpquarto.engine.playout.random_playout`; ``novice`` (here) takes an immediate win and never gives a
-piece that wins at once while a safe one exists.
+piece that wins at once while a safe one exists; it keeps threat counters up to date per placement instead of
+rescanning the lines (the same draws and results as a rescan: tests check it against the kept reference).
 
 ``solver_below``: once at most that many squares are empty, the exact solver decides (as the ``solver``
 player does: :class:`~gpquarto.players.solver_player.SolverPlayer`); 0 (the default) never.
@@ -26,10 +27,18 @@ from gpquarto.engine.board import PLACE_OFFSET, Board, BoardView
 from gpquarto.engine.lines import ALL_SQUARES_MASK, SQUARE_COUNT
 from gpquarto.engine.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
 from gpquarto.engine.playout import NO_WINNER, random_playout
+from gpquarto.engine.tables import (
+    CELL_CHARACTERISTICS,
+    COUNTER_CARRY,
+    COUNTER_HIGH,
+    COUNTER_OF,
+    OTHERS_THROUGH,
+    UNSAFE_OF_COUNTERS,
+)
 from gpquarto.players.base import BasePlayer
 from gpquarto.players.registry import register_player
 from gpquarto.players.solver_player import SolverPlayer
-from gpquarto.search.tactics import CELL_CHARACTERISTICS, LINE_TABLE
+from gpquarto.search.tactics import threat_counters
 
 
 def novice_playout(board: Board, rng: random.Random) -> int:
@@ -37,35 +46,38 @@ def novice_playout(board: Board, rng: random.Random) -> int:
     random_float = rng.random
     if board.winner_index != NO_PIECE:
         return board.winner_index
-    # Here empty squares have every characteristic (0xFF, neutral for AND): the AND over a line holding
-    # three pieces is what a fourth piece needs to complete it.
+    # Empty squares have every characteristic (0xFF, neutral for AND). The threat counters (see
+    # gpquarto.engine.tables) are updated per placement, from the lines through the square only.
     chars = [CELL_CHARACTERISTICS[piece] for piece in board.raw_cells]
-    lines = LINE_TABLE[board.rules]
+    others = OTHERS_THROUGH[board.rules]
     occupied = board.occupied_mask
+    counters = threat_counters(chars, occupied, board.rules)
     pieces = list(MEMBERS[board.available_mask])
     squares = list(MEMBERS[occupied ^ ALL_SQUARES_MASK])
     piece = board.in_hand
     player = board.player
     while squares:
-        # Characteristics that complete a line somewhere: a piece having one of them wins at once.
-        threats = 0
-        for mask, a, b, c, d in lines:
-            if (occupied & mask).bit_count() == 3:
-                threats |= chars[a] & chars[b] & chars[c] & chars[d]
+        unsafe = UNSAFE_OF_COUNTERS[(counters + COUNTER_CARRY) & COUNTER_HIGH]  # the pieces that win somewhere
         if piece == NO_PIECE:
-            safe = [index for index, candidate in enumerate(pieces) if not CHARACTERISTICS[candidate] & threats]
+            safe = [index for index, candidate in enumerate(pieces) if not unsafe >> candidate & 1]
             index = safe[int(random_float() * len(safe))] if safe else int(random_float() * len(pieces))
             piece = pieces[index]
             pieces[index] = pieces[-1]
             pieces.pop()
             player ^= 1
-        own = CHARACTERISTICS[piece]
-        if own & threats:
+        if unsafe >> piece & 1:
             return player
         index = int(random_float() * len(squares))
         square = squares[index]
         squares[index] = squares[-1]
         squares.pop()
+        own = CHARACTERISTICS[piece]
+        for mask, a, b, c in others[square]:
+            seen = occupied & mask
+            if seen == mask:
+                counters -= COUNTER_OF[chars[a] & chars[b] & chars[c]]
+            elif seen & (seen - 1):
+                counters += COUNTER_OF[chars[a] & chars[b] & chars[c] & own]
         chars[square] = own
         occupied |= 1 << square
         piece = NO_PIECE
@@ -78,16 +90,26 @@ PLAYOUTS: dict[str, Callable[[Board, random.Random], int]] = {
 }
 
 
+def play(board: Board, action: int) -> None:
+    """Apply a legal action (single-int encoding) without the checks of ``Board.apply``."""
+    if action < PLACE_OFFSET:
+        board.push_choice(action)
+    else:
+        board.push_placement(action - PLACE_OFFSET)
+
+
 class _Node:
     """A position in the tree: the action that led to it, who made it, and the statistics of that move."""
 
-    __slots__ = ("action", "mover", "visits", "reward", "children", "untried")
+    __slots__ = ("action", "mover", "visits", "reward", "mean", "root", "children", "untried")
 
     def __init__(self, action: int, mover: int, board: Board) -> None:
         self.action = action
         self.mover = mover
         self.visits = 0
         self.reward = 0.0
+        self.mean = 0.0  # reward / visits and sqrt(visits), kept by the backup for the selection loop
+        self.root = 0.0
         self.children: list[_Node] = []
         self.untried = list(board.legal_actions())
 
@@ -182,11 +204,11 @@ class MCTSPlayer(BasePlayer):
                 best = None
                 best_score = -1.0
                 for child in node.children:
-                    score = child.reward / child.visits + scale / sqrt(child.visits)
+                    score = child.mean + scale / child.root
                     if score > best_score:
                         best, best_score = child, score
                 node = best
-                board.apply(node.action)
+                play(board, node.action)
                 path.append(node)
             # Expansion: one untried action, drawn at random.
             if node.untried:
@@ -196,18 +218,21 @@ class MCTSPlayer(BasePlayer):
                 untried[index] = untried[-1]
                 untried.pop()
                 mover = board.player  # who makes this action (choose flips the player afterwards)
-                board.apply(action)
+                play(board, action)
                 child = _Node(action, mover, board)
                 node.children.append(child)
                 nodes += 1
                 path.append(child)
             winner = playout(board, rng)
             for visited in path:
-                visited.visits += 1
+                visits = visited.visits + 1
+                visited.visits = visits
                 if winner == visited.mover:
                     visited.reward += 1.0
                 elif winner == NO_WINNER:
                     visited.reward += 0.5
+                visited.mean = visited.reward / visits
+                visited.root = sqrt(visits)
         self.last_iterations = iteration
         self.tree_nodes += nodes
         self.total_iterations += iteration

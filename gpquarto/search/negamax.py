@@ -14,6 +14,18 @@ one), and a placement after which no safe piece remains is a loss without furthe
 move is tried first. ``ordering=False`` gives a plain alpha-beta over every (square, piece) pair that
 relies on the engine's win test alone: tests use it to check the tactics.
 
+Speed (issue 8): with ordering and one of the built-in heuristics the search runs on its own state (the
+characteristic set of each cell, bit masks, the threat counters of :mod:`gpquarto.engine.tables` updated
+per placement, an int key built incrementally) instead of a Board. The last ply is not searched piece by
+piece: after a placement every safe piece to give leads to the same leaf value for ``wins``, ``lines`` and
+``quarticity`` (a safe piece completes no threat line, so it is not among the pieces a heuristic counts),
+so each square is evaluated once, from per-square "plans" (what filling the square does to the lines
+through it) shared by all the pieces placed there. Values and best root moves are those of the plain
+search: tests check them against the kept pre-issue-8 implementation on a bank of real positions. On
+the empty board, root moves that a symmetry maps onto each other are searched once. A heuristic of your own
+(any other :class:`~gpquarto.search.heuristics.Heuristic`) and ``ordering=False`` use the generic search
+over a Board, which calls the heuristic at every leaf.
+
 Example::
 
     >>> from gpquarto import Board
@@ -29,10 +41,28 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gpquarto.engine.board import Board
-from gpquarto.engine.lines import ALL_SQUARES_MASK
+from gpquarto.engine.lines import ALL_SQUARES_MASK, Rules
 from gpquarto.engine.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
-from gpquarto.search.heuristics import Heuristic, get_heuristic
-from gpquarto.search.tactics import PIECES_MEETING, threat_characteristics, winning_squares
+from gpquarto.engine.symmetry import square_maps
+from gpquarto.engine.tables import (
+    CELL_CHARACTERISTICS,
+    COUNTER_CARRY,
+    COUNTER_HIGH,
+    COUNTER_OF,
+    OTHERS_THROUGH,
+    PIECES_MEETING,
+    UNSAFE_OF_COUNTERS,
+)
+from gpquarto.search.heuristics import (
+    HEURISTIC_LIMIT,
+    Heuristic,
+    get_heuristic,
+    guaranteed_loss,
+    quarticity,
+    three_piece_lines,
+    wins_only,
+)
+from gpquarto.search.tactics import cells_key, threat_characteristics, threat_counters, winning_squares
 
 #: Base score of a proven win; a win with ``e`` empty squares left scores ``WIN_SCORE + e``.
 WIN_SCORE = 1000
@@ -97,6 +127,8 @@ class Negamax:
         self._table: dict[tuple[tuple[int, ...], int], tuple[int, int, int, int]] = {}
         self._root_move = -1
         self._root_ties: list[int] = []
+        kind = _FAST_KINDS.get(self.heuristic.evaluate) if ordering else None
+        self._fast = _FastSearch(self, kind) if kind is not None else None
 
     def clear(self) -> None:
         """Forget the transposition table (not the node counter)."""
@@ -109,15 +141,20 @@ class Negamax:
             raise ValueError("best_placement needs a position where a piece is in hand")
         _check_depth(depth)
         self._start(board)
-        search = board.copy()
-        value = self._search(search, depth, -_INFINITY, _INFINITY, root=True)
-        if self._root_move < 0:  # an immediate win: no piece to give
+        if self._fast is not None:
+            self.nodes += 1
+            if CHARACTERISTICS[board.in_hand] & threat_characteristics(board):
+                value, encoded = WIN_SCORE + 16 - board.placed_count, []
+            else:
+                value, encoded = self._fast.best_placement(board, depth)
+        else:
+            value = self._search(board.copy(), depth, -_INFINITY, _INFINITY, root=True)
+            encoded = [] if self._root_move < 0 else [self._root_move, *self._root_ties]
+        if not encoded:  # an immediate win: no piece to give
             moves = tuple((square, NO_PIECE) for square in winning_squares(board, board.in_hand))
         else:
             last_square = board.placed_count == 15
-            moves = tuple(
-                (move >> 4, NO_PIECE if last_square else move & 15) for move in (self._root_move, *self._root_ties)
-            )
+            moves = tuple((move >> 4, NO_PIECE if last_square else move & 15) for move in encoded)
         return SearchResult(value, *moves[0], best_moves=moves)
 
     def best_choice(self, board: Board, depth: int) -> SearchResult:
@@ -135,6 +172,10 @@ class Negamax:
                 moves = tuple((-1, piece) for piece in pieces)
                 return SearchResult(-(WIN_SCORE + 16 - search.placed_count), piece=pieces[0], best_moves=moves)
             pieces = safe
+            if self._fast is not None:
+                safe_mask = sum(1 << piece for piece in safe)
+                best, best_pieces = self._fast.best_choice(search, depth, safe_mask)
+                return SearchResult(best, piece=best_pieces[0], best_moves=tuple((-1, piece) for piece in best_pieces))
         best, best_pieces, alpha = -_INFINITY, [pieces[0]], -_INFINITY
         for piece in pieces:
             search.choose(piece)
@@ -280,3 +321,417 @@ class Negamax:
 def _check_depth(depth: int) -> None:
     if not isinstance(depth, int) or isinstance(depth, bool) or depth < 1:
         raise ValueError(f"search depth must be an int >= 1, got {depth!r}")
+
+
+# ---------------------------------------------------------------------- the fast search (built-in heuristics)
+_HAND_SHIFT = 80  # the piece in hand's field in a node key: cells take 5 bits x 16 squares below it
+#: The fast last ply by built-in heuristic (matched by function, so a renamed copy still qualifies).
+_FAST_KINDS = {
+    wins_only: "wins",
+    guaranteed_loss: "guaranteed_loss",
+    three_piece_lines: "lines",
+    quarticity: "quarticity",
+}
+
+#: ``SQUARE_ORBIT[rules][square]``: the least square a symmetry of the rules' lines maps ``square`` to.
+SQUARE_ORBIT = {rules: tuple(min(m[s] for m in square_maps(rules)) for s in range(16)) for rules in Rules}
+
+#: A square plan: (square, threat counters once the lines it fills drop, shared sets of the threat lines it
+#: fills, common sets of the lines it brings to three pieces, to AND with the placed piece's set).
+SquarePlan = tuple[int, int, tuple[int, ...], tuple[int, ...]]
+
+
+def square_plans(chars: list[int], occupied: int, counters: int, others) -> list[SquarePlan]:
+    """For each empty square, what filling it does whatever the piece (see :data:`SquarePlan`).
+
+    ``chars`` holds each cell's characteristic set, 0xFF when empty; ``others`` is
+    ``OTHERS_THROUGH[rules]``. Every threat line of the board appears in exactly one plan (its empty square's).
+    """
+    plans = []
+    for square in MEMBERS[occupied ^ ALL_SQUARES_MASK]:
+        base = counters
+        dropped: tuple[int, ...] = ()
+        pairs: tuple[int, ...] = ()
+        for mask, a, b, c in others[square]:
+            seen = occupied & mask
+            if seen == mask:
+                shared = chars[a] & chars[b] & chars[c]
+                if shared:
+                    base -= COUNTER_OF[shared]
+                    dropped += (shared,)
+            elif seen & (seen - 1):
+                common = chars[a] & chars[b] & chars[c]
+                if common:
+                    pairs += (common,)
+        plans.append((square, base, dropped, pairs))
+    return plans
+
+
+def _lowest(mask: int) -> int:
+    return (mask & -mask).bit_length() - 1
+
+
+class _FastSearch:
+    """The search of :class:`Negamax` with ordering and a built-in heuristic (see the module docstring).
+
+    ``chars`` is the position being searched, as characteristic sets (0xFF for an empty cell), changed in
+    place and restored. A *node* is a position where the piece in hand cannot win at once; ``last_ply``
+    scores a node one ply above the depth limit, ``node`` a deeper one (with the transposition table).
+    When ``values`` is a list, ``last_ply`` appends ``(square, value, pieces)`` for every square (the
+    pieces to give that reach that value) instead of cutting off: the root uses it at depth 1.
+    """
+
+    def __init__(self, owner: Negamax, kind: str) -> None:
+        self.owner = owner
+        self.chars = [0xFF] * 16
+        self.parity = 0  # a placement node's mover is the searcher iff its empty count has this parity
+        self.others = OTHERS_THROUGH[Rules.CLASSIC]  # of the rules of the search in progress
+        self.last_ply = getattr(self, f"_make_{kind}")()
+        self.node = self._make_node()
+
+    # -------------------------------------------------------------- last ply, one per heuristic
+    def _make_wins(self):
+        owner = self.owner
+        unsafe, carry, high = UNSAFE_OF_COUNTERS, COUNTER_CARRY, COUNTER_HIGH
+        counter_of = COUNTER_OF
+
+        def last_ply(depth, piece, empties, occupied, available, counters, key, plans, alpha, beta, values=None):
+            owner.nodes += 1
+            if empties == 1:
+                return _last_square(plans, values)
+            own = CHARACTERISTICS[piece]
+            loss = -(WIN_SCORE + empties - 1)
+            best = -_INFINITY
+            for square, after, _, pairs in plans:
+                for common in pairs:
+                    after += counter_of[common & own]
+                safe = available & ~unsafe[(after + carry) & high]
+                value = 0 if safe else loss
+                if values is not None:
+                    values.append((square, value, MEMBERS[safe] if safe else (_lowest(available),)))
+                elif value > best:
+                    best = value
+                    if best >= beta:
+                        break
+            return best
+
+        return last_ply
+
+    def _make_counting(self, weigh: bool):
+        """``lines`` (weigh each threat line by how many remaining pieces complete it) or ``quarticity``."""
+        owner = self.owner
+        unsafe, carry, high = UNSAFE_OF_COUNTERS, COUNTER_CARRY, COUNTER_HIGH
+        counter_of, meeting = COUNTER_OF, PIECES_MEETING
+        search = self
+        cached: list = [None, [], 0]  # the last plans seen, their dropped lines' weights and the sum
+
+        def weight(shared: int, available: int) -> int:
+            if not weigh:
+                return 10
+            winners = (meeting[shared] & available).bit_count()
+            return 0 if not winners else 10 if winners & 1 else 20
+
+        def last_ply(depth, piece, empties, occupied, available, counters, key, plans, alpha, beta, values=None):
+            owner.nodes += 1
+            if empties == 1:
+                return _last_square(plans, values)
+            own = CHARACTERISTICS[piece]
+            sign = 1 if empties & 1 == search.parity else -1
+            loss = -(WIN_SCORE + empties - 1)
+            # Each threat line on the board is "dropped" by its empty square's plan: sum their weights. The
+            # piece in hand completes none of them, so siblings (same plans, other pieces) share the sums.
+            if plans is not cached[0]:
+                weights = [sum([weight(shared, available) for shared in plan[2]]) if plan[2] else 0 for plan in plans]
+                cached[:] = plans, weights, sum(weights)
+            _, weights, base = cached
+            best = -_INFINITY
+            for (square, after, _, pairs), dropped_weight in zip(plans, weights, strict=True):
+                score = base - dropped_weight
+                for common in pairs:
+                    made = common & own
+                    if made:
+                        after += counter_of[made]
+                        score += weight(made, available)
+                safe = available & ~unsafe[(after + carry) & high]
+                value = sign * (score if score < HEURISTIC_LIMIT else HEURISTIC_LIMIT) if safe else loss
+                if values is not None:
+                    values.append((square, value, MEMBERS[safe] if safe else (_lowest(available),)))
+                elif value > best:
+                    best = value
+                    if best >= beta:
+                        break
+            return best
+
+        return last_ply
+
+    def _make_lines(self):
+        return self._make_counting(weigh=True)
+
+    def _make_quarticity(self):
+        return self._make_counting(weigh=False)
+
+    def _make_guaranteed_loss(self):
+        owner = self.owner
+        chars = self.chars
+        unsafe, carry, high = UNSAFE_OF_COUNTERS, COUNTER_CARRY, COUNTER_HIGH
+        counter_of = COUNTER_OF
+        search = self
+
+        def keeps_a_safe_piece(plans, own, rest):
+            """True when some square for a piece with set ``own`` leaves a piece of ``rest`` safe to give."""
+            for _, after, _, pairs in plans:
+                for common in pairs:
+                    after += counter_of[common & own]
+                if rest & ~unsafe[(after + carry) & high]:
+                    return True
+            return False
+
+        def last_ply(depth, piece, empties, occupied, available, counters, key, plans, alpha, beta, values=None):
+            owner.nodes += 1
+            if empties == 1:
+                return _last_square(plans, values)
+            own = CHARACTERISTICS[piece]
+            loss = -(WIN_SCORE + empties - 1)
+            best = -_INFINITY
+            for square, after, _, pairs in plans:
+                for common in pairs:
+                    after += counter_of[common & own]
+                safe = available & ~unsafe[(after + carry) & high]
+                if not safe:
+                    value, pieces = loss, (_lowest(available),)
+                else:
+                    # The opponent gets a safe piece; it is in "guaranteed loss" (scored -100 for it) when
+                    # every square for that piece leaves it no safe piece to give back.
+                    chars[square] = own
+                    after_plans = square_plans(chars, occupied | 1 << square, after, search.others)
+                    chars[square] = 0xFF
+                    losing = []
+                    for given in MEMBERS[safe]:
+                        rest = available ^ (1 << given)
+                        if rest and not keeps_a_safe_piece(after_plans, CHARACTERISTICS[given], rest):
+                            losing.append(given)
+                            if values is None:
+                                break
+                    value, pieces = (HEURISTIC_LIMIT, tuple(losing)) if losing else (0, MEMBERS[safe])
+                if values is not None:
+                    values.append((square, value, pieces))
+                elif value > best:
+                    best = value
+                    if best >= beta:
+                        break
+            return best
+
+        return last_ply
+
+    # -------------------------------------------------------------- deeper nodes
+    def _make_node(self):
+        owner = self.owner
+        chars = self.chars
+        table = owner._table
+        use_table = owner.use_table
+        last_ply = self.last_ply
+        search = self
+        unsafe, carry, high = UNSAFE_OF_COUNTERS, COUNTER_CARRY, COUNTER_HIGH
+        counter_of = COUNTER_OF
+        exact, lower, upper = _EXACT, _LOWER, _UPPER
+
+        def node(depth, piece, empties, occupied, available, counters, key, plans, alpha, beta):
+            """Value of a node for the player placing ``piece``, ``depth`` >= 2 plies (fail-soft)."""
+            owner.nodes += 1
+            if empties == 1:
+                return 0
+            node_key = key + ((piece + 1) << _HAND_SHIFT)
+            entry = table.get(node_key) if use_table else None
+            first = -1
+            if entry is not None:
+                stored_depth, flag, stored_value, first = entry
+                if stored_depth >= depth and (
+                    flag == exact
+                    or (flag == lower and stored_value >= beta)
+                    or (flag == upper and stored_value <= alpha)
+                ):
+                    return stored_value
+                if first >= 0:
+                    first_square = first >> 4
+                    plans = sorted(plans, key=lambda plan: plan[0] != first_square)
+            own = CHARACTERISTICS[piece]
+            shift = piece + 1
+            others = search.others
+            child = last_ply if depth == 2 else node
+            original_alpha = alpha
+            best, best_move = -_INFINITY, -1
+            for square, after, _, pairs in plans:
+                for common in pairs:
+                    after += counter_of[common & own]
+                safe = available & ~unsafe[(after + carry) & high]
+                if not safe:  # every piece lets the opponent win at once
+                    value = -(WIN_SCORE + empties - 1)
+                    if value > best:
+                        best, best_move = value, square << 4 | _lowest(available)
+                        if value > alpha:
+                            alpha = value
+                            if alpha >= beta:
+                                break
+                    continue
+                child_occupied = occupied | 1 << square
+                chars[square] = own
+                child_plans = square_plans(chars, child_occupied, after, others)
+                child_key = key + (shift << (5 * square))
+                pieces = MEMBERS[safe]
+                if first >= 0 and first >> 4 == square and safe >> (first & 15) & 1:
+                    pieces = sorted(pieces, key=lambda given: given != first & 15)
+                for given in pieces:
+                    value = -child(
+                        depth - 1,
+                        given,
+                        empties - 1,
+                        child_occupied,
+                        available ^ (1 << given),
+                        after,
+                        child_key,
+                        child_plans,
+                        -beta,
+                        -alpha,
+                    )
+                    if value > best:
+                        best, best_move = value, square << 4 | given
+                        if value > alpha:
+                            alpha = value
+                            if alpha >= beta:
+                                break
+                chars[square] = 0xFF
+                if alpha >= beta:
+                    break
+            if use_table:
+                flag = upper if best <= original_alpha else lower if best >= beta else exact
+                if len(table) >= owner.table_limit:
+                    table.clear()
+                table[node_key] = (depth, flag, best, best_move)
+            return best
+
+        return node
+
+    def _node_function(self, depth: int):
+        """Call ``f(depth, piece, empties, occupied, available, counters, key, plans, alpha, beta)``."""
+        return self.last_ply if depth == 1 else self.node
+
+    # -------------------------------------------------------------- roots
+    def setup(self, board: Board) -> tuple[int, int, int, int]:
+        """Load ``board``; return its occupied mask, available mask, threat counters and cells key."""
+        chars = self.chars
+        for square, piece in enumerate(board.raw_cells):
+            chars[square] = CELL_CHARACTERISTICS[piece]
+        self.others = OTHERS_THROUGH[board.rules]
+        occupied = board.occupied_mask
+        # A placement node's mover is the searcher (board.player) iff (17 - empties) % 2 == searcher.
+        self.parity = (1 + board.player) & 1
+        return (
+            occupied,
+            board.available_mask,
+            threat_counters(chars, occupied, board.rules),
+            cells_key(board.raw_cells, board.rules),
+        )
+
+    def best_placement(self, board: Board, depth: int) -> tuple[int, list[int]]:
+        """Value of placing the piece in hand (which cannot win at once) and every best (square << 4 | piece)."""
+        occupied, available, counters, key = self.setup(board)
+        empties = 16 - board.placed_count
+        depth = min(depth, empties)
+        piece = board.in_hand
+        chars, others = self.chars, self.others
+        plans = square_plans(chars, occupied, counters, others)
+        if depth == 1:
+            values: list[tuple[int, int, tuple[int, ...]]] = []
+            self.last_ply(1, piece, empties, occupied, available, counters, key, plans, -_INFINITY, _INFINITY, values)
+            best = max(value for _, value, _ in values)
+            return best, [square << 4 | given for square, value, pieces in values if value == best for given in pieces]
+        own = CHARACTERISTICS[piece]
+        child = self._node_function(depth - 1)
+        ranking = _Ranking()
+        # On the empty board a symmetry maps (square, piece) to any (square', piece') with square' in the
+        # square's orbit and piece' as far from the piece in hand (in attributes) as piece: one search each.
+        orbit = SQUARE_ORBIT[board.rules] if board.placed_count == 0 else None
+        found: dict[tuple[int, int], int] = {}
+        for square, after, _, pairs in plans:
+            for common in pairs:
+                after += COUNTER_OF[common & own]
+            safe = available & ~UNSAFE_OF_COUNTERS[(after + COUNTER_CARRY) & COUNTER_HIGH]
+            if not safe:
+                ranking.add(-(WIN_SCORE + empties - 1), square << 4 | _lowest(available))
+                continue
+            child_occupied = occupied | 1 << square
+            chars[square] = own
+            child_plans = (
+                square_plans(chars, child_occupied, after, others) if orbit is None or orbit[square] == square else []
+            )
+            child_key = key + ((piece + 1) << (5 * square))
+            for given in MEMBERS[safe]:
+                if orbit is not None and (orbit[square], (given ^ piece).bit_count()) in found:
+                    ranking.add(found[orbit[square], (given ^ piece).bit_count()], square << 4 | given)
+                    continue
+                arguments = (
+                    given,
+                    empties - 1,
+                    child_occupied,
+                    available ^ (1 << given),
+                    after,
+                    child_key,
+                    child_plans,
+                )
+                value = ranking.add_searched(child, depth - 1, arguments, square << 4 | given)
+                if orbit is not None:
+                    found[square, (given ^ piece).bit_count()] = value
+            chars[square] = 0xFF
+        return ranking.best, ranking.moves
+
+    def best_choice(self, board: Board, depth: int, safe: int) -> tuple[int, list[int]]:
+        """Value of giving one of the ``safe`` pieces, and every best piece."""
+        occupied, available, counters, key = self.setup(board)
+        empties = 16 - board.placed_count
+        depth = min(depth, empties)
+        plans = square_plans(self.chars, occupied, counters, self.others)
+        child = self._node_function(depth)
+        ranking = _Ranking()
+        for given in MEMBERS[safe]:
+            if board.placed_count == 0 and ranking.moves:  # on the empty board every piece is any other's image
+                ranking.add(ranking.best, given)
+                continue
+            arguments = (given, empties, occupied, available ^ (1 << given), counters, key, plans)
+            ranking.add_searched(child, depth, arguments, given)
+        return ranking.best, ranking.moves
+
+
+class _Ranking:
+    """The best value of a root's moves so far, and every move reaching it."""
+
+    def __init__(self) -> None:
+        self.best = -_INFINITY
+        self.moves: list[int] = []
+
+    def add(self, value: int, move: int) -> None:
+        """Count a move of exactly ``value``."""
+        if value > self.best:
+            self.best, self.moves = value, [move]
+        elif value == self.best:
+            self.moves.append(move)
+
+    def add_searched(self, child, depth: int, arguments: tuple, move: int) -> int:
+        """Count a move worth ``-child(depth, *arguments, -high, -low)`` searched in the window (low, high).
+
+        The window is (best so far, infinity): a move worth less fails low, returning an upper bound that
+        may equal the best (fail-soft). A null window just below the best (values are ints) then proves
+        whether it is exactly equal (a tie) or less. Returns the value counted (exact when not below the best).
+        """
+        best = self.best
+        value = -child(depth, *arguments, -_INFINITY, -best)
+        if value == best:
+            value = min(value, -child(depth, *arguments, -best, 1 - best))
+        self.add(value, move)
+        return value
+
+
+def _last_square(plans: list[SquarePlan], values: list | None) -> int:
+    """A node with one empty square (its piece cannot win there): a draw."""
+    if values is not None:
+        values.append((plans[0][0], 0, (0,)))  # the root writes NO_PIECE: nothing is left to give
+    return 0

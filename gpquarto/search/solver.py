@@ -6,13 +6,24 @@ action worth at least a win? at least a draw?") with null windows, which also yi
 Quarto-specific pruning:
 
 * one search *ply* is "choose a piece, then the opponent places it", so the transposition table is only
-  consulted at choice positions, whose key is just the cells (see :func:`_cell_key` for why that is sound);
+  consulted at choice positions, whose key is just the cells (:func:`~gpquarto.search.tactics.cells_key`:
+  sound because at a choice position the cells determine everything else, the pieces left and the player
+  to choose, and the value is a function of the position alone);
 * a piece that can complete a line somewhere is a loss for whoever gives it and is never searched: the
   safe pieces are those sharing no characteristic with any *threat* (the common characteristics of three
   pieces in a line whose fourth square is empty), found with one table look-up per position;
 * a placement after which the opponent has no safe piece to give back is a loss for that opponent, found
   without recursing; a piece that leaves the opponent only such placements wins at once;
-* a chooser with no safe piece loses; a safe piece for the last square is a draw.
+* a chooser with no safe piece loses; a safe piece for the last square is a draw;
+* a choice with two empty squares left is decided by its parent, inline (without the table): such nodes
+  were a quarter of the search.
+
+Symmetric images are *not* merged in the table: from one root the search almost never meets two distinct
+images of one position (the pieces already placed pin both the square and the piece maps). Measured again
+for issue 8 at 10 empty squares: the 53,359 and 10,307 positions stored by a choice and a placement solve
+fell into exactly as many classes of :func:`~gpquarto.engine.symmetry.canonical_key`, so a canonical key
+(~0.2 ms each, against ~15 us per node) would only cost time. The optional compiled solver
+(:mod:`gpquarto.search.compiled`, ``pip install "gpquarto[fast]"``) runs this algorithm about 10x faster.
 
 Example (a piece is due; of the three that do not lose at once, only piece 6 wins)::
 
@@ -27,8 +38,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gpquarto.engine.board import PLACE_OFFSET, Board, BoardView
-from gpquarto.engine.lines import ALL_SQUARES_MASK, LINES_THROUGH, Rules
+from gpquarto.engine.lines import ALL_SQUARES_MASK
 from gpquarto.engine.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
+from gpquarto.engine.tables import (
+    COUNTER_CARRY,
+    COUNTER_HIGH,
+    COUNTER_OF,
+    OTHERS_THROUGH,
+    PIECES_MEETING,
+    UNSAFE_OF_COUNTERS,
+)
+from gpquarto.search.tactics import cells_key, threat_counters
 
 WIN, DRAW, LOSS = 1, 0, -1
 # Table entries are (lower bound, upper bound) pairs; only six exist, so they are shared, not rebuilt.
@@ -76,47 +96,9 @@ class SolverTable:
         self.entries.clear()
 
 
-# Threats are kept as one int of eight 6-bit counters, one per characteristic: how many lines hold three
-# pieces sharing it with the fourth square empty. Placing a piece changes only the lines through its
-# square, so a child's counters are the parent's plus a few table additions (no rescan of the board).
-_FIELD = 6
-_SPREAD = tuple(sum(1 << (_FIELD * c) for c in range(8) if mask >> c & 1) for mask in range(256))
-_ADD = sum(31 << (_FIELD * c) for c in range(8))  # counters are at most 19 (lines), so 31 + 19 < 64
-_HIGH = sum(32 << (_FIELD * c) for c in range(8))
-#: ``_UNSAFE_WITH[threat]``: mask of the pieces having a characteristic of the 8-bit set ``threat``.
-_UNSAFE_WITH = tuple(sum(1 << piece for piece in range(16) if CHARACTERISTICS[piece] & threat) for threat in range(256))
-#: ``_UNSAFE[(counters + _ADD) & _HIGH]``: mask of the pieces that have a threatened characteristic.
-_UNSAFE = {sum(32 << (_FIELD * c) for c in range(8) if threat >> c & 1): _UNSAFE_WITH[threat] for threat in range(256)}
+# Threats are kept as threat counters (gpquarto.engine.tables): placing a piece changes only the lines
+# through its square, so a child's counters are the parent's plus a few table additions (no rescan).
 _EMPTY_CHARS = 0xFF  # an empty square's characteristic set: neutral for AND
-
-
-def _others(rules: Rules) -> tuple[tuple[tuple[int, int, int, int], ...], ...]:
-    """For each square and each line through it: (mask of the other three squares, those squares)."""
-    return tuple(
-        tuple((sum(1 << s for s in others), *others) for _, others in entries) for entries in LINES_THROUGH[rules]
-    )
-
-
-_OTHERS = {rules: _others(rules) for rules in Rules}
-_RULES_TAG = {Rules.CLASSIC: 0, Rules.ADVANCED: 1 << 80}
-
-
-def _cell_key(cells: list[int], rules: Rules) -> int:
-    """Key of a choice position: 5 bits per square (piece + 1, 0 when empty), plus a bit for the rules.
-
-    Sound because it is injective: at a choice position the cells determine everything else (the pieces
-    left are those not on the board, the player to choose is ``placed_count % 2``), and the value is a
-    function of the position alone. Symmetric images are *not* merged: from one endgame root the search
-    almost never meets two distinct images of one position (the pieces already placed pin both the square
-    and the piece maps). Measured: in four 9-empty solves, the 12k-23k stored positions fell into exactly
-    as many classes of :func:`~gpquarto.engine.symmetry.canonical_key`, so a canonical form (~0.2 ms)
-    would only cost time. The key is built incrementally during the search (add ``(piece + 1) << 5s``).
-    """
-    key = _RULES_TAG[rules]
-    for square, piece in enumerate(cells):
-        if piece != NO_PIECE:
-            key += (piece + 1) << (5 * square)
-    return key
 
 
 class _Search:
@@ -124,23 +106,12 @@ class _Search:
 
     def __init__(self, board: Board, table: SolverTable, node_limit: int | None) -> None:
         self.rules = board.rules
-        self.others = _OTHERS[board.rules]
+        self.others = OTHERS_THROUGH[board.rules]
         self.chars = [_EMPTY_CHARS if piece == NO_PIECE else CHARACTERISTICS[piece] for piece in board.raw_cells]
         self.table = table
         self.node_limit = node_limit + 1 if node_limit is not None else -1  # the node count that stops
         self.nodes = 0
         self.choice_value = self._make_choice_value()
-
-    def threat_counters(self, occupied: int) -> int:
-        """Counters of the threats on the current board, computed from scratch."""
-        chars = self.chars
-        counters = 0
-        for line in self.rules.lines:
-            empty = [s for s in line if not occupied >> s & 1]
-            if len(empty) == 1:
-                a, b, c = (s for s in line if s != empty[0])
-                counters += _SPREAD[chars[a] & chars[b] & chars[c]]
-        return counters
 
     def placement(self, square: int, piece: int, occupied: int, available: int, counters: int) -> tuple[int, int]:
         """Counters after ``piece`` goes on ``square`` (not a win), and the mask of pieces then safe to give."""
@@ -149,10 +120,10 @@ class _Search:
         for mask, a, b, c in self.others[square]:
             seen = occupied & mask
             if seen == mask:
-                counters -= _SPREAD[chars[a] & chars[b] & chars[c]]
+                counters -= COUNTER_OF[chars[a] & chars[b] & chars[c]]
             elif seen & (seen - 1):
-                counters += _SPREAD[chars[a] & chars[b] & chars[c] & own]
-        return counters, available & ~_UNSAFE[(counters + _ADD) & _HIGH]
+                counters += COUNTER_OF[chars[a] & chars[b] & chars[c] & own]
+        return counters, available & ~UNSAFE_OF_COUNTERS[(counters + COUNTER_CARRY) & COUNTER_HIGH]
 
     def _make_choice_value(self):
         chars = self.chars
@@ -160,14 +131,36 @@ class _Search:
         entries = self.table.entries
         max_entries = self.table.max_entries
         node_limit = self.node_limit
-        spread = _SPREAD
-        unsafe = _UNSAFE
-        unsafe_with = _UNSAFE_WITH
-        add, high = _ADD, _HIGH
+        spread = COUNTER_OF
+        unsafe = UNSAFE_OF_COUNTERS
+        unsafe_with = PIECES_MEETING
+        add, high = COUNTER_CARRY, COUNTER_HIGH
         members = MEMBERS
         characteristics = CHARACTERISTICS
         full = ALL_SQUARES_MASK
         exact, at_most, at_least = _EXACT, _AT_MOST, _AT_LEAST
+
+        def wins_with_two_left(occupied: int, safe: int, available: int) -> bool:
+            """True when the chooser, with two squares and the two pieces ``available`` left, wins: some
+            ``safe`` piece leaves the placer no square after which the last piece is safe on the last square.
+
+            The same answer as a choice node with two empty squares, without its table and bookkeeping
+            (those nodes were a quarter of the search)."""
+            first, second = members[occupied ^ full]
+            for piece in members[safe]:
+                own = characteristics[piece]
+                last = characteristics[(available ^ (1 << piece)).bit_length() - 1]
+                for square, other in ((first, second), (second, first)):
+                    chars[square] = own
+                    needs = 0
+                    for _, a, b, c in others[other]:
+                        needs |= chars[a] & chars[b] & chars[c]
+                    chars[square] = _EMPTY_CHARS
+                    if not needs & last:
+                        break  # the placer puts the piece here and gives the last one safely
+                else:
+                    return True
+            return False
 
         def choice_value(
             occupied: int, safe: int, available: int, counters: int, key: int, alpha: int, beta: int
@@ -212,14 +205,17 @@ class _Search:
                 own = characteristics[piece]
                 rest = available ^ (1 << piece)
                 replies = []
+                total = 0
                 for square, base_unsafe, joined, base, pairs in squares:
                     reply_safe = rest & ~(base_unsafe | unsafe_with[joined & own])
                     if reply_safe:
-                        replies.append((reply_safe.bit_count(), square, reply_safe, base, pairs))
+                        size = reply_safe.bit_count()
+                        total += size
+                        replies.append((size, square, reply_safe, base, pairs))
                 if not replies:  # every placement leaves the opponent without a safe piece
                     entries[key] = exact[WIN]
                     return WIN
-                plans.append((len(replies), sum(reply[0] for reply in replies), piece, rest, replies))
+                plans.append((len(replies), total, piece, rest, replies))
             if len(empties) == 2:  # every reply leaves one safe piece for the last square: a draw
                 best = DRAW
             else:
@@ -227,6 +223,7 @@ class _Search:
                 # opponent tries first the squares that leave it fewest safe pieces (measured: about half
                 # the nodes of board order).
                 plans.sort()
+                three_left = len(empties) == 3
                 best = LOSS - 1
                 for _, _, piece, rest, replies in plans:
                     floor = alpha if alpha > best else best
@@ -235,9 +232,17 @@ class _Search:
                     worst = WIN
                     replies.sort()
                     for _, square, reply_safe, after, pairs in replies:
+                        chars[square] = own
+                        if three_left:
+                            value = LOSS if wins_with_two_left(occupied | 1 << square, reply_safe, rest) else DRAW
+                            chars[square] = _EMPTY_CHARS
+                            if value < worst:
+                                worst = value
+                                if worst <= floor:
+                                    break
+                            continue
                         for common in pairs:
                             after += spread[common & own]
-                        chars[square] = own
                         value = -choice_value(
                             occupied | 1 << square,
                             reply_safe,
@@ -316,9 +321,9 @@ def solve(board: Board | BoardView, *, table: SolverTable | None = None, node_li
     search = _Search(board, table if table is not None else SolverTable(), node_limit)
     occupied = board.occupied_mask
     available = board.available_mask
-    key = _cell_key(board.raw_cells, board.rules)
-    counters = search.threat_counters(occupied)
-    unsafe = _UNSAFE[(counters + _ADD) & _HIGH]
+    key = cells_key(board.raw_cells, board.rules)
+    counters = threat_counters(search.chars, occupied, board.rules)
+    unsafe = UNSAFE_OF_COUNTERS[(counters + COUNTER_CARRY) & COUNTER_HIGH]
     in_hand = board.in_hand
 
     def reaches(action: int, threshold: int) -> bool:

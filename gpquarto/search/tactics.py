@@ -24,24 +24,52 @@ from __future__ import annotations
 
 from gpquarto.engine.board import Board, BoardView
 from gpquarto.engine.lines import ALL_SQUARES_MASK, Rules
-from gpquarto.engine.pieces import CHARACTERISTICS, MEMBERS, PIECE_COUNT
+from gpquarto.engine.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
+from gpquarto.engine.tables import CELL_CHARACTERISTICS, COUNTER_OF, LINE_TABLE, PIECES_MEETING
 
-#: Characteristic sets indexed by cell content: ``CELL_CHARACTERISTICS[-1]`` (an empty cell) is 0xFF, the
-#: neutral element of AND, so the AND over a line's four cells is the shared set of its pieces.
-CELL_CHARACTERISTICS: tuple[int, ...] = CHARACTERISTICS + (0xFF,)
+__all__ = [
+    "CELL_CHARACTERISTICS",
+    "LINE_TABLE",
+    "PIECES_MEETING",
+    "cells_key",
+    "deadly_pieces_mask",
+    "is_safe_piece",
+    "safe_pieces",
+    "safe_pieces_mask",
+    "safe_placements",
+    "safe_placements_mask",
+    "square_threats",
+    "threat_characteristics",
+    "threat_counters",
+    "threat_line_count",
+    "threat_lines",
+    "winning_squares",
+]
 
-#: ``PIECES_MEETING[chars]``: 16-bit mask of the pieces having at least one characteristic of the 8-bit set.
-PIECES_MEETING: tuple[int, ...] = tuple(
-    sum(1 << piece for piece in range(PIECE_COUNT) if CHARACTERISTICS[piece] & chars) for chars in range(256)
-)
+_RULES_TAG = {Rules.CLASSIC: 0, Rules.ADVANCED: 1 << 85}
 
 
-def _line_table(rules: Rules) -> tuple[tuple[int, int, int, int, int], ...]:
-    return tuple((sum(1 << s for s in line), *line) for line in rules.lines)
+def cells_key(cells: list[int] | tuple[int, ...], rules: Rules) -> int:
+    """Injective int key of a board's cells and rules: 5 bits per square (piece + 1, 0 when empty).
+
+    Search code extends it incrementally: placing ``piece`` on ``square`` adds ``(piece + 1) << 5 * square``;
+    bits 80 to 84 are free for the piece in hand.
+    """
+    key = _RULES_TAG[rules]
+    for square, piece in enumerate(cells):
+        if piece != NO_PIECE:
+            key += (piece + 1) << (5 * square)
+    return key
 
 
-#: For each rule set: one ``(mask, a, b, c, d)`` entry per line (its squares' mask and its four squares).
-LINE_TABLE: dict[Rules, tuple[tuple[int, int, int, int, int], ...]] = {rules: _line_table(rules) for rules in Rules}
+def threat_counters(chars: list[int], occupied: int, rules: Rules) -> int:
+    """Threat counters (:mod:`gpquarto.engine.tables`) of a board given by its cells' characteristic sets
+    (0xFF for an empty cell)."""
+    counters = 0
+    for mask, a, b, c, d in LINE_TABLE[rules]:
+        if (occupied & mask).bit_count() == 3:
+            counters += COUNTER_OF[chars[a] & chars[b] & chars[c] & chars[d]]
+    return counters
 
 
 def threat_characteristics(board: Board | BoardView) -> int:
