@@ -24,6 +24,7 @@ COMMAND_MODULES = [
     "gpquarto.cli.show",
     "gpquarto.cli.primitives_cmd",
     "gpquarto.cli.solve",
+    "gpquarto.cli.grade",
 ]
 
 
