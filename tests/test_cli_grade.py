@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from tests.conftest import run_cli
 
 SMALL = ("--positions", "12", "--min-empty", "6", "--max-empty", "7", "--seed", "2")
@@ -49,3 +51,18 @@ def test_errors_are_one_line_with_exit_code_2(tmp_path):
         assert done.returncode == 2, (arguments, done.stderr)
         assert expected in done.stderr and len(done.stderr.strip().splitlines()) == 1, (arguments, done.stderr)
     assert not (tmp_path / "banks").exists()  # nothing was built
+
+
+def test_tournament_grade_adds_an_accuracy_column(tmp_path, monkeypatch):
+    monkeypatch.setenv("GPQUARTO_CACHE", str(tmp_path / "cache"))
+    out = tmp_path / "out"
+    arguments = ("tournament", "random", "solver", "--games", "4", "--workers", "1", "--quiet", "--out", str(out))
+    done = run_cli(*arguments, "--grade", "--grade-positions", "10")
+    assert done.returncode == 0, done.stderr
+    header = done.stdout.splitlines()[1]
+    assert header.endswith("accuracy (95% CI)")
+    solver_row = next(line for line in done.stdout.splitlines()[2:4] if " solver " in line)
+    assert solver_row.endswith("100.0% (72.2%-100.0%)")
+    assert "grade.csv" in done.stdout and (out / "grade.csv").read_text().startswith("player,split,group")
+    assert len(list((tmp_path / "cache" / "banks").iterdir())) == 1
+    assert json.loads((out / "config.json").read_text())["grade_positions"] == 10

@@ -19,6 +19,7 @@ from gpquarto.grading.bank import (
     DEFAULT_MIN_EMPTIES,
     DEFAULT_POSITIONS,
     DEFAULT_SEED,
+    Bank,
     BankParameters,
 )
 
@@ -55,13 +56,35 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run)
 
 
+def load_bank(
+    parameters: BankParameters, *, cache_dir: str | None = None, workers: int = 1, rebuild: bool = False, quiet: bool
+) -> Bank:
+    """The bank from the cache, or built (with a progress bar on stderr and ``workers`` processes) and cached;
+    cache problems are one ``warning:`` line on stderr."""
+    from gpquarto.grading.cache import load_or_build_bank
+    from gpquarto.grading.runners import process_runner
+
+    with progress_bar(parameters.positions, "positions", disable=quiet, minimum=1) as bar:
+
+        def progress(kept: int, wanted: int) -> None:
+            bar.update(kept - bar.n)
+
+        with process_runner(workers) as runner:
+            return load_or_build_bank(
+                parameters,
+                cache_dir=cache_dir,
+                runner=runner,
+                rebuild=rebuild,
+                progress=progress,
+                warn=lambda message: print(f"warning: {message}", file=sys.stderr, flush=True),
+            )
+
+
 def run(args: argparse.Namespace) -> int:
     from gpquarto.atomic import write_text_atomic
-    from gpquarto.grading.cache import load_or_build_bank
     from gpquarto.grading.grade import grade_players
     from gpquarto.grading.players import make_unattended_player
     from gpquarto.grading.report import format_reports, reports_csv, save_grade_png
-    from gpquarto.grading.runners import process_runner
 
     if len(set(args.players)) != len(args.players):
         raise ValueError("a player is listed twice")
@@ -75,27 +98,14 @@ def run(args: argparse.Namespace) -> int:
         rules=args.rules,
     )
     began = time.perf_counter()
-    with progress_bar(args.positions, "positions", disable=args.quiet, minimum=1) as bar:
-
-        def progress(kept: int, wanted: int) -> None:
-            bar.update(kept - bar.n)
-
-        with process_runner(args.workers) as runner:
-            bank = load_or_build_bank(
-                parameters,
-                cache_dir=args.cache_dir,
-                runner=runner,
-                rebuild=args.rebuild,
-                progress=progress,
-                warn=lambda message: print(f"warning: {message}", file=sys.stderr, flush=True),
-            )
+    bank = load_bank(parameters, cache_dir=args.cache_dir, workers=args.workers, rebuild=args.rebuild, quiet=args.quiet)
     elapsed = time.perf_counter() - began
     reports = grade_players(args.players, bank)
     print(format_reports(reports, bank, examples=args.examples))
     if bank.cached:
         print(f"bank read from the cache in {elapsed:.1f} s (it took {bank.build_seconds:.1f} s to build)")
     else:
-        print(f"bank built in {bank.build_seconds:.1f} s ({bank.solved} positions solved) and cached")
+        print(f"bank built in {bank.build_seconds:.1f} s ({bank.solved} positions solved)")
     if args.csv is not None:
         write_text_atomic(args.csv, reports_csv(reports))
         print(f"wrote {args.csv}")
