@@ -200,6 +200,7 @@ def test_cache_hit_returns_the_bank_without_solving(tmp_path, monkeypatch, tiny_
     calls[0] = 0
     again = load_or_build_bank(parameters, cache_dir=tmp_path)
     assert again == tiny_bank and again.cached and calls[0] == 0
+    assert load_or_build_bank(cache_dir=tmp_path, **TINY) == tiny_bank and calls[0] == 0
 
 
 def test_cache_folder_follows_the_environment(tmp_path, monkeypatch):

@@ -137,14 +137,20 @@ def load_or_build_bank(
     rebuild: bool = False,
     progress: Callable[[int, int], None] | None = None,
     warn: Callable[[str], None] = _warn,
+    **options: object,
 ) -> Bank:
-    """The bank of ``parameters`` (default: the grade bank) from the cache, or built and cached.
+    """The bank of ``parameters`` from the cache, or built and cached. Instead of ``parameters``, keyword
+    ``options`` (those of :class:`BankParameters`: ``seed``, ``positions``, ``min_empties``, ...) may be given;
+    with neither, it is the default grade bank.
 
     A cached file that cannot be read or fails validation is rebuilt, after ``warn(one line)`` (by default
     a :class:`BankCacheWarning`); so is every bank when ``rebuild``. When the cache cannot be written, the
     bank is returned anyway after a warning.
     """
-    parameters = parameters if parameters is not None else BankParameters()
+    if parameters is None:
+        parameters = BankParameters(**options)
+    elif options:
+        raise TypeError("give either parameters or keyword options, not both")
     path = bank_path(parameters, cache_dir)
     if not rebuild and path.exists():
         try:

@@ -21,9 +21,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from time import perf_counter
 
+from gpquarto.arena import record
 from gpquarto.arena.game import player_name
 from gpquarto.arena.stats import wilson_interval
-from gpquarto.engine.board import PLACE_OFFSET, IllegalActionError
+from gpquarto.engine.board import IllegalActionError
 from gpquarto.grading.bank import CHOICE, Bank, BankPosition
 from gpquarto.grading.players import make_unattended_player
 from gpquarto.players.base import Player, PlayerQuit
@@ -184,11 +185,5 @@ def grade_players(
 
 
 def describe_action(action: int | None) -> str:
-    """``choose piece 7``, ``place on b3``, or ``no action`` (the player raised)."""
-    from gpquarto.engine.lines import square_name
-
-    if action is None:
-        return "no action"
-    if action >= PLACE_OFFSET:
-        return f"place on {square_name(action - PLACE_OFFSET)}"
-    return f"choose piece {action:X}"
+    """``choose 7 (SDOR)``, ``place b3``, or ``no action`` (the player raised or answered illegally)."""
+    return "no action" if action is None else record.describe_action(action)
