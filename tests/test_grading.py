@@ -272,3 +272,12 @@ def test_saved_players_are_graded_by_file_name(tmp_path, tiny_bank):
     assert report.player == str(path) and report.total.decisions == len(tiny_bank) and report.total.forfeits == 0
     again = grade_players([str(path)], tiny_bank)[0]
     assert [d.action for d in again.decisions] == [d.action for d in report.decisions]
+
+
+def test_grading_on_worker_processes_gives_the_same_decisions(tiny_bank):
+    serial = grade_players(["novice", WorstPlayer(), "random"], tiny_bank)
+    with process_runner(2) as runner:
+        parallel = grade_players(["novice", WorstPlayer(), "random"], tiny_bank, runner=runner)
+    assert [report.player for report in parallel] == ["novice", "worst", "random"]
+    for a, b in zip(serial, parallel, strict=True):
+        assert [d.action for d in a.decisions] == [d.action for d in b.decisions]

@@ -45,7 +45,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--cache-dir", metavar="DIR", default=None, help="cache folder (default: the user's cache)")
     parser.add_argument("--rebuild", action="store_true", help="rebuild the bank even when it is cached")
-    parser.add_argument("--workers", type=positive_int, default=1, help="local processes to build the bank (default 1)")
+    parser.add_argument(
+        "--workers",
+        type=positive_int,
+        default=1,
+        help="local processes to build the bank and grade the players (default 1)",
+    )
     parser.add_argument("--csv", metavar="FILE", default=None, help="write the accuracies per player and group as CSV")
     parser.add_argument("--png", metavar="FILE", default=None, help="write a bar chart of the accuracies")
     parser.add_argument(
@@ -85,6 +90,7 @@ def run(args: argparse.Namespace) -> int:
     from gpquarto.grading.grade import grade_players
     from gpquarto.grading.players import make_unattended_player
     from gpquarto.grading.report import format_reports, reports_csv, save_grade_png
+    from gpquarto.grading.runners import process_runner
 
     if len(set(args.players)) != len(args.players):
         raise ValueError("a player is listed twice")
@@ -100,7 +106,8 @@ def run(args: argparse.Namespace) -> int:
     began = time.perf_counter()
     bank = load_bank(parameters, cache_dir=args.cache_dir, workers=args.workers, rebuild=args.rebuild, quiet=args.quiet)
     elapsed = time.perf_counter() - began
-    reports = grade_players(args.players, bank)
+    with process_runner(min(args.workers, len(args.players))) as runner:
+        reports = grade_players(args.players, bank, runner=runner)
     print(format_reports(reports, bank, examples=args.examples))
     if bank.cached:
         print(f"bank read from the cache in {elapsed:.1f} s (it took {bank.build_seconds:.1f} s to build)")

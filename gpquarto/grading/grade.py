@@ -27,6 +27,7 @@ from gpquarto.arena.stats import wilson_interval
 from gpquarto.engine.board import IllegalActionError
 from gpquarto.grading.bank import CHOICE, Bank, BankPosition
 from gpquarto.grading.players import make_unattended_player
+from gpquarto.grading.runners import SERIAL, Runner
 from gpquarto.players.base import Player, PlayerQuit
 from gpquarto.search.solver import WIN
 from gpquarto.seeding import derive_seed
@@ -170,18 +171,21 @@ def grade_player(player: Player | str, bank: Bank, *, name: str | None = None) -
     return GradeReport(name or player_name(player), tuple(decisions))
 
 
-def grade_players(
-    players: Sequence[Player | str], bank: Bank, *, progress: Callable[[int], None] | None = None
-) -> list[GradeReport]:
-    """Grade each player on ``bank``, in order; every spec is checked before any grading.
-    ``progress(1)`` is called after each player."""
-    built = [make_unattended_player(p) if isinstance(p, str) else p for p in players]
-    reports = []
-    for given, player in zip(players, built, strict=True):
-        reports.append(grade_player(player, bank, name=given if isinstance(given, str) else None))
-        if progress is not None:
-            progress(1)
-    return reports
+def grade_players(players: Sequence[Player | str], bank: Bank, *, runner: Runner = SERIAL) -> list[GradeReport]:
+    """Grade each player on ``bank``; the reports come in the order of ``players``. Every spec is checked
+    before any grading. Specs are graded through ``runner`` (one job per player: e.g. on processes, where
+    the times per decision are as noisy as the machine is busy); player objects are graded here."""
+    for player in players:
+        if isinstance(player, str):
+            make_unattended_player(player)
+    specs = [player for player in players if isinstance(player, str)]
+    by_spec = dict(zip(specs, runner.map(_grade_spec, [(spec, bank) for spec in specs]), strict=True))
+    return [by_spec[player] if isinstance(player, str) else grade_player(player, bank) for player in players]
+
+
+def _grade_spec(job: tuple[str, Bank]) -> GradeReport:
+    spec, bank = job
+    return grade_player(spec, bank)
 
 
 def describe_action(action: int | None) -> str:
