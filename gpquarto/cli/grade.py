@@ -34,16 +34,27 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("players", nargs="+", metavar="PLAYER", help="one or more player specs")
     parser.add_argument(
-        "--positions", type=positive_int, default=DEFAULT_POSITIONS, help=f"bank size (default {DEFAULT_POSITIONS})"
+        "--positions",
+        type=positive_int,
+        default=DEFAULT_POSITIONS,
+        metavar="N",
+        help=f"bank size (default {DEFAULT_POSITIONS})",
     )
-    parser.add_argument("--seed", type=non_negative_int, default=DEFAULT_SEED, help="bank seed (default 0)")
+    parser.add_argument(
+        "--seed", type=non_negative_int, default=DEFAULT_SEED, help=f"bank seed (default {DEFAULT_SEED})"
+    )
     parser.add_argument(
         "--min-empty", type=positive_int, default=DEFAULT_MIN_EMPTIES, metavar="N", help="fewest empty squares (6)"
     )
     parser.add_argument(
         "--max-empty", type=positive_int, default=DEFAULT_MAX_EMPTIES, metavar="N", help="most empty squares (10)"
     )
-    parser.add_argument("--cache-dir", metavar="DIR", default=None, help="cache folder (default: the user's cache)")
+    parser.add_argument(
+        "--cache-dir",
+        metavar="DIR",
+        default=None,
+        help="cache folder (default $GPQUARTO_CACHE, $XDG_CACHE_HOME/gpquarto or ~/.cache/gpquarto)",
+    )
     parser.add_argument("--rebuild", action="store_true", help="rebuild the bank even when it is cached")
     parser.add_argument(
         "--workers",
