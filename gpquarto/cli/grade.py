@@ -1,10 +1,12 @@
 """``gpquarto grade PLAYER ...``: accuracy against perfect play on a bank of solved endgame decisions.
 
-Example::
+Example (columns abridged)::
 
     $ python -m gpquarto grade novice minimax:depth=2 --positions 300 --seed 1
     bank: 300 positions (150 choices, 150 placements), 6-10 empty squares, classic rules, seed 1, grade
-    player  accuracy  95% CI  choice  place  6 empty ...
+    player           accuracy         95% CI  choice   place  6 empty ...  won thrown  draw lost  forfeits  ms/decision
+    novice              62.3%    56.7%-67.6%   70.7%   54.0%    70.0% ...          48         65         0        0.009
+    minimax:depth=2     80.7%    75.8%-84.7%   82.0%   79.3%    90.0% ...          21         37         0        3.649
 """
 
 from __future__ import annotations
