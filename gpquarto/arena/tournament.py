@@ -150,11 +150,15 @@ def tournament_result(
     return TournamentResult(tuple(players), games, seed, Rules(rules).value, matches, ratings)
 
 
-def format_table(result: TournamentResult) -> str:
-    """The ranked table: rank, player, rating ± 95% interval, score, W/D/L, time per decision, forfeits."""
+def format_table(result: TournamentResult, extra_columns: dict[str, Sequence[str]] | None = None) -> str:
+    """The ranked table: rank, player, rating ± 95% interval, score, W/D/L, time per decision, forfeits, then
+    ``extra_columns`` (title -> one cell per player, in the order of ``result.players``), e.g. accuracy."""
     ratings = result.ratings
+    extra_columns = extra_columns or {}
+    widths = {title: max(len(title), *(len(cell) for cell in cells)) for title, cells in extra_columns.items()}
     width = max(6, *(len(name) for name in result.players))
     header = f"{'rank':>4}  {'player':<{width}}  {'rating':>6} {'± 95%':>6}  {'score':>6}  {'W/D/L':>15}  {'ms/decision':>11}  {'forfeits':>8}"
+    header += "".join(f"  {title:>{widths[title]}}" for title in extra_columns)
     lines = [
         f"round robin: {len(result.players)} players, {result.games} games per pairing, {result.rules} rules, seed {result.seed}",
         header,
@@ -165,6 +169,7 @@ def format_table(result: TournamentResult) -> str:
         lines.append(
             f"{rank:>4}  {result.players[index]:<{width}}  {ratings.ratings[index]:>6.0f} {ratings.half_width(index):>6.0f}  "
             f"{totals.score_rate:>6.1%}  {record:>15}  {totals.mean_decision_ms:>11.3f}  {totals.forfeits:>8}"
+            + "".join(f"  {cells[index]:>{widths[title]}}" for title, cells in extra_columns.items())
         )
     prior = "no prior" if ratings.prior_sd is None else f"weak Gaussian prior, sd {ratings.prior_sd:g}"
     lines.append(f"Bradley-Terry ratings on the Elo scale, mean 1500, draws count half ({prior})")

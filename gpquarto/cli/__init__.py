@@ -29,6 +29,7 @@ COMMAND_MODULES = [
     "gpquarto.cli.solve",
     "gpquarto.cli.watch",
     "gpquarto.cli.serve",
+    "gpquarto.cli.grade",
 ]
 
 

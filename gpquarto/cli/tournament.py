@@ -40,6 +40,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--force", action="store_true", help="write over the results already in the output folder")
     parser.add_argument("--per-game", action="store_true", help="also write games.csv, one row per game")
+    parser.add_argument(
+        "--grade",
+        action="store_true",
+        help="add each player's accuracy against perfect play (see 'grade'; its cached bank) and write grade.csv",
+    )
+    parser.add_argument(
+        "--grade-positions",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help="size of the grade bank with --grade (default that of 'grade')",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     add_rules_argument(parser)
     add_plugin_argument(parser, "primitive plugin file a saved player needs (repeatable)")
@@ -74,21 +86,51 @@ def run(args: argparse.Namespace) -> int:
                 runner=runner,
                 progress=bar.update,
             )
-    elapsed = perf_counter() - began
-    print(format_table(result))
+        elapsed = perf_counter() - began
+        reports = grade(args, runner) if args.grade else None
+    print(format_table(result, accuracy_column(reports) if reports else None))
     print(f"{pairings * args.games} games in {elapsed:.1f} s")
     write_results(result, folder, args, per_game=args.per_game)
     save_tournament_plot(result, folder / "tournament.png")
-    print(
-        f"wrote pairings.csv, ratings.csv, tournament.png, config.json{', games.csv' if args.per_game else ''} to {folder}"
-    )
+    written = ["pairings.csv", "ratings.csv", "tournament.png", "config.json"]
+    written += ["games.csv"] if args.per_game else []
+    if reports:
+        from gpquarto.atomic import write_text_atomic
+        from gpquarto.grading.report import reports_csv
+
+        write_text_atomic(folder / "grade.csv", reports_csv(reports))
+        written.append("grade.csv")
+    print(f"wrote {', '.join(written)} to {folder}")
     return 0
+
+
+def grade(args: argparse.Namespace, runner) -> list:
+    """Each player's grade report on the grade bank (built and cached on first use), on ``runner``."""
+    from gpquarto.cli.grade import load_bank
+    from gpquarto.grading.bank import BankParameters
+    from gpquarto.grading.grade import grade_players
+
+    parameters = BankParameters(rules=args.rules)
+    if args.grade_positions is not None:
+        parameters = BankParameters(positions=args.grade_positions, rules=args.rules)
+    bank = load_bank(parameters, runner=runner, quiet=args.quiet)
+    return grade_players(args.players, bank, runner=runner)
+
+
+def accuracy_column(reports: list) -> dict[str, list[str]]:
+    """The tournament table's extra column: accuracy and its 95% interval, in the order of the players."""
+    cells = []
+    for report in reports:
+        low, high = report.interval()
+        cells.append(f"{report.accuracy:.1%} ({low:.1%}-{high:.1%})")
+    return {"accuracy (95% CI)": cells}
 
 
 def write_results(result, folder: Path, args: argparse.Namespace, *, per_game: bool) -> None:
     """Write the CSV files and the configuration (enough to repeat the tournament) atomically."""
     from gpquarto.arena.tournament import games_csv, pairings_csv, ratings_csv
     from gpquarto.atomic import write_text_atomic
+    from gpquarto.grading.bank import DEFAULT_POSITIONS
 
     write_text_atomic(folder / "pairings.csv", pairings_csv(result))
     write_text_atomic(folder / "ratings.csv", ratings_csv(result))
@@ -101,5 +143,6 @@ def write_results(result, folder: Path, args: argparse.Namespace, *, per_game: b
         "seed": result.seed,
         "rules": result.rules,
         "time_limit": args.time_limit,
+        "grade_positions": (args.grade_positions or DEFAULT_POSITIONS) if args.grade else None,
     }
     write_text_atomic(folder / "config.json", json.dumps(config, indent=1) + "\n")

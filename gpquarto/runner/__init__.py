@@ -19,7 +19,7 @@ once and raises ``KeyboardInterrupt`` in the caller; a worker that dies or a los
 
 from __future__ import annotations
 
-from gpquarto.runner.base import Progress, Runner, RunnerError, SerialRunner, available_cores, batches
+from gpquarto.runner.base import SERIAL, Progress, Runner, RunnerError, SerialRunner, available_cores, batches
 from gpquarto.runner.factory import make_runner
 
-__all__ = ["Progress", "Runner", "RunnerError", "SerialRunner", "available_cores", "batches", "make_runner"]
+__all__ = ["SERIAL", "Progress", "Runner", "RunnerError", "SerialRunner", "available_cores", "batches", "make_runner"]

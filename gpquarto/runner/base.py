@@ -107,3 +107,7 @@ def gather_in_order(parts: dict[int, list[Any]], count: int) -> list[Any]:
     for index in range(count):
         results.extend(parts[index])
     return results
+
+
+#: A serial runner for default arguments (it holds no state).
+SERIAL = SerialRunner()

@@ -1,0 +1,138 @@
+"""``gpquarto grade PLAYER ...``: accuracy against perfect play on a bank of solved endgame decisions.
+
+Example (columns abridged)::
+
+    $ python -m gpquarto grade novice minimax:depth=2 --positions 300 --seed 1
+    bank: 300 positions (150 choices, 150 placements), 6-10 empty squares, classic rules, seed 1, grade
+    player           accuracy         95% CI  choice   place  6 empty ...  won thrown  draw lost  forfeits  ms/decision
+    novice              62.3%    56.7%-67.6%   70.7%   54.0%    70.0% ...          48         65         0        0.009
+    minimax:depth=2     80.7%    75.8%-84.7%   82.0%   79.3%    90.0% ...          21         37         0        3.649
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from gpquarto.cli.common import (
+    add_plugin_argument,
+    add_rules_argument,
+    add_runner_arguments,
+    make_runner_from_args,
+    non_negative_int,
+    positive_int,
+    progress_bar,
+)
+from gpquarto.grading.bank import (
+    DEFAULT_MAX_EMPTIES,
+    DEFAULT_MIN_EMPTIES,
+    DEFAULT_POSITIONS,
+    DEFAULT_SEED,
+    Bank,
+    BankParameters,
+)
+from gpquarto.runner import Runner
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "grade",
+        help="accuracy against perfect play on a bank of solved endgame decisions",
+        description="Score PLAYERS (names such as novice, minimax:depth=2, or saved player files) on a bank of "
+        "endgame positions taken from games between zoo players, where the decision matters and the solver "
+        "knows every optimal action. The bank is built on first use (minutes) and cached.",
+    )
+    parser.add_argument("players", nargs="+", metavar="PLAYER", help="one or more player specs")
+    parser.add_argument(
+        "--positions",
+        type=positive_int,
+        default=DEFAULT_POSITIONS,
+        metavar="N",
+        help=f"bank size (default {DEFAULT_POSITIONS})",
+    )
+    parser.add_argument(
+        "--seed", type=non_negative_int, default=DEFAULT_SEED, help=f"bank seed (default {DEFAULT_SEED})"
+    )
+    parser.add_argument(
+        "--min-empty", type=positive_int, default=DEFAULT_MIN_EMPTIES, metavar="N", help="fewest empty squares (6)"
+    )
+    parser.add_argument(
+        "--max-empty", type=positive_int, default=DEFAULT_MAX_EMPTIES, metavar="N", help="most empty squares (10)"
+    )
+    parser.add_argument(
+        "--cache-dir",
+        metavar="DIR",
+        default=None,
+        help="cache folder (default $GPQUARTO_CACHE, $XDG_CACHE_HOME/gpquarto or ~/.cache/gpquarto)",
+    )
+    parser.add_argument("--rebuild", action="store_true", help="rebuild the bank even when it is cached")
+    parser.add_argument("--csv", metavar="FILE", default=None, help="write the accuracies per player and group as CSV")
+    parser.add_argument("--png", metavar="FILE", default=None, help="write a bar chart of the accuracies")
+    parser.add_argument(
+        "--examples", type=non_negative_int, default=3, metavar="K", help="blunders shown per kind and player (3)"
+    )
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_rules_argument(parser)
+    add_plugin_argument(parser, "primitive plugin file a saved player needs (repeatable)")
+    add_runner_arguments(parser, default_workers="1")
+    parser.set_defaults(handler=run)
+
+
+def load_bank(
+    parameters: BankParameters, *, cache_dir: str | None = None, runner: Runner, rebuild: bool = False, quiet: bool
+) -> Bank:
+    """The bank from the cache, or built (with a progress bar on stderr, on ``runner``) and cached; cache
+    problems are one ``warning:`` line on stderr."""
+    from gpquarto.grading.cache import load_or_build_bank
+
+    with progress_bar(parameters.positions, "positions", disable=quiet, minimum=1) as bar:
+
+        def progress(kept: int, wanted: int) -> None:
+            bar.update(kept - bar.n)
+
+        return load_or_build_bank(
+            parameters,
+            cache_dir=cache_dir,
+            runner=runner,
+            rebuild=rebuild,
+            progress=progress,
+            warn=lambda message: print(f"gpquarto: warning: {message}", file=sys.stderr, flush=True),
+        )
+
+
+def run(args: argparse.Namespace) -> int:
+    from gpquarto.atomic import write_text_atomic
+    from gpquarto.grading.grade import grade_players
+    from gpquarto.grading.players import make_unattended_player
+    from gpquarto.grading.report import format_reports, reports_csv, save_grade_png
+
+    if len(set(args.players)) != len(args.players):
+        raise ValueError("a player is listed twice")
+    plugins = tuple(args.plugins or ())
+    for spec in args.players:
+        make_unattended_player(spec, plugins=plugins or None)  # fail fast, before building any bank
+    parameters = BankParameters(
+        seed=args.seed,
+        positions=args.positions,
+        min_empties=args.min_empty,
+        max_empties=args.max_empty,
+        rules=args.rules,
+    )
+    began = time.perf_counter()
+    with make_runner_from_args(args, default_workers=1) as runner:
+        bank = load_bank(parameters, cache_dir=args.cache_dir, runner=runner, rebuild=args.rebuild, quiet=args.quiet)
+        elapsed = time.perf_counter() - began
+        reports = grade_players(args.players, bank, runner=runner)
+    print(format_reports(reports, bank, examples=args.examples))
+    if bank.cached:
+        print(f"bank read from the cache in {elapsed:.1f} s (it took {bank.build_seconds:.1f} s to build)")
+    else:
+        print(f"bank built in {bank.build_seconds:.1f} s ({bank.solved} positions solved)")
+    if args.csv is not None:
+        write_text_atomic(args.csv, reports_csv(reports))
+        print(f"wrote {args.csv}")
+    if args.png is not None:
+        save_grade_png(reports, bank, args.png)
+        print(f"wrote {args.png}")
+    return 0

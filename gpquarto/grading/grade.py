@@ -1,0 +1,193 @@
+"""Score players on a bank: the share of decisions that keep the exact value, and the blunders.
+
+For each bank position the player gets a fresh game (``seed`` hook with a seed derived from the bank seed
+and the position's index, then ``new_game`` with its seat), is asked its decision on a read-only view, and
+the action is compared with the stored optimal actions. As in matches, an exception or an illegal action is
+a forfeit: it counts as a wrong decision and its reason is recorded. Every bank position is a win or a draw
+for the player to act, so every wrong decision is a blunder: a won position thrown away (to a draw or a
+loss) or a drawn position lost.
+
+Example::
+
+    >>> from gpquarto.grading.bank import build_bank
+    >>> bank = build_bank(seed=1, positions=4, min_empties=6, max_empties=6)
+    >>> [report.accuracy for report in grade_players(["solver"], bank)]
+    [1.0]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from time import perf_counter
+
+from gpquarto.arena import record
+from gpquarto.arena.game import player_name
+from gpquarto.arena.stats import wilson_interval
+from gpquarto.engine.board import IllegalActionError
+from gpquarto.grading.bank import CHOICE, Bank, BankPosition
+from gpquarto.grading.players import make_unattended_player
+from gpquarto.players.base import Player, PlayerQuit
+from gpquarto.runner import SERIAL, Runner
+from gpquarto.search.solver import WIN
+from gpquarto.seeding import derive_seed
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A player's answer to one bank position: the action (single-int encoding, None after an exception),
+    whether it keeps the value, why it was a forfeit (empty otherwise), and the seconds it took."""
+
+    index: int
+    position: BankPosition
+    action: int | None
+    correct: bool
+    forfeit: str
+    seconds: float
+
+    @property
+    def blunder(self) -> str:
+        """``""`` for a right decision, else ``"won thrown away"`` or ``"drawn lost"``."""
+        if self.correct:
+            return ""
+        return "won thrown away" if self.position.value == WIN else "drawn lost"
+
+
+@dataclass(frozen=True)
+class Tally:
+    """Totals over a group of decisions."""
+
+    decisions: int
+    correct: int
+    won_thrown_away: int
+    drawn_lost: int
+    forfeits: int
+    seconds: float
+
+    @property
+    def accuracy(self) -> float:
+        """Share of decisions that keep the value (0 when there are none)."""
+        return self.correct / self.decisions if self.decisions else 0.0
+
+    def interval(self) -> tuple[float, float]:
+        """95% Wilson interval of the accuracy."""
+        return wilson_interval(self.correct, self.decisions)
+
+    @property
+    def ms_per_decision(self) -> float:
+        return 1000 * self.seconds / self.decisions if self.decisions else 0.0
+
+    @classmethod
+    def of(cls, decisions: Iterable[Decision]) -> Tally:
+        decisions = list(decisions)
+        return cls(
+            len(decisions),
+            sum(d.correct for d in decisions),
+            sum(d.blunder == "won thrown away" for d in decisions),
+            sum(d.blunder == "drawn lost" for d in decisions),
+            sum(bool(d.forfeit) for d in decisions),
+            sum(d.seconds for d in decisions),
+        )
+
+
+@dataclass(frozen=True)
+class GradeReport:
+    """One player's decisions on a bank, with totals overall, by decision kind and by empty squares."""
+
+    player: str
+    decisions: tuple[Decision, ...]
+
+    @property
+    def total(self) -> Tally:
+        return Tally.of(self.decisions)
+
+    @property
+    def accuracy(self) -> float:
+        return self.total.accuracy
+
+    def interval(self) -> tuple[float, float]:
+        return self.total.interval()
+
+    def by_kind(self) -> dict[str, Tally]:
+        """``{"choice": ..., "placement": ...}`` (kinds absent from the bank are left out)."""
+        return self._split(lambda decision: decision.position.kind)
+
+    def by_empties(self) -> dict[int, Tally]:
+        """Totals per number of empty squares, ascending."""
+        return self._split(lambda decision: decision.position.empties)
+
+    def _split(self, key: Callable[[Decision], object]) -> dict:
+        groups: dict = {}
+        for decision in self.decisions:
+            groups.setdefault(key(decision), []).append(decision)
+        return {name: Tally.of(groups[name]) for name in sorted(groups)}
+
+    def blunders(self, kind: str | None = None) -> list[Decision]:
+        """The wrong decisions (of one ``blunder`` kind when given), in bank order."""
+        return [d for d in self.decisions if not d.correct and (kind is None or d.blunder == kind)]
+
+
+def decide(player: Player, position: BankPosition, seed: int) -> tuple[int | None, str, float]:
+    """Ask ``player`` for its decision in ``position`` as a match would: (validated action or None, forfeit
+    reason or "", seconds)."""
+    board = position.board()
+    hook = getattr(player, "seed", None)
+    if hook is not None:
+        hook(seed)
+    hook = getattr(player, "new_game", None)
+    if hook is not None:
+        hook(board.player)
+    view = board.view()
+    choosing = position.kind == CHOICE
+    started = perf_counter()
+    try:
+        answer = player.choose_piece(view) if choosing else player.place_piece(view, board.in_hand)
+    except PlayerQuit:
+        raise
+    except Exception as error:  # a player's bug is a wrong decision, as it is a forfeit in a match
+        return None, f"raised {type(error).__name__}: {error}", perf_counter() - started
+    seconds = perf_counter() - started
+    try:
+        if choosing:
+            board.push_choice(answer)
+            return board.in_hand, "", seconds
+        board.push_placement(answer)
+        return board.history[-1], "", seconds
+    except IllegalActionError as error:
+        return None, f"illegal {'choice' if choosing else 'placement'} {answer!r}: {error}", seconds
+
+
+def grade_player(player: Player | str, bank: Bank, *, name: str | None = None) -> GradeReport:
+    """Grade one player (an object or a spec, e.g. ``"minimax:depth=2"`` or ``"best_player.p"``)."""
+    if isinstance(player, str):
+        name = name or player
+        player = make_unattended_player(player)
+    decisions = []
+    for index, position in enumerate(bank.positions):
+        seed = derive_seed("grade", bank.parameters.purpose, bank.seed, index)
+        action, forfeit, seconds = decide(player, position, seed)
+        correct = action is not None and action in position.best_actions
+        decisions.append(Decision(index, position, action, correct, forfeit, seconds))
+    return GradeReport(name or player_name(player), tuple(decisions))
+
+
+def grade_players(players: Sequence[Player | str], bank: Bank, *, runner: Runner = SERIAL) -> list[GradeReport]:
+    """Grade each player on ``bank``; the reports come in the order of ``players``. Every spec is checked
+    before any grading. Specs are graded through ``runner`` (one job per player: e.g. on processes, where
+    the times per decision are as noisy as the machine is busy); player objects are graded here."""
+    for player in players:
+        if isinstance(player, str):
+            make_unattended_player(player)
+    specs = [player for player in players if isinstance(player, str)]
+    by_spec = dict(zip(specs, runner.map(_grade_spec, [(spec, bank) for spec in specs]), strict=True))
+    return [by_spec[player] if isinstance(player, str) else grade_player(player, bank) for player in players]
+
+
+def _grade_spec(job: tuple[str, Bank]) -> GradeReport:
+    spec, bank = job
+    return grade_player(spec, bank)
+
+
+def describe_action(action: int | None) -> str:
+    """``choose 7 (SDOR)``, ``place b3``, or ``no action`` (the player raised or answered illegally)."""
+    return "no action" if action is None else record.describe_action(action)
