@@ -55,3 +55,30 @@ def test_hof_games_need_a_hall_of_fame_and_use_it_once_there_is_one():
     evolution.step(SerialRunner())
     assert len(evolution.hall_of_fame_texts()) == len(evolution.hall_of_fame) > 0
     assert evolution.hall_of_fame_texts()[0] == evolution.hall_of_fame[0].to_data()
+
+
+def test_the_accuracy_term_grades_every_decision_of_the_training_bank(tmp_path, monkeypatch):
+    from gpquarto.grading.cache import load_or_build_bank
+    from gpquarto.grading.grade import grade_player
+    from gpquarto.training.fitness import bank_accuracy
+
+    monkeypatch.setenv("GPQUARTO_CACHE", str(tmp_path / "cache"))
+    config = EvolutionConfig(
+        generations=2, opponents="random", accuracy_weight=0.5, accuracy_positions=12, accuracy_max_empties=7, **TINY
+    )
+    bank = load_or_build_bank(config.training_bank())
+    assert bank.parameters.purpose == "training" and len(bank.positions) == 12
+    serial = train(config, tmp_path / "serial", best_player_copy=None)
+    with make_runner(2) as runner:
+        parallel = train(config, tmp_path / "pool", best_player_copy=None, runner=runner)
+    logbook = open_run(serial.path).logbook()
+    assert logbook == open_run(parallel.path).logbook()
+    assert all(0 <= value <= 1 for value in logbook.select("best_accuracy"))
+    player = open_run(serial.path).best_player()
+    fitness = player.metadata["fitness"]
+    games = fitness["wins"] + fitness["draws"] + fitness["losses"]
+    rate = fitness["fallbacks"] / fitness["decisions"]
+    expected = (fitness["wins"] + fitness["draws"] / 2) / games - config.fallback_weight * rate
+    assert fitness["score"] == pytest.approx(expected + 0.5 * fitness["accuracy"])
+    positions = tuple((item.text, tuple(item.best_actions)) for item in bank.positions)
+    assert bank_accuracy(player, positions) == pytest.approx(grade_player(player, bank).accuracy)

@@ -32,6 +32,8 @@ CONFIG_OPTIONS = (
     "schedule",
     "seed",
     "fallback_weight",
+    "accuracy_weight",
+    "accuracy_positions",
     "tactical",
     "lookahead",
     "plugins",
@@ -65,6 +67,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--seed", type=non_negative_int, default=None, help="run seed (default 0)")
     parser.add_argument(
         "--fallback-weight", type=float, default=None, help="score paid per unit of fallback rate (default 0.4)"
+    )
+    parser.add_argument(
+        "--accuracy-weight",
+        type=float,
+        default=None,
+        help="score added per unit of accuracy on a training bank of solved endgame decisions (default 0: off); "
+        "every decision is graded, a dense signal beside the games",
+    )
+    parser.add_argument(
+        "--accuracy-positions",
+        type=positive_int,
+        default=None,
+        help="size of the training bank of the accuracy term (default 200; built once, then cached)",
     )
     parser.add_argument(
         "--final-games",

@@ -144,7 +144,7 @@ def decide(player: Player, position: BankPosition, seed: int) -> tuple[int | Non
         answer = player.choose_piece(view) if choosing else player.place_piece(view, board.in_hand)
     except PlayerQuit:
         raise
-    except Exception as error:  # a player's bug is a wrong decision, as it is a forfeit in a match
+    except (Exception, SystemExit) as error:  # a player's bug is a wrong decision, as it is a forfeit in a match
         return None, f"raised {type(error).__name__}: {error}", perf_counter() - started
     seconds = perf_counter() - started
     try:

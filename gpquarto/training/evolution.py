@@ -60,6 +60,9 @@ class EvolutionConfig:
     schedule: str = ""
     seed: int = 0
     fallback_weight: float = 0.4
+    accuracy_weight: float = 0.0
+    accuracy_positions: int = 200
+    accuracy_max_empties: int = 8
     tactical: bool = True
     lookahead: bool = True
     plugins: tuple[str, ...] = ()
@@ -103,6 +106,9 @@ class EvolutionConfig:
                 "bad immigrant settings",
             ),
             (self.fallback_weight >= 0, "fallback_weight must be >= 0"),
+            (self.accuracy_weight >= 0 and math.isfinite(self.accuracy_weight), "accuracy_weight must be >= 0"),
+            (self.accuracy_positions >= 1, "accuracy_positions must be >= 1"),
+            (6 <= self.accuracy_max_empties <= 10, "accuracy_max_empties must be 6..10"),
             (self.screening_games >= 1 and self.screening_tries >= 1, "screening games and tries must be >= 1"),
             (self.final_games >= 0 and self.final_games % 2 == 0, "final_games must be an even number >= 0"),
         ]
@@ -128,6 +134,18 @@ class EvolutionConfig:
             raise ValueError(f"unknown config keys: {', '.join(unknown)}")
         # Runs saved before the lookahead family existed trained without it: keep them as they were.
         return cls(**{"lookahead": False, **data, "plugins": tuple(data.get("plugins", ()))})
+
+    def training_bank(self):
+        """The parameters of the training bank graded by the accuracy term: the run's seed, purpose
+        ``training`` (other games than ``grade``'s bank, whose default stays unseen)."""
+        from gpquarto.grading.bank import BankParameters
+
+        return BankParameters(
+            seed=self.seed,
+            positions=self.accuracy_positions,
+            max_empties=self.accuracy_max_empties,
+            purpose="training",
+        )
 
     def library(self) -> LibraryConfig:
         """Which primitive library the run uses."""
@@ -160,6 +178,7 @@ class Evolution:
             self.library, _screening_config(self.config), derive_seed(self.config.seed, "screening")
         )
         self.library_spec = self.config.library()
+        self._accuracy_positions: tuple | None = None
         self._evaluations = 0
 
     @classmethod
@@ -193,6 +212,29 @@ class Evolution:
         """The hall of fame as it stands before this generation is evaluated (``hof`` opponents), best first."""
         return tuple(genome.to_data() for genome in self.hall_of_fame)
 
+    def accuracy_positions(self, runner: Runner) -> tuple[tuple[str, tuple[int, ...]], ...]:
+        """The training bank's decisions for the accuracy term (built, or read from the cache, once)."""
+        if not self.config.accuracy_weight:
+            return ()
+        if self._accuracy_positions is None:
+            from gpquarto.grading.cache import load_or_build_bank
+
+            bank = load_or_build_bank(self.config.training_bank(), runner=runner)
+            self._accuracy_positions = tuple((item.text, tuple(item.best_actions)) for item in bank.positions)
+        return self._accuracy_positions
+
+    def _task(self, genome: Genome, plan, hall, runner: Runner) -> EvaluationTask:
+        config = self.config
+        return EvaluationTask(
+            genome.to_data(),
+            plan,
+            config.fallback_weight,
+            self.library_spec,
+            hall,
+            config.accuracy_weight,
+            self.accuracy_positions(runner),
+        )
+
     def evaluate(self, runner: Runner) -> None:
         """Play this generation's games with every genome (each distinct genome once) and set fitnesses."""
         plan = game_plan(parse_opponents(self.opponents_now()), self.config.games, self.config.seed, self.generation)
@@ -203,9 +245,7 @@ class Evolution:
             key = genome.key()
             if key not in unique:
                 unique[key] = len(tasks)
-                tasks.append(
-                    EvaluationTask(genome.to_data(), plan, self.config.fallback_weight, self.library_spec, hall)
-                )
+                tasks.append(self._task(genome, plan, hall, runner))
         results: list[EvaluationResult] = runner.map(evaluate, tasks)
         for genome in self.population:
             result = results[unique[genome.key()]]
@@ -241,6 +281,10 @@ class Evolution:
             "mean_size": sum(genome.record["size"] for genome in self.population) / len(self.population),
             "hall_of_fame_best": self.hall_of_fame[0].fitness.values[0],
         }
+        if self.config.accuracy_weight:
+            accuracies = [genome.record["accuracy"] for genome in self.population]
+            row["best_accuracy"] = best.record["accuracy"]
+            row["mean_accuracy"] = sum(accuracies) / len(accuracies)
         self.logbook.append(row)
         return row
 
@@ -306,10 +350,7 @@ class Evolution:
             return members[0] if members else None
         plan = game_plan(parse_opponents(self.opponents_now()), self.config.final_games, self.config.seed, "final")
         hall = self.hall_of_fame_texts()
-        tasks = [
-            EvaluationTask(genome.to_data(), plan, self.config.fallback_weight, self.library_spec, hall)
-            for genome in members
-        ]
+        tasks = [self._task(genome, plan, hall, runner) for genome in members]
         results: list[EvaluationResult] = runner.map(evaluate, tasks)
         for genome, result in zip(members, results, strict=True):
             genome.fitness.values = (result.score, float(result.size))

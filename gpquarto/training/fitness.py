@@ -20,6 +20,8 @@ from gpquarto.arena.game import play_game
 from gpquarto.gp.genome import Genome
 from gpquarto.gp.player import EvolvedPlayer
 from gpquarto.gp.primitives import PrimitiveLibrary, shared_library
+from gpquarto.grading.bank import BankPosition
+from gpquarto.grading.grade import decide
 from gpquarto.resolve import make_unattended_player
 from gpquarto.seeding import derive_seed
 
@@ -59,11 +61,15 @@ class EvaluationTask:
     fallback_weight: float
     library: LibraryConfig
     hall_of_fame: tuple[dict, ...] = ()
+    accuracy_weight: float = 0.0
+    #: Solved decisions ``(position text, best actions)`` graded after the games (the training bank).
+    accuracy_positions: tuple[tuple[str, tuple[int, ...]], ...] = ()
 
 
 @dataclass(frozen=True)
 class EvaluationResult:
-    """What the games gave: score, game results, decisions and fallbacks, genome size."""
+    """What the games gave: score, game results, decisions and fallbacks, genome size, and the share of the
+    training bank's decisions that keep the solver's value (None without an accuracy term)."""
 
     score: float
     wins: int
@@ -72,6 +78,7 @@ class EvaluationResult:
     fallbacks: int
     decisions: int
     size: int
+    accuracy: float | None = None
 
     @property
     def fallback_rate(self) -> float:
@@ -244,4 +251,18 @@ def evaluate(task: EvaluationTask) -> EvaluationResult:
     decisions, fallbacks = player.decisions, player.fallbacks
     rate = fallbacks / decisions if decisions else 0.0
     score = (wins + draws / 2) / games - task.fallback_weight * rate
-    return EvaluationResult(score, wins, draws, losses, fallbacks, decisions, genome.size)
+    accuracy = bank_accuracy(player, task.accuracy_positions) if task.accuracy_positions else None
+    if accuracy is not None:
+        score += task.accuracy_weight * accuracy
+    return EvaluationResult(score, wins, draws, losses, fallbacks, decisions, genome.size, accuracy)
+
+
+def bank_accuracy(player: EvolvedPlayer, positions: tuple[tuple[str, tuple[int, ...]], ...]) -> float:
+    """The share of ``positions`` (solved decisions) where ``player`` takes an action that keeps the value;
+    each decision is seeded from its index, as ``grade`` does."""
+    correct = 0
+    for index, (text, best_actions) in enumerate(positions):
+        position = BankPosition(text, 0, best_actions, index)
+        action, _, _ = decide(player, position, derive_seed("accuracy", index))
+        correct += action in best_actions
+    return correct / len(positions)
