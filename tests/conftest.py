@@ -32,3 +32,9 @@ def run_cli(
 def cli():
     """The :func:`run_cli` helper as a fixture."""
     return run_cli
+
+
+@pytest.fixture(scope="session", autouse=True)
+def private_cache(tmp_path_factory):
+    """Banks built by the tests go to a temporary cache, never the user's (commands inherit the variable)."""
+    os.environ["GPQUARTO_CACHE"] = str(tmp_path_factory.mktemp("cache"))

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import importlib.util
+import os
 import random
+import shutil
+import subprocess
+import sys
+from pathlib import Path
 
 from gpquarto.engine.board import Board
 from gpquarto.engine.lines import Rules
@@ -48,3 +54,62 @@ def random_positions(
         if keep_over or not board.is_over():
             found.append(board)
     return found
+
+
+# --------------------------------------------------------------------------- isolated installs
+REPO = Path(__file__).resolve().parent.parent
+#: gpquarto's runtime dependencies, borrowed from this interpreter by isolated environments.
+DEPENDENCIES = ("deap", "dill", "numpy", "matplotlib", "tqdm")
+
+
+def run_checked(command: list[str], **options) -> subprocess.CompletedProcess:
+    """Run ``command``, capturing its output; a failure asserts with the command and the end of its output."""
+    result = subprocess.run(command, capture_output=True, text=True, timeout=300, **options)
+    assert result.returncode == 0, f"{' '.join(command)} failed:\n{result.stdout[-2000:]}\n{result.stderr[-3000:]}"
+    return result
+
+
+def copy_sources(target: Path) -> Path:
+    """A copy of what a gpquarto wheel is built from (building in the checkout would leave files in it)."""
+    ignore = shutil.ignore_patterns("__pycache__", "*.egg-info", "*.pyc")
+    for folder in ("gpquarto", "primitives"):
+        shutil.copytree(REPO / folder, target / folder, ignore=ignore)
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
+        if (REPO / name).exists():
+            shutil.copy2(REPO / name, target / name)
+    return target
+
+
+def build_gpquarto_wheel(folder: Path) -> Path:
+    """Build gpquarto's wheel from a copy of the sources under ``folder``; returns the wheel's path."""
+    source = copy_sources(folder / "source")
+    run_checked([sys.executable, "-m", "build", "--wheel", "--outdir", str(folder / "dist"), str(source)])
+    (wheel,) = (folder / "dist").glob("gpquarto-*.whl")
+    return wheel
+
+
+def isolated_environment(folder: Path, *installs: str | Path, offline: bool = True) -> tuple[Path, Path]:
+    """A fresh virtual environment at ``folder`` with ``installs`` (wheels or project folders) installed
+    without their dependencies, which it borrows from this interpreter through a ``.pth`` file.
+
+    ``offline=False`` lets pip fetch a project's build backend (from its cache or the package index).
+    Returns the environment's python and its site-packages folder.
+    """
+    run_checked([sys.executable, "-m", "venv", "--without-pip", str(folder)])
+    python = folder / "bin" / "python"
+    index = ["--no-index"] if offline else []
+    run_checked(
+        [sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", *index, "--quiet"]
+        + [str(path) for path in installs]
+    )
+    site_packages = Path(
+        run_checked([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"]).stdout.strip()
+    )
+    borrowed = {str(Path(importlib.util.find_spec(name).origin).parents[1]) for name in DEPENDENCIES}
+    (site_packages / "borrowed_dependencies.pth").write_text("\n".join(sorted(borrowed)) + "\n")
+    return python, site_packages
+
+
+def environment_without_checkout() -> dict[str, str]:
+    """This process's environment without ``PYTHONPATH``, so that a subprocess cannot see the checkout."""
+    return {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}

@@ -55,8 +55,14 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+_SHOWN: set[str] = set()
+
+
 def _one_line_warning(message, category, filename, lineno, file=None, line=None) -> None:
-    print(f"gpquarto: warning: {message}", file=sys.stderr)
+    """A warning as one line on stderr, each message once (a player may be loaded several times)."""
+    if str(message) not in _SHOWN:
+        _SHOWN.add(str(message))
+        print(f"gpquarto: warning: {message}", file=sys.stderr)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

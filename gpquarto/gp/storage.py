@@ -169,9 +169,24 @@ def load_player(
 ) -> EvolvedPlayer:
     """An :class:`~gpquarto.gp.player.EvolvedPlayer` from a ``.p`` or ``.json`` file."""
     data = read_player_file(path)
+    return player_from_data(data, library, seed=seed, plugins=plugins, source=str(path))
+
+
+def player_from_data(
+    data: dict,
+    library=None,
+    *,
+    seed: int | None = None,
+    plugins: tuple[str, ...] | None = None,
+    source: str = "",
+) -> EvolvedPlayer:
+    """An :class:`~gpquarto.gp.player.EvolvedPlayer` from validated player data (what a file holds; workers
+    on other machines get a saved player this way, not by its path); ``source`` names it in messages."""
+    _validate(data)
     library = library if library is not None else default_library(plugins)
     for message in changed_sources(data, library):
-        warnings.warn(f"{path}: {message}", PluginChangedWarning, stacklevel=2)
-    genome = genome_from_data(data, library, str(path))
+        warnings.warn(f"{source}: {message}" if source else message, PluginChangedWarning, stacklevel=3)
+    genome = genome_from_data(data, library, source)
     metadata = {key: value for key, value in data.items() if key != "rules"}
-    return EvolvedPlayer(genome, library, seed=seed, name=data.get("name") or Path(path).stem, metadata=metadata)
+    name = data.get("name") or (Path(source).stem if source else "evolved")
+    return EvolvedPlayer(genome, library, seed=seed, name=name, metadata=metadata)

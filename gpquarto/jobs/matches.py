@@ -1,7 +1,7 @@
 """Matches and tournaments between players given by spec, on any runner, identical to a serial run.
 
 A match is cut into contiguous slices of games; each task rebuilds both players from their specs (zoo
-names or saved files) and plays its slice with the same per-game seeds as one serial
+names; a saved player travels as its plain data, so workers on other machines need no file) and plays its slice with the same per-game seeds as one serial
 :func:`~gpquarto.arena.match.play_match`, so the totals do not depend on the runner or its workers.
 
 Example::
@@ -20,7 +20,8 @@ from gpquarto.arena.match import MatchResult, play_match
 from gpquarto.arena.ratings import DEFAULT_PRIOR_SD
 from gpquarto.arena.tournament import TournamentResult, pairing_seed, tournament_result
 from gpquarto.engine.lines import Rules
-from gpquarto.resolve import check_player_specs, make_unattended_player
+from gpquarto.gp.storage import player_from_data, read_player_file
+from gpquarto.resolve import check_player_specs, is_player_file, make_unattended_player
 from gpquarto.runner import Runner, SerialRunner
 
 #: The most games in one task: small enough for a progress bar to move, large enough to keep overhead low.
@@ -41,12 +42,21 @@ class MatchSlice:
     time_limit: float | None
     keep_records: bool
     plugins: tuple[str, ...] = ()
+    #: Saved players' data by spec: workers, maybe on other machines, build them from it, not from a path.
+    saved: tuple[tuple[str, dict], ...] = ()
+
+
+def _player(spec: str, task: MatchSlice):
+    saved = dict(task.saved)
+    if spec in saved:
+        return player_from_data(saved[spec], seed=task.seed, plugins=task.plugins or None, source=spec)
+    return make_unattended_player(spec, seed=task.seed, plugins=task.plugins or None)
 
 
 def play_slice(task: MatchSlice) -> MatchResult:
-    """Build both players from their specs and play the slice (module-level: it runs in workers)."""
-    player_a = make_unattended_player(task.spec_a, seed=task.seed, plugins=task.plugins or None)
-    player_b = make_unattended_player(task.spec_b, seed=task.seed, plugins=task.plugins or None)
+    """Build both players from their specs (or saved data) and play the slice (module-level: it runs in workers)."""
+    player_a = _player(task.spec_a, task)
+    player_b = _player(task.spec_b, task)
     return play_match(
         player_a,
         player_b,
@@ -79,14 +89,29 @@ def run_matches(
     the order of ``pairings``. Every spec is checked here, before any game; ``progress(n)`` counts games."""
     if games < 0:
         raise ValueError(f"games must be >= 0, got {games}")
+    saved: dict[str, dict] = {}
     for spec_a, spec_b, _ in pairings:
         for spec in (spec_a, spec_b):
             make_unattended_player(spec, plugins=plugins or None)  # a bad spec fails here, in one line
+            if is_player_file(spec):
+                saved[spec] = read_player_file(spec)
     runner = runner or SerialRunner()
     rules = Rules(rules).value
     size = max(1, min(MAX_SLICE, -(-games // (runner.workers * 4)))) if games else 1
     tasks = [
-        MatchSlice(number, a, b, start, min(size, games - start), seed, rules, time_limit, keep_records, tuple(plugins))
+        MatchSlice(
+            number,
+            a,
+            b,
+            start,
+            min(size, games - start),
+            seed,
+            rules,
+            time_limit,
+            keep_records,
+            tuple(plugins),
+            tuple((spec, saved[spec]) for spec in (a, b) if spec in saved),
+        )
         for number, (a, b, seed) in enumerate(pairings)
         for start in range(0, games, size)
     ]
