@@ -55,6 +55,18 @@ def add_rules_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_time_limit_argument(parser: argparse.ArgumentParser) -> None:
+    """``--time-limit SECONDS``: a decision slower than that forfeits the game, as in matches."""
+    parser.add_argument(
+        "--time-limit",
+        type=positive_float,
+        default=None,
+        metavar="SECONDS",
+        help="seconds per decision, measured when the decision returns: a slower one forfeits the game "
+        "(a player is not interrupted while it thinks, so a very slow one still takes its time)",
+    )
+
+
 def add_plugin_argument(parser: argparse.ArgumentParser, help: str) -> None:
     """``--plugin FILE`` (repeatable): primitive plugin files; sets ``args.plugins`` (None when not given)."""
     parser.add_argument("--plugin", dest="plugins", action="append", default=None, metavar="FILE", help=help)

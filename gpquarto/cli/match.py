@@ -9,9 +9,9 @@ from gpquarto.cli.common import (
     add_plugin_argument,
     add_rules_argument,
     add_runner_arguments,
+    add_time_limit_argument,
     make_runner_from_args,
     non_negative_int,
-    positive_float,
     positive_int,
     progress_bar,
 )
@@ -28,13 +28,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("player_b", metavar="B", help="second player")
     parser.add_argument("--games", type=positive_int, default=100, help="number of games (default 100)")
     parser.add_argument("--seed", type=non_negative_int, default=0, help="match seed (default 0)")
-    parser.add_argument(
-        "--time-limit",
-        type=positive_float,
-        default=None,
-        help="seconds per decision, measured when the decision returns: a slower one forfeits the game "
-        "(a player is not interrupted while it thinks, so a very slow one still takes its time)",
-    )
+    add_time_limit_argument(parser)
     parser.add_argument("--save-records", metavar="DIR", default=None, help="write every game record as JSON into DIR")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     add_rules_argument(parser)

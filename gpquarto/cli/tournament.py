@@ -10,10 +10,10 @@ from gpquarto.cli.common import (
     add_plugin_argument,
     add_rules_argument,
     add_runner_arguments,
+    add_time_limit_argument,
     check_output_folder,
     make_runner_from_args,
     non_negative_int,
-    positive_float,
     positive_int,
     progress_bar,
 )
@@ -31,13 +31,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--games", type=positive_int, default=100, help="games per pairing (default 100)")
     parser.add_argument("--seed", type=non_negative_int, default=0, help="tournament seed (default 0)")
     parser.add_argument("--out", metavar="DIR", default=None, help="output folder (default runs/tournament-SEED)")
-    parser.add_argument(
-        "--time-limit",
-        type=positive_float,
-        default=None,
-        help="seconds per decision, measured when the decision returns: a slower one forfeits the game "
-        "(a player is not interrupted while it thinks, so a very slow one still takes its time)",
-    )
+    add_time_limit_argument(parser)
     parser.add_argument("--force", action="store_true", help="write over the results already in the output folder")
     parser.add_argument("--per-game", action="store_true", help="also write games.csv, one row per game")
     parser.add_argument(

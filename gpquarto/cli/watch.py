@@ -12,7 +12,7 @@ import argparse
 import sys
 import time
 
-from gpquarto.cli.common import add_rules_argument, non_negative_int, positive_float
+from gpquarto.cli.common import add_rules_argument, add_time_limit_argument, non_negative_int
 
 QUIT_WORDS = ("q", "quit", "exit")
 
@@ -33,13 +33,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     pace.add_argument("--step", action="store_true", help="wait for Enter after each action ('q' plays to the end)")
     parser.add_argument("--seed", type=non_negative_int, default=None, help="seed for both players' random choices")
     parser.add_argument("--position", default=None, metavar="TEXT", help="start from this position text")
-    parser.add_argument(
-        "--time-limit",
-        type=positive_float,
-        default=None,
-        metavar="SECONDS",
-        help="seconds a player may take per decision before it forfeits (default: no limit)",
-    )
+    add_time_limit_argument(parser)
     parser.add_argument("--png", default=None, metavar="FILE", help="also draw the game as a grid of frames (PNG)")
     parser.add_argument("--record", default=None, metavar="FILE", help="also save the game record (JSON)")
     add_rules_argument(parser)
