@@ -69,7 +69,18 @@ def add_time_limit_argument(parser: argparse.ArgumentParser) -> None:
 
 def add_plugin_argument(parser: argparse.ArgumentParser, help: str) -> None:
     """``--plugin FILE`` (repeatable): primitive plugin files; sets ``args.plugins`` (None when not given)."""
-    parser.add_argument("--plugin", dest="plugins", action="append", default=None, metavar="FILE", help=help)
+    parser.add_argument(
+        "--plugin", dest="plugins", action="append", default=None, metavar="FILE", type=_plugin_file, help=help
+    )
+
+
+def _plugin_file(text: str) -> str:
+    """argparse type: a primitive plugin file that exists (it is loaded only when a player needs it)."""
+    if not os.path.isfile(text):
+        raise argparse.ArgumentTypeError(f"plugin file not found: {text}")
+    if not text.endswith(".py"):
+        raise argparse.ArgumentTypeError(f"a plugin is a Python file (.py), got {text}")
+    return text
 
 
 def check_output_folder(path: str, option: str, *, overwrite: bool = True) -> Path:
