@@ -126,3 +126,15 @@ def test_the_command_builds_variants_in_order_and_reports_bad_settings(tmp_path,
     assert main(["experiment", "--set", "speed=3", "--out", str(tmp_path / "bad")]) == 2
     assert capsys.readouterr().err.count("\n") == 1
     assert not (tmp_path / "bad").exists()
+
+
+def test_best_players_can_be_graded_against_perfect_play_too(tmp_path):
+    from gpquarto.jobs.experiment import GRADE_METRIC
+
+    graded = plan(variants=(Variant("only", {}),), opponents=("random",), grade_positions=6)
+    run_experiment(graded, tmp_path / "graded")
+    summary = summarize(tmp_path / "graded")
+    accuracies = summary.variants[0].strength[GRADE_METRIC]
+    assert len(accuracies) == 2 and all(0 <= value <= 1 for value in accuracies)
+    assert "grade accuracy" in format_summary(summary)
+    assert ExperimentPlan.from_dict(graded.as_dict()) == graded

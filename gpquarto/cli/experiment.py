@@ -50,6 +50,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--eval-games", type=positive_int, default=200, help="games per evaluation opponent (default 200)"
     )
+    parser.add_argument(
+        "--grade-positions",
+        type=non_negative_int,
+        default=0,
+        metavar="N",
+        help="also grade each best player against perfect play on the grade bank of N positions (default 0: off)",
+    )
     parser.add_argument("--out", default="runs/experiment", help="experiment folder (default runs/experiment)")
     parser.add_argument("--quiet", action="store_true", help="no progress lines")
     add_runner_arguments(parser)
@@ -81,6 +88,7 @@ def build_plan(args: argparse.Namespace):
         base=base,
         opponents=opponents,
         evaluation_games=args.eval_games + args.eval_games % 2,
+        grade_positions=args.grade_positions,
     )
 
 

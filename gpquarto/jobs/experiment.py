@@ -27,6 +27,9 @@ from pathlib import Path
 
 from gpquarto.arena.stats import holm, mann_whitney
 from gpquarto.atomic import write_text_atomic
+from gpquarto.grading.bank import BankParameters
+from gpquarto.grading.cache import load_or_build_bank
+from gpquarto.grading.grade import grade_player
 from gpquarto.jobs.matches import run_match
 from gpquarto.runner import Runner, SerialRunner
 from gpquarto.seeding import derive_seed
@@ -37,6 +40,8 @@ PLAN_FILE = "experiment.json"
 STRENGTH_FILE = "strength.json"
 #: Opponents the final players are measured against, by default.
 EVALUATION_OPPONENTS = ("random", "minimax:depth=2")
+#: The metric name of the accuracy against perfect play (``grade``), beside the opponents' names.
+GRADE_METRIC = "grade accuracy"
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 _CONFIG_FIELDS = {item.name: item for item in fields(EvolutionConfig)}
 
@@ -66,6 +71,13 @@ class ExperimentPlan:
     base: dict = field(default_factory=dict)
     opponents: tuple[str, ...] = EVALUATION_OPPONENTS
     evaluation_games: int = 200
+    #: Size of the ``grade`` bank each best player is also graded on (0: no grading).
+    grade_positions: int = 0
+
+    @property
+    def metrics(self) -> tuple[str, ...]:
+        """What is measured of each best player: one score rate per opponent, and the grade accuracy."""
+        return self.opponents + ((GRADE_METRIC,) if self.grade_positions else ())
 
     def __post_init__(self) -> None:
         names = [variant.name for variant in self.variants]
@@ -75,6 +87,8 @@ class ExperimentPlan:
             raise ValueError(f"variant names must differ, got {', '.join(names)}")
         if not self.seeds or len(set(self.seeds)) != len(self.seeds):
             raise ValueError("an experiment needs one or more distinct seeds")
+        if self.grade_positions < 0:
+            raise ValueError(f"grade positions must be >= 0, got {self.grade_positions}")
         if self.evaluation_games < 2 or self.evaluation_games % 2:
             raise ValueError(f"evaluation games must be an even number >= 2, got {self.evaluation_games}")
         Variant("base", dict(self.base))  # the same checks for the common settings
@@ -101,6 +115,7 @@ class ExperimentPlan:
                 base=dict(data["base"]),
                 opponents=tuple(data["opponents"]),
                 evaluation_games=int(data["evaluation_games"]),
+                grade_positions=int(data.get("grade_positions", 0)),
             )
         except (KeyError, TypeError) as error:
             raise ValueError(f"malformed experiment plan ({type(error).__name__}: {error})") from None
@@ -215,6 +230,9 @@ def measure(plan: ExperimentPlan, run: RunFolder, runner: Runner) -> dict:
             runner=runner,
         )
         scores[opponent] = result.score_rate
+    if plan.grade_positions:
+        bank = load_or_build_bank(BankParameters(positions=plan.grade_positions), runner=runner)
+        scores[GRADE_METRIC] = grade_player(str(run.best_player_path), bank).accuracy
     return {"games": plan.evaluation_games, "score": scores}
 
 
@@ -256,7 +274,7 @@ def summarize(out: str | os.PathLike[str]) -> ExperimentSummary:
         raise ValueError(f"{out / PLAN_FILE}: {error}") from None
     variants = []
     for variant in plan.variants:
-        strength: dict[str, list[float]] = {opponent: [] for opponent in plan.opponents}
+        strength: dict[str, list[float]] = {metric: [] for metric in plan.metrics}
         curves = []
         for seed in plan.seeds:
             folder = run_folder(out, variant.name, seed)
@@ -266,12 +284,12 @@ def summarize(out: str | os.PathLike[str]) -> ExperimentSummary:
                 raise ValueError(
                     f"{folder}: not measured yet ({type(error).__name__}); run the experiment again"
                 ) from None
-            for opponent in plan.opponents:
-                strength[opponent].append(float(measured[opponent]))
+            for metric in plan.metrics:
+                strength[metric].append(float(measured[metric]))
             curves.append([float(value) for value in open_run(folder).logbook().select("best")])
         variants.append(VariantSummary(variant.name, strength, curves))
     comparisons = []
-    for opponent in plan.opponents:
+    for opponent in plan.metrics:
         pairs = [(a, b) for i, a in enumerate(variants) for b in variants[i + 1 :]]
         p_values = [mann_whitney(a.strength[opponent], b.strength[opponent]) for a, b in pairs]
         for (a, b), p_value, adjusted in zip(pairs, p_values, holm(p_values), strict=True):

@@ -10,7 +10,11 @@ import numpy as np
 
 from gpquarto.arena.stats import median_and_quartiles
 from gpquarto.atomic import write_bytes_atomic, write_text_atomic
-from gpquarto.jobs.experiment import ExperimentSummary
+from gpquarto.jobs.experiment import GRADE_METRIC, ExperimentSummary
+
+
+def _label(metric: str) -> str:
+    return metric if metric == GRADE_METRIC else f"vs {metric}"
 
 
 def format_summary(summary: ExperimentSummary) -> str:
@@ -21,11 +25,11 @@ def format_summary(summary: ExperimentSummary) -> str:
     lines = [
         f"{len(summary.variants)} variants x {len(plan.seeds)} seeds; final strength = score rate of the best "
         f"player over {plan.evaluation_games} games (median [interquartile range])",
-        f"{'variant':<{width}}  " + "  ".join(f"{'vs ' + opponent:>26}" for opponent in plan.opponents),
+        f"{'variant':<{width}}  " + "  ".join(f"{_label(metric):>26}" for metric in plan.metrics),
     ]
     for variant in summary.variants:
         cells = []
-        for opponent in plan.opponents:
+        for opponent in plan.metrics:
             low, middle, high = median_and_quartiles(variant.strength[opponent])
             cells.append(f"{f'{middle:.1%} [{low:.1%}-{high:.1%}]':>26}")
         lines.append(f"{variant.name:<{width}}  " + "  ".join(cells))
@@ -34,7 +38,7 @@ def format_summary(summary: ExperimentSummary) -> str:
         for comparison in summary.comparisons:
             verdict = "differ" if comparison.adjusted < 0.05 else "no significant difference"
             lines.append(
-                f"  vs {comparison.opponent}: {comparison.first} / {comparison.second}: p = {comparison.p_value:.4f}, "
+                f"  {_label(comparison.opponent)}: {comparison.first} / {comparison.second}: p = {comparison.p_value:.4f}, "
                 f"Holm p = {comparison.adjusted:.4f} ({verdict} at 5%)"
             )
     return "\n".join(lines)
@@ -44,7 +48,7 @@ def summary_csv(summary: ExperimentSummary) -> str:
     """One row per variant and opponent: median, quartiles, and every seed's value."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["variant", "opponent", "runs", "median", "q1", "q3", "values"])
+    writer.writerow(["variant", "metric", "runs", "median", "q1", "q3", "values"])
     for variant in summary.variants:
         for opponent, values in variant.strength.items():
             low, middle, high = median_and_quartiles(values)
@@ -59,7 +63,7 @@ def comparisons_csv(summary: ExperimentSummary) -> str:
     """One row per compared pair and opponent."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["opponent", "variant_a", "variant_b", "p_value", "holm_p_value"])
+    writer.writerow(["metric", "variant_a", "variant_b", "p_value", "holm_p_value"])
     for item in summary.comparisons:
         writer.writerow([item.opponent, item.first, item.second, f"{item.p_value:.6f}", f"{item.adjusted:.6f}"])
     return out.getvalue()
@@ -76,14 +80,14 @@ def strength_png(summary: ExperimentSummary) -> bytes:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    opponents = summary.plan.opponents
+    opponents = summary.plan.metrics
     figure = Figure(figsize=(4 + 3 * len(opponents), 4))
     FigureCanvasAgg(figure)
     for index, opponent in enumerate(opponents):
         axes = figure.add_subplot(1, len(opponents), index + 1)
         axes.boxplot([variant.strength[opponent] for variant in summary.variants])
         axes.set_xticks(range(1, len(summary.variants) + 1), [variant.name for variant in summary.variants])
-        axes.set_title(f"vs {opponent}")
+        axes.set_title(_label(opponent))
         axes.set_ylabel("score rate of the best player")
         axes.set_ylim(-0.02, 1.02)
         axes.grid(alpha=0.3)
