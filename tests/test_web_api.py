@@ -390,4 +390,5 @@ def test_serve_command_refuses_a_port_in_use(cli):
 def test_serve_command_rejects_a_missing_plugin(cli, tmp_path):
     result = cli("serve", "--plugin", str(tmp_path / "missing.py"))
     assert result.returncode == 2
-    assert result.stderr.startswith("gpquarto: error:") and len(result.stderr.splitlines()) == 1
+    assert result.stderr.startswith("gpquarto serve: error: argument --plugin: plugin file not found")
+    assert len(result.stderr.splitlines()) == 1
