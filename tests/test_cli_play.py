@@ -99,3 +99,42 @@ def test_bad_arguments_exit_2(argv: list[str], message: str, monkeypatch, capsys
         code = exit_.code
     err = capsys.readouterr().err
     assert code == 2 and message in err and len(err.strip().splitlines()) == 1
+
+
+def test_undo_takes_back_your_decision_and_hint_asks_the_solver() -> None:
+    import io
+
+    from gpquarto import Board
+    from gpquarto.players.human import HumanPlayer, TakeBack
+    from gpquarto.search.solver import solve
+
+    out = io.StringIO()
+    human = HumanPlayer(input_stream=io.StringIO("undo\n0\nundo\n"), output_stream=out)
+    board = Board()
+    assert human.choose_piece(board.view()) == 0  # "undo" at the first decision: nothing to undo, asked again
+    assert "nothing to undo yet" in out.getvalue()
+    board.choose(0)
+    board.place(5)
+    with pytest.raises(TakeBack):
+        human.choose_piece(board.view())
+    assert human.positions == ["..../..../..../.... -", "..../.0../..../.... -"]
+
+    endgame = Board.from_text("01.4/5..8/9A2D/.3.B -")
+    expected = solve(endgame.copy())
+    out = io.StringIO()
+    HumanPlayer(input_stream=io.StringIO("hint\nquit\n"), output_stream=out)
+    player = HumanPlayer(input_stream=io.StringIO("hint\n6\n"), output_stream=out)
+    piece = player.choose_piece(endgame.view())
+    shown = out.getvalue()
+    assert "hint: " + {1: "win", 0: "draw", -1: "loss"}[expected.value] in shown
+    assert piece == 6
+    early = io.StringIO()
+    HumanPlayer(input_stream=io.StringIO("hint\n0\n"), output_stream=early).choose_piece(Board().view())
+    assert "too early to solve: 16 empty squares" in early.getvalue()
+
+
+def test_play_goes_back_to_your_previous_decision_on_undo(cli) -> None:
+    result = cli("play", "--opponent", "random", "--seed", "3", input_text="0\nundo\n1\nquit\n")
+    assert result.returncode == 0
+    assert "Taken back: your previous decision is due again." in result.stdout
+    assert result.stdout.count("New game") == 1

@@ -33,20 +33,26 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from gpquarto.players.human import HumanPlayer
+    from gpquarto.players.human import HumanPlayer, TakeBack
     from gpquarto.resolve import make_player
 
-    opponent = make_player(
-        args.opponent, seed=args.seed, plugins=args.plugins
-    )  # a bad spec is a ValueError: one line, exit 2
-    players = (HumanPlayer(), opponent) if args.seat == 0 else (opponent, HumanPlayer())
+    opponent = make_player(args.opponent, seed=args.seed, plugins=args.plugins)  # a bad spec: one line, exit 2
+    human = HumanPlayer()
+    players = (human, opponent) if args.seat == 0 else (opponent, human)
     names = (HUMAN_NAME, args.opponent) if args.seat == 0 else (args.opponent, HUMAN_NAME)
     print(f"Quarto, {args.rules} rules: you against {args.opponent}.")
-    try:
-        record = play_game(players, rules=args.rules, seed=args.seed, names=names)
-    except PlayerQuit:
-        print("Goodbye.")
-        return 0
+    start = None
+    while True:
+        try:
+            record = play_game(players, rules=args.rules, seed=args.seed, names=names, start=start)
+            break
+        except TakeBack:  # back to the position of your previous decision, and play on from there
+            start = human.positions[-2]
+            del human.positions[-2:]
+            print("Taken back: your previous decision is due again.")
+        except PlayerQuit:
+            print("Goodbye.")
+            return 0
     print()
     print(record.replay())
     print(f"Moves: {record.moves_text()}")

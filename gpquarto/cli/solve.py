@@ -20,11 +20,10 @@ from gpquarto.cli.common import non_negative_int
 from gpquarto.engine.board import PLACE_OFFSET, Board
 from gpquarto.engine.lines import SQUARE_COUNT, square_name
 from gpquarto.engine.pieces import piece_code
-from gpquarto.search.solver import solve
+from gpquarto.search.solver import VALUE_WORDS, solve
 
 #: From this many empty squares on, solving can take seconds to minutes: say so before starting.
 SLOW_EMPTIES = 10
-_VALUE_WORDS = {1: "win", 0: "draw", -1: "loss"}
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -77,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     elapsed = time.perf_counter() - started
     task = "place the piece in hand" if board.placement_due else "choose a piece"
     print(board)
-    print(f"value: {_VALUE_WORDS[result.value]} for player {board.player} (to {task})")
+    print(f"value: {VALUE_WORDS[result.value]} for player {board.player} (to {task})")
     actions = ", ".join(describe_action(action) for action in result.best_actions)
     print(f"best actions ({len(result.best_actions)}): {actions}")
     print(f"nodes: {result.nodes}, time: {elapsed:.3f} s")
@@ -85,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
         from gpquarto.cli.pictures import position_figure, save_png
 
         squares = [action - PLACE_OFFSET for action in result.best_actions if action >= PLACE_OFFSET]
-        title = f"{board.text()}\n{_VALUE_WORDS[result.value]} for player {board.player}: {actions}"
+        title = f"{board.text()}\n{VALUE_WORDS[result.value]} for player {board.player}: {actions}"
         save_png(position_figure(board, title=title, highlight=squares), args.png)
         print(f"picture saved to {args.png}")
     return 0

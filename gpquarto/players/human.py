@@ -3,8 +3,9 @@
 The board is drawn with its coordinates (columns a-d, rows 1-4) and each piece as ``hex:CODE``, where the
 four-letter code reads T/S tall/short, D/L dark/light, O/H solid/hollow, Q/R square/round. Type squares as
 ``a1``..``d4`` or ``0``..``15`` and pieces as a hex digit (``0``..``F``) or a code (``TDOQ``). A bad answer
-is asked again with a one-line reason. ``quit`` (or the end of the input) leaves the game by raising
-:class:`QuitGame`.
+is asked again with a one-line reason. ``hint`` asks the exact solver (from 10 empty squares on), ``undo``
+takes back your last decision (raising :class:`TakeBack`), ``quit`` (or the end of the input) leaves the
+game by raising :class:`QuitGame`.
 
 Example::
 
@@ -25,13 +26,27 @@ from gpquarto.engine.lines import parse_square, square_name
 from gpquarto.engine.pieces import piece_code, piece_name
 from gpquarto.players.base import BasePlayer, PlayerQuit
 from gpquarto.players.registry import register_player
+from gpquarto.search.solver import VALUE_WORDS, hint
 
 QUIT_WORDS = ("quit", "q", "exit")
+UNDO_WORDS = ("undo", "u")
+HINT_WORDS = ("hint", "h", "?")
 _PIECE_BY_CODE = {piece_code(piece): piece for piece in range(16)}
 
 
 class QuitGame(PlayerQuit):
     """The human left the game (typed ``quit`` or closed the input); the arena stops instead of forfeiting."""
+
+
+class TakeBack(PlayerQuit):
+    """The human typed ``undo``: the game is to go back to the human's previous decision (the position text
+    is :attr:`HumanPlayer.positions` ``[-2]``); ``gpquarto play`` restarts the game from there."""
+
+
+def _describe_action(action: int) -> str:
+    if action >= PLACE_OFFSET:
+        return f"place on {square_name(action - PLACE_OFFSET)}"
+    return f"give {describe_piece(action)}"
 
 
 def describe_piece(piece: int) -> str:
@@ -58,14 +73,21 @@ class HumanPlayer(BasePlayer):
     def __init__(self, input_stream: TextIO | None = None, output_stream: TextIO | None = None) -> None:
         self._input = input_stream
         self._output = output_stream
+        #: The position text at each of this player's decisions, oldest first (``undo`` goes back to them).
+        self.positions: list[str] = []
+        self._board: BoardView | None = None
+        self._greeted = False
 
     # ------------------------------------------------------------------ the protocol
     def new_game(self, seat: int) -> None:
+        if self._greeted:
+            return  # the same game, taken back to an earlier decision
+        self._greeted = True
         opener = "you choose the first piece" if seat == 0 else "your opponent chooses the first piece"
-        self._say(f"New game: you are player {seat} ({opener}). Type 'quit' to leave.")
+        self._say(f"New game: you are player {seat} ({opener}). Type 'hint', 'undo' or 'quit' at any prompt.")
 
     def choose_piece(self, board: BoardView) -> int:
-        self._show(board)
+        self._start_decision(board)
         self._say("Available pieces:")
         for piece in board.legal_pieces():
             self._say(f"  {describe_piece(piece)}")
@@ -82,7 +104,7 @@ class HumanPlayer(BasePlayer):
             return piece
 
     def place_piece(self, board: BoardView, piece: int) -> int:
-        self._show(board)
+        self._start_decision(board)
         history = board.history
         if len(history) >= 2 and history[-2] >= PLACE_OFFSET:
             square = history[-2] - PLACE_OFFSET
@@ -100,6 +122,19 @@ class HumanPlayer(BasePlayer):
             return square
 
     # ------------------------------------------------------------------ terminal input and output
+    def _start_decision(self, board: BoardView) -> None:
+        self._board = board
+        self.positions.append(board.text())
+        self._show(board)
+
+    def _hint(self) -> None:
+        result = hint(self._board)
+        if isinstance(result, str):
+            self._say(result)
+            return
+        best = ", ".join(_describe_action(action) for action in result.best_actions)
+        self._say(f"hint: {VALUE_WORDS[result.value]} with best play: {best}")
+
     def _show(self, board: BoardView) -> None:
         self._say("")
         self._say(str(board))
@@ -120,6 +155,14 @@ class HumanPlayer(BasePlayer):
         answer = line.strip()
         if answer.lower() in QUIT_WORDS:
             raise QuitGame("quit")
+        if answer.lower() in HINT_WORDS and self._board is not None:
+            self._hint()
+            return self._ask(prompt)
+        if answer.lower() in UNDO_WORDS:
+            if len(self.positions) < 2:
+                self._say("nothing to undo yet: this is your first decision")
+                return self._ask(prompt)
+            raise TakeBack("undo")
         return answer
 
 

@@ -38,7 +38,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gpquarto.engine.board import PLACE_OFFSET, Board, BoardView
-from gpquarto.engine.lines import ALL_SQUARES_MASK
+from gpquarto.engine.lines import ALL_SQUARES_MASK, SQUARE_COUNT
 from gpquarto.engine.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
 from gpquarto.engine.tables import (
     COUNTER_CARRY,
@@ -347,3 +347,22 @@ def solve(board: Board | BoardView, *, table: SolverTable | None = None, node_li
         if best_actions:
             return SolveResult(threshold, best_actions, search.nodes)
     return SolveResult(LOSS, actions, search.nodes)
+
+
+#: Words for the solver's values, for the player to act.
+VALUE_WORDS = {WIN: "win", DRAW: "draw", LOSS: "loss"}
+#: Hints solve positions with at most this many empty squares, and give up after ``HINT_NODE_LIMIT`` nodes.
+HINT_MAX_EMPTY = 10
+HINT_NODE_LIMIT = 400_000
+
+
+def hint(board: Board | BoardView) -> SolveResult | str:
+    """The exact value and best actions for the player to act, or, when the position is too big to solve
+    quickly, a one-line reason starting with "too early to solve"."""
+    empty = SQUARE_COUNT - board.placed_count
+    if empty > HINT_MAX_EMPTY:
+        return f"too early to solve: {empty} empty squares (hints from {HINT_MAX_EMPTY})"
+    try:
+        return solve(board, node_limit=HINT_NODE_LIMIT)
+    except NodeLimitReached:
+        return f"too early to solve: more than {HINT_NODE_LIMIT:,} positions to search"

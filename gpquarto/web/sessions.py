@@ -22,17 +22,14 @@ from gpquarto.arena.record import END_DRAW, END_FORFEIT, END_WIN, GameRecord, de
 from gpquarto.engine.board import PLACE_OFFSET, Board, IllegalActionError
 from gpquarto.engine.lines import SQUARE_COUNT, Rules
 from gpquarto.engine.pieces import NO_PIECE
-from gpquarto.search.solver import NodeLimitReached, solve
+from gpquarto.search.solver import VALUE_WORDS
+from gpquarto.search.solver import hint as solver_hint
 from gpquarto.web.players import CHOOSE, PLACE, explain, load_player
 
-#: Hints solve positions with at most this many empty squares, and give up after ``HINT_NODE_LIMIT`` nodes.
-HINT_MAX_EMPTY = 10
-HINT_NODE_LIMIT = 400_000
 #: Seconds a player may think about one decision before it forfeits (``gpquarto serve --time-limit``).
 DEFAULT_TIME_LIMIT = 10.0
 #: Play sessions kept in memory; the least recently used goes first.
 MAX_SESSIONS = 200
-_VALUE_WORDS = {1: "win", 0: "draw", -1: "loss"}
 #: The person's name in saved game records.
 HUMAN_NAME = "you"
 
@@ -311,22 +308,18 @@ def hint(board: Board) -> dict:
     """The solver's verdict for the player to act, or ``solved: False`` when the position is too big to solve."""
     if board.is_over():
         raise RequestError("the game is over: no hint", status=409)
-    empty = SQUARE_COUNT - board.placed_count
-    if empty > HINT_MAX_EMPTY:
-        return {"solved": False, "text": f"too early to solve: {empty} empty squares (hints from {HINT_MAX_EMPTY})"}
-    try:
-        result = solve(board.copy(), node_limit=HINT_NODE_LIMIT)
-    except NodeLimitReached:
-        return {"solved": False, "text": f"too early to solve: more than {HINT_NODE_LIMIT:,} positions to search"}
+    result = solver_hint(board.copy())
+    if isinstance(result, str):
+        return {"solved": False, "text": result}
     actions = list(result.best_actions)
-    value = _VALUE_WORDS[result.value]
     return {
         "solved": True,
         "value": result.value,
         "best_actions": actions,
         "pieces": [action for action in actions if action < PLACE_OFFSET],
         "squares": [action - PLACE_OFFSET for action in actions if action >= PLACE_OFFSET],
-        "text": f"{value} with best play: " + ", ".join(describe_action(action) for action in actions),
+        "text": f"{VALUE_WORDS[result.value]} with best play: "
+        + ", ".join(describe_action(action) for action in actions),
     }
 
 
