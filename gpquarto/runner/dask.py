@@ -67,6 +67,11 @@ class DaskRunner(Runner):
                     f"({type(error).__name__})"
                 ) from None
         else:
+            import dask
+
+            # Workers sample their threads' stacks every 10 ms by default (the dashboard's profile); games are
+            # pure Python and hold the GIL, so the sampling slows them: a local cluster does without it.
+            dask.config.set({"distributed.worker.profile.enabled": False})
             self._cluster = distributed.LocalCluster(
                 n_workers=local_workers or 1,
                 threads_per_worker=1,
