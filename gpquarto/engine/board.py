@@ -417,13 +417,6 @@ class BoardView(BoardQueries):
     placed_count = _follow("placed_count", "Pieces on the board.")
     winner_index = _follow("winner_index", "The winner, or NO_PIECE while nobody has won.")
     history = _follow("history", "Actions so far.")
-    locals().update(
-        {
-            name: _follow(name, getattr(BoardQueries, name).__doc__)
-            for name in _QUERY_METHODS
-            if name not in _BOUND_AT_ONCE
-        }
-    )
 
     def copy(self) -> Board:
         """A mutable copy of the underlying board, free to search on."""
@@ -431,6 +424,12 @@ class BoardView(BoardQueries):
 
     def __repr__(self) -> str:
         return f"BoardView({self.text()!r})"
+
+
+# The other query methods: the board's own, handed out through C-level getters.
+for _name in _QUERY_METHODS:
+    if _name not in _BOUND_AT_ONCE:
+        setattr(BoardView, _name, _follow(_name, getattr(BoardQueries, _name).__doc__))
 
 
 def iter_positions(board: Board) -> Iterator[Board]:

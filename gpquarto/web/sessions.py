@@ -113,7 +113,7 @@ def decide(player, board: Board) -> Decision:
     kind = CHOOSE if board.choice_due else PLACE
     try:
         answer = player.choose_piece(view) if kind == CHOOSE else player.place_piece(view, board.in_hand)
-    except Exception as error:  # a player's bug loses the game, it does not stop the server
+    except (Exception, SystemExit) as error:  # a player's bug (even sys.exit) loses the game, not the server
         return Decision(kind, reason=f"raised {type(error).__name__}: {error}")
     return Decision(kind, answer, explanation=explain(player, kind))
 
