@@ -22,6 +22,29 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("file", metavar="FILE", help="saved player (.p or .json), game record (.json) or position text")
     parser.add_argument("--dot", action="store_true", help="print the rule trees as a Graphviz DOT graph instead")
     parser.add_argument("--png", default=None, metavar="IMAGE", help="draw the position or the game (PNG)")
+    usage = parser.add_argument_group(
+        "rule usage",
+        "After the rules, a player's games show which rules carry it: how often each rule decided and how "
+        "often its decision was optimal (graded by the exact solver where few squares are empty).",
+    )
+    usage.add_argument(
+        "--games", type=int, default=100, metavar="N", help="games played to measure rule usage (default 100; 0: none)"
+    )
+    usage.add_argument(
+        "--against",
+        action="append",
+        default=None,
+        metavar="SPEC",
+        help="opponent in those games, in turn (repeatable; default random and minimax:depth=2)",
+    )
+    usage.add_argument("--seed", type=int, default=0, help="seed of those games (default 0)")
+    usage.add_argument(
+        "--grade-empties",
+        type=int,
+        default=8,
+        metavar="N",
+        help="grade decisions with at most N empty squares (default 8; 0: none)",
+    )
     add_plugin_argument(parser, "primitive plugin file the player needs (repeatable)")
     parser.set_defaults(handler=run)
 
@@ -145,8 +168,33 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as error:
         raise UsageError(str(error)) from None
     genome = genome_from_data(data, library, args.file)
-    print(to_dot(genome) if args.dot else describe(data, genome))
+    if args.dot:
+        print(to_dot(genome))
+        return 0
+    print(describe(data, genome), flush=True)
+    if args.games:
+        print(usage_text(genome, library, args))
     return 0
+
+
+DEFAULT_USAGE_OPPONENTS = ("random", "minimax:depth=2")
+
+
+def usage_text(genome, library, args: argparse.Namespace) -> str:
+    """The rule-usage section for ``show`` (see :mod:`gpquarto.grading.usage`)."""
+    from gpquarto.gp.player import EvolvedPlayer
+    from gpquarto.grading.usage import format_usage, rule_usage
+    from gpquarto.resolve import check_player_specs
+
+    if args.games < 0:
+        raise UsageError(f"--games must be >= 0, got {args.games}")
+    if not 0 <= args.grade_empties <= 16:
+        raise UsageError(f"--grade-empties must be 0..16, got {args.grade_empties}")
+    opponents = tuple(args.against or DEFAULT_USAGE_OPPONENTS)
+    check_player_specs(opponents, at_least=1)
+    player = EvolvedPlayer(genome, library, name=Path(args.file).stem)
+    report = rule_usage(player, opponents, games=args.games, seed=args.seed, grade_max_empties=args.grade_empties)
+    return format_usage(report)
 
 
 def game_or_position(text: str):
