@@ -11,6 +11,9 @@ Definitions (safe piece, safe square) are those of the ``tactical`` family:
 * a piece given to the opponent *leaves it no safe placement* when it is safe (no immediate win) and
   wherever the opponent puts it, no safe piece is left for it to give back: the opponent must then hand
   over a winning piece;
+* a square *sets a trap* when the piece in hand goes there without winning and some safe piece could then be
+  given that leaves the opponent no safe placement (with a piece left to give back): the player's own turn,
+  placement and choice, followed by the opponent's reply, as for the pieces above;
 * a *live three* is a line of three pieces sharing a characteristic that some available piece has:
   creating one takes pieces out of the safe set, blocking one (filling its last square without winning)
   puts them back.
@@ -96,6 +99,44 @@ def piece_leaving_fewest_safe_placements(features: Features) -> Piece:
     """The safe piece with which the opponent has the fewest safe placements."""
     replies = _reply_safe_placements(features)
     return min(sorted(replies), key=lambda piece: replies[piece], default=NO_ACTION)
+
+
+#: A trap needs every piece left after the opponent's placement to be deadly: two lines of three sharing
+#: complementary characteristics (five pieces, this placement and the opponent's included), or one line when
+#: at most five pieces are left. So no trap exists with fewer than three pieces on the board; skipping those
+#: positions saves the dearest searches of the opening.
+_FEWEST_PLACED_FOR_A_TRAP = 3
+
+
+def _trap_square(features: Features) -> int:
+    """The lowest safe, non-winning square of the piece in hand that sets a trap (see the module docstring)."""
+
+    def compute(features: Features) -> int:
+        if features.in_hand == NO_PIECE or features.board.placed_count < _FEWEST_PLACED_FOR_A_TRAP:
+            return NO_ACTION
+        board = features.board.copy()
+        for square in sorted(_safe_left_after(features)):
+            board.push_placement(square)
+            available = board.available_mask
+            for piece in MEMBERS[tactics.safe_pieces_mask(board)]:
+                if available == 1 << piece:
+                    continue  # the opponent places the last piece and the game ends: no trap
+                board.push_choice(piece)
+                trapped = not tactics.safe_placements_mask(board, piece)
+                board.undo()
+                if trapped:
+                    board.undo()
+                    return square
+            board.undo()
+        return NO_ACTION
+
+    return features.memo("lookahead.trap_square", compute)
+
+
+@primitive
+def trap_square(features: Features) -> Square:
+    """A square (not winning) after which some safe piece leaves the opponent no safe placement: a win next turn."""
+    return _trap_square(features)
 
 
 @primitive
