@@ -71,10 +71,8 @@ def trap_squares(board: Board) -> list[int]:
     traps = []
     for square in safe_left_after(board):
         placed = after(board, lambda b, s=square: b.place(s))
-        for piece, placements in reply_safe_placements(placed).items():
-            if placements == 0 and len(placed.available_pieces()) > 1:
-                traps.append(square)
-                break
+        if len(placed.available_pieces()) > 1 and 0 in reply_safe_placements(placed).values():
+            traps.append(square)
     return traps
 
 
