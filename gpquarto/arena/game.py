@@ -15,7 +15,7 @@ from gpquarto.arena.record import END_DRAW, END_FORFEIT, END_WIN, GameRecord
 from gpquarto.engine.board import Board, IllegalActionError
 from gpquarto.engine.lines import Rules
 from gpquarto.engine.pieces import NO_PIECE
-from gpquarto.players.base import Player, PlayerQuit
+from gpquarto.players.base import Player, PlayerQuit, raised_reason
 from gpquarto.seeding import derive_seed
 
 _START_TEXTS = {rules: Board(rules).text() for rules in Rules}
@@ -147,7 +147,7 @@ def _forfeit(seat: int, reason: str) -> _Outcome:
 
 
 def _raised(seat: int, error: BaseException) -> _Outcome:
-    return _forfeit(seat, f"raised {type(error).__name__}: {error}")
+    return _forfeit(seat, raised_reason(error))
 
 
 def _too_slow(seat: int, elapsed: float, limit: float) -> _Outcome:

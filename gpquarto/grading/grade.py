@@ -27,7 +27,7 @@ from gpquarto.arena.stats import wilson_interval
 from gpquarto.engine.board import IllegalActionError
 from gpquarto.grading.bank import CHOICE, Bank, BankPosition
 from gpquarto.grading.players import make_unattended_player
-from gpquarto.players.base import Player, PlayerQuit
+from gpquarto.players.base import Player, PlayerQuit, ask_decision, raised_reason
 from gpquarto.runner import SERIAL, Runner
 from gpquarto.search.solver import WIN
 from gpquarto.seeding import derive_seed
@@ -141,11 +141,11 @@ def decide(player: Player, position: BankPosition, seed: int) -> tuple[int | Non
     choosing = position.kind == CHOICE
     started = perf_counter()
     try:
-        answer = player.choose_piece(view) if choosing else player.place_piece(view, board.in_hand)
+        answer = ask_decision(player, view)
     except PlayerQuit:
         raise
     except (Exception, SystemExit) as error:  # a player's bug is a wrong decision, as it is a forfeit in a match
-        return None, f"raised {type(error).__name__}: {error}", perf_counter() - started
+        return None, raised_reason(error), perf_counter() - started
     seconds = perf_counter() - started
     try:
         if choosing:

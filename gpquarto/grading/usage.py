@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gpquarto.arena.game import play_game
-from gpquarto.engine.board import BoardView
+from gpquarto.engine.board import PLACE_OFFSET, BoardView
 from gpquarto.gp.genome import CHOOSE, KINDS, PLACE
 from gpquarto.gp.player import EvolvedPlayer
 from gpquarto.grading.bank import decision_matters, solve_position
@@ -30,7 +30,6 @@ from gpquarto.seeding import derive_seed
 
 #: Decisions with at most this many empty squares are graded by default (the solver takes a few ms there).
 DEFAULT_GRADE_MAX_EMPTIES = 8
-_PLACEMENT_OFFSET = 16  # the solver's single-int encoding: 16 + square for a placement
 
 
 @dataclass
@@ -89,7 +88,7 @@ class _RecordingPlayer(BasePlayer):
     def place_piece(self, board: BoardView, piece: int) -> int:
         text = board.text()
         square = self.player.place_piece(board, piece)
-        self.log.append((PLACE, self.player.rules.last_rule, text, _PLACEMENT_OFFSET + int(square)))
+        self.log.append((PLACE, self.player.rules.last_rule, text, PLACE_OFFSET + int(square)))
         return square
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Protocol, runtime_checkable
 
 from gpquarto.engine.board import BoardView
+from gpquarto.engine.pieces import NO_PIECE
 
 
 @runtime_checkable
@@ -52,3 +53,18 @@ class BasePlayer:
 
 class PlayerQuit(Exception):
     """Raised by a (human) player who leaves the game; the arena stops instead of recording a forfeit."""
+
+
+def ask_decision(player: Player, view: BoardView) -> int:
+    """The player's answer to the decision due on ``view``: a piece to give, or a square for the piece in hand.
+
+    The answer is not validated; errors the player raises propagate (see :func:`raised_reason`).
+    """
+    if view.in_hand == NO_PIECE:
+        return player.choose_piece(view)
+    return player.place_piece(view, view.in_hand)
+
+
+def raised_reason(error: BaseException) -> str:
+    """How a decision that raised is described wherever it forfeits (matches, grading, the web app)."""
+    return f"raised {type(error).__name__}: {error}"

@@ -22,6 +22,7 @@ from gpquarto.arena.record import END_DRAW, END_FORFEIT, END_WIN, GameRecord, de
 from gpquarto.engine.board import PLACE_OFFSET, Board, IllegalActionError
 from gpquarto.engine.lines import SQUARE_COUNT, Rules
 from gpquarto.engine.pieces import NO_PIECE
+from gpquarto.players.base import ask_decision, raised_reason
 from gpquarto.search.solver import VALUE_WORDS
 from gpquarto.search.solver import hint as solver_hint
 from gpquarto.web.players import CHOOSE, PLACE, explain, load_player
@@ -112,9 +113,9 @@ def decide(player, board: Board) -> Decision:
     view = board.copy().view()
     kind = CHOOSE if board.choice_due else PLACE
     try:
-        answer = player.choose_piece(view) if kind == CHOOSE else player.place_piece(view, board.in_hand)
+        answer = ask_decision(player, view)
     except (Exception, SystemExit) as error:  # a player's bug (even sys.exit) loses the game, not the server
-        return Decision(kind, reason=f"raised {type(error).__name__}: {error}")
+        return Decision(kind, reason=raised_reason(error))
     return Decision(kind, answer, explanation=explain(player, kind))
 
 
