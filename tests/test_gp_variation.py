@@ -80,13 +80,39 @@ def _texts(genome, kind):
 
 def test_rule_crossover_deals_out_the_parents_rules(generator):
     rng = random.Random(4)
-    for _ in range(20):
+    moved = 0
+    for _ in range(40):
         first = random_genome(rng, generator, min_rules=2, max_rules=6, min_height=1, max_height=3)
         second = random_genome(rng, generator, min_rules=2, max_rules=6, min_height=1, max_height=3)
         child_a, child_b = rule_crossover(rng, first, second)
         for kind in KINDS:
             assert _texts(child_a, kind) + _texts(child_b, kind) == _texts(first, kind) + _texts(second, kind)
             assert len(child_a.rules(kind)) == len(first.rules(kind))
+            assert len(child_b.rules(kind)) == len(second.rules(kind))
+            for child in (child_a, child_b):
+                texts = [rule.texts() for rule in child.rules(kind)]
+                for parent in (first, second):  # each parent's rules keep their relative order in a child
+                    order = [rule.texts() for rule in parent.rules(kind)]
+                    kept = [order.index(text) for text in texts if text in order]
+                    assert kept == sorted(kept)
+            mine = [rule.texts() for rule in first.rules(kind)]
+            moved += [rule.texts() for rule in child_a.rules(kind)] != mine
+    assert moved > 20
+
+
+def test_the_move_mutation_reorders_a_list_and_keeps_its_rules(generator, monkeypatch):
+    import gpquarto.gp.variation as variation
+
+    monkeypatch.setattr(variation, "GENOME_MUTATIONS", (("move", 1),))
+    rng = random.Random(5)
+    reordered = 0
+    for _ in range(30):
+        genome = random_genome(rng, generator, min_rules=3, max_rules=6, min_height=1, max_height=3)
+        mutated = mutate_genome(rng, genome, generator, min_rules=3, max_rules=6, min_height=1, max_height=3)
+        for kind in KINDS:
+            assert _texts(mutated, kind) == _texts(genome, kind)
+            reordered += [r.texts() for r in mutated.rules(kind)] != [r.texts() for r in genome.rules(kind)]
+    assert reordered > 10
 
 
 def test_tree_crossover_and_genome_mutation_keep_genomes_valid(generator):

@@ -122,14 +122,21 @@ def random_genome(
 
 
 def rule_crossover(rng: random.Random, first: Genome, second: Genome) -> tuple[Genome, Genome]:
-    """Shuffle the parents' rules of each kind together and deal them out again (first child gets as many as the first parent)."""
+    """Swap a run of consecutive rules of each kind between the parents, keeping the order of each run.
+
+    The runs have the same length (1 to the shorter list's length) but may start at different places, so a
+    rule can move up or down its new list; each child keeps its parent's number of rules, and the rules taken
+    together are the parents' rules. The order of the rules decides which one fires, so it is kept: the runs
+    are spliced in, never shuffled.
+    """
     children: tuple[dict, dict] = ({}, {})
     for kind in KINDS:
-        mine, theirs = first.rules(kind), second.rules(kind)
-        pool = list(mine) + list(theirs)
-        rng.shuffle(pool)
-        children[0][kind] = pool[: len(mine)]
-        children[1][kind] = pool[len(mine) :]
+        mine, theirs = list(first.rules(kind)), list(second.rules(kind))
+        if mine and theirs:
+            length = rng.randint(1, min(len(mine), len(theirs)))
+            i, j = rng.randint(0, len(mine) - length), rng.randint(0, len(theirs) - length)
+            mine[i : i + length], theirs[j : j + length] = theirs[j : j + length], mine[i : i + length]
+        children[0][kind], children[1][kind] = mine, theirs
     return Genome(children[0]["choose"], children[0]["place"]), Genome(children[1]["choose"], children[1]["place"])
 
 
@@ -164,7 +171,7 @@ def mutate_rule(rng: random.Random, rule: Rule, generator: TreeGenerator) -> Rul
 
 
 #: Genome mutations and their relative weights.
-GENOME_MUTATIONS = (("rule", 6), ("swap_then", 1), ("insert", 1), ("delete", 1))
+GENOME_MUTATIONS = (("rule", 6), ("swap_then", 1), ("insert", 1), ("delete", 1), ("move", 1))
 
 
 def _weighted(rng: random.Random, options: tuple[tuple[str, int], ...]) -> str:
@@ -186,7 +193,8 @@ def mutate_genome(
     min_height: int,
     max_height: int,
 ) -> Genome:
-    """One mutation: a tree mutation in a rule, a swap of two rules' *then* trees, or a rule inserted or deleted."""
+    """One mutation: a tree mutation in a rule, a swap of two rules' *then* trees, a rule inserted, deleted or
+    moved to another place in its list (the first rule that fires decides, so order matters)."""
     kind = KINDS[rng.randrange(len(KINDS))]
     rules = list(genome.rules(kind))
     operation = _weighted(rng, GENOME_MUTATIONS)
@@ -197,6 +205,9 @@ def mutate_genome(
         rules.insert(rng.randint(0, len(rules)), _random_rule(rng, kind, generator, min_height, max_height))
     elif operation == "delete" and len(rules) > min_rules:
         del rules[rng.randrange(len(rules))]
+    elif operation == "move" and len(rules) >= 2:
+        rule = rules.pop(rng.randrange(len(rules)))
+        rules.insert(rng.randint(0, len(rules)), rule)
     elif rules:
         index = rng.randrange(len(rules))
         rules[index] = mutate_rule(rng, rules[index], generator)
