@@ -131,3 +131,42 @@ def test_ctrl_c_during_training_keeps_the_checkpoint_resumable(tmp_path):
     )
     assert resumed.returncode == 0, resumed.stderr
     assert (tmp_path / "best.p").exists()
+
+
+ORPHAN_SCRIPT = """
+import os, sys, time
+from gpquarto.runner.processes import ProcessRunner
+
+def spin(value):
+    print(os.getpid(), flush=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        pass
+    return value
+
+if __name__ == "__main__":
+    ProcessRunner(2).map(spin, [1, 2])
+"""
+
+
+def alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().split(") ")[1][0] != "Z"  # a zombie waits for init to reap it: it is gone
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads process states from /proc (Linux)")
+def test_workers_leave_when_their_parent_is_killed_outright(tmp_path):
+    script = tmp_path / "orphans.py"
+    script.write_text(ORPHAN_SCRIPT)
+    parent = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True, cwd=tmp_path)
+    workers = [int(parent.stdout.readline()) for _ in range(2)]  # both workers are busy in a task
+    assert all(alive(pid) for pid in workers)
+    parent.kill()  # SIGKILL: the parent cannot stop its workers
+    parent.wait()
+    deadline = time.monotonic() + 15
+    while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(alive(pid) for pid in workers)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import multiprocessing
+import os
 import signal
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -30,10 +32,25 @@ def _interrupts_deferred() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
-def _ignore_interrupts() -> None:
-    """Worker initializer: Ctrl-C reaches the whole process group; only the parent should act on it,
-    so the workers print no tracebacks and are stopped by the parent instead."""
+#: Seconds between a worker's checks that its parent is alive.
+PARENT_CHECK_SECONDS = 1.0
+
+
+def _watch_parent(parent: int) -> None:
+    """Exit as soon as the parent process is gone (killed without the chance to stop its workers)."""
+    while True:
+        time.sleep(PARENT_CHECK_SECONDS)
+        if os.getppid() != parent:
+            os._exit(1)
+
+
+def _setup_worker() -> None:
+    """Worker initializer. Ctrl-C reaches the whole process group; only the parent should act on it, so the
+    workers ignore it (no tracebacks) and are stopped by the parent. A parent killed outright (SIGKILL, SIGTERM)
+    cannot stop them, so each worker also leaves by itself, within about a second, once its parent is gone:
+    orphans would otherwise keep computing for nobody."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_watch_parent, args=(os.getppid(),), name="parent-watch", daemon=True).start()
 
 
 class ProcessRunner(Runner):
@@ -50,7 +67,7 @@ class ProcessRunner(Runner):
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
-                self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_ignore_interrupts
+                self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_setup_worker
             )
         return self._pool
 
