@@ -55,6 +55,9 @@ SMALL = {
         "experiment --seeds 2 --set generations=2 --set population=6 --set games=4 --set final_games=0 "
         "--eval-games 4 --against random --workers 1 --variant basic --set tactical=false --variant tactical"
     ),
+    "match examples/players/trap_setter.json minimax:depth=2 --games 1000 --seed 1": (
+        "match examples/players/trap_setter.json minimax:depth=2 --games 10 --seed 1"
+    ),
     "bench engine": "bench engine --repeats 1 --seconds 0.1",
     "bench players": "bench players --repeats 1 --seconds 0.1",
     "bench train": "bench train --repeats 1",
@@ -206,8 +209,9 @@ def test_readme_command_runs(command, comment, pending, tutorial, request):
         arguments = [address if word == SCHEDULER else word for word in arguments]
     if arguments[0] in ("train", "experiment", "tournament", "match"):
         arguments.append("--quiet")
-    # ``--compare tests.reference`` reads the kept reference implementation, in a source checkout only.
-    folder = REPO if "tests.reference" in arguments else tutorial
+    # ``--compare tests.reference`` and ``examples/`` files are read from a source checkout only.
+    in_checkout = "tests.reference" in arguments or any(word.startswith("examples/") for word in arguments)
+    folder = REPO if in_checkout else tutorial
     result = run_cli(*arguments, input_text=INPUT.get(arguments[0]), cwd=folder)
     if command in KNOWN_BUGS:
         error, bug = KNOWN_BUGS[command]
