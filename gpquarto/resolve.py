@@ -46,13 +46,19 @@ def make_player(spec: str, *, seed: int | None = None, plugins: Sequence[str] | 
     return load_player(spec, seed=seed, plugins=None if plugins is None else tuple(plugins))
 
 
-def make_unattended_player(spec: str, *, seed: int | None = None, plugins: Sequence[str] | None = None) -> Player:
-    """:func:`make_player` for matches, tournaments and training, which run with nobody at the terminal: a
-    player that needs a person (its class sets ``interactive = True``, like ``human``) is refused with a
-    one-line ``ValueError``."""
+#: What the refusal of an interactive player suggests, unless the caller knows better.
+PLAY_IT_INSTEAD = "play it with 'python -m gpquarto play'"
+
+
+def make_unattended_player(
+    spec: str, *, seed: int | None = None, plugins: Sequence[str] | None = None, advice: str = PLAY_IT_INSTEAD
+) -> Player:
+    """:func:`make_player` for matches, tournaments, training and the web app, which run with nobody at the
+    terminal: a player that needs a person (its class sets ``interactive = True``, like ``human``) is refused
+    with a one-line ``ValueError`` ending with ``advice``."""
     player = make_player(spec, seed=seed, plugins=plugins)
     if getattr(player, "interactive", False):
-        raise ValueError(f"player {spec!r} needs a person at the terminal: play it with 'python -m gpquarto play'")
+        raise ValueError(f"player {spec!r} needs a person at the terminal: {advice}")
     return player
 
 

@@ -1,7 +1,7 @@
 """Players for the web app: the one module that turns specs into players and reads evolved players' rules.
 
 Every other web module goes through :func:`load_player` and :func:`explain`; specs become players through
-the one resolver, :func:`gpquarto.resolve.make_player`.
+the one resolver, :func:`gpquarto.resolve.make_unattended_player`.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from gpquarto.gp.genome import CHOOSE, PLACE
 from gpquarto.gp.player import EvolvedPlayer
 from gpquarto.players.base import Player
 from gpquarto.players.registry import available_players
-from gpquarto.resolve import make_player
+from gpquarto.resolve import make_unattended_player
 
 __all__ = ["CHOOSE", "PLACE", "explain", "load_player", "player_names"]
 
@@ -22,10 +22,7 @@ def load_player(spec: str, *, seed: int | None = None) -> Player:
 
     Interactive players (``human``) are refused: in the browser, the person at the page is the human.
     """
-    player = make_player(spec, seed=seed)
-    if getattr(player, "interactive", False):
-        raise ValueError(f"player {spec!r} needs a person at the terminal; in the browser, you are the human player")
-    return player
+    return make_unattended_player(spec, seed=seed, advice="in the browser, you are the human player")
 
 
 def player_names() -> list[dict]:
