@@ -2,8 +2,7 @@
 
 Each ``python -m gpquarto ...`` line of the README's shell blocks is run: as written, or, for a line the
 README marks ``# long``, as its small variant (``SMALL`` below, the sizes the README gives). A long line
-with no small variant fails the test. Lines of a block the README marks ``<!-- pending-command: NAME -->``
-are skipped while ``NAME`` is not a registered command (``gpquarto.cli.COMMAND_MODULES``). Everything runs
+with no small variant fails the test, and so does a line naming no registered command. Everything runs
 in one folder per test process, as a reader following the tutorial would: a small ``train`` first makes
 ``runs/default`` and ``best_player.p``. ``serve`` is started on a free port, asked for ``/`` and stopped;
 the Dask cluster lines run on a real scheduler and worker on 127.0.0.1.
@@ -25,7 +24,7 @@ from gpquarto.cli import build_parser
 from tests.conftest import REPO, run_cli
 
 README = (REPO / "README.md").read_text()
-BLOCKS = re.findall(r"(?:<!-- pending-command: (\w+) -->\n)?```(\w*)\n(.*?)```", README, flags=re.DOTALL)
+BLOCKS = re.findall(r"```(\w*)\n(.*?)```", README, flags=re.DOTALL)
 SCHEDULER = "tcp://HEAD:8786"
 
 #: The first command of the tutorial, in its small size: every other command runs after it.
@@ -77,10 +76,10 @@ KNOWN_BUGS: dict[str, tuple[str, str]] = {}
 INPUT = {"play": "quit\n"}
 
 
-def readme_lines() -> list[tuple[str, str, str | None]]:
-    """(command after ``python -m gpquarto``, its comment, the pending command of its block) per README line."""
+def readme_lines() -> list[tuple[str, str]]:
+    """(command after ``python -m gpquarto``, its comment) per README line."""
     lines = []
-    for pending, language, body in BLOCKS:
+    for language, body in BLOCKS:
         if language:
             continue
         for line in body.splitlines():
@@ -88,13 +87,13 @@ def readme_lines() -> list[tuple[str, str, str | None]]:
             for part in command.split("&&"):
                 words = shlex.split(part)
                 if words[:3] in (["python", "-m", "gpquarto"], ["python3", "-m", "gpquarto"]):
-                    lines.append((shlex.join(words[3:]), comment.strip(), pending or None))
+                    lines.append((shlex.join(words[3:]), comment.strip()))
     return lines
 
 
 def gpquarto_commands() -> list[list[str]]:
     """The arguments of every ``python -m gpquarto ...`` line in the README's shell blocks."""
-    return [shlex.split(command) for command, _, _ in readme_lines()]
+    return [shlex.split(command) for command, _ in readme_lines()]
 
 
 def registered_commands() -> set[str]:
@@ -102,27 +101,25 @@ def registered_commands() -> set[str]:
     return set(subparsers.choices)
 
 
-def skip_if_pending(arguments: list[str], pending: str | None) -> None:
-    if arguments[0] not in registered_commands():
-        assert pending == arguments[0], f"README command {arguments[0]!r} is not a gpquarto command"
-        pytest.skip(f"the {pending!r} command is not registered in gpquarto.cli.COMMAND_MODULES yet")
+def check_registered(arguments: list[str]) -> None:
+    assert arguments[0] in registered_commands(), f"README command {arguments[0]!r} is not a gpquarto command"
 
 
 def test_readme_shows_many_commands():
     assert len(gpquarto_commands()) >= 12
 
 
-@pytest.mark.parametrize("command, comment, pending", readme_lines(), ids=lambda value: str(value)[:60])
-def test_every_readme_command_is_accepted_by_the_cli(command, comment, pending, tutorial, monkeypatch):
+@pytest.mark.parametrize("command, comment", readme_lines(), ids=lambda value: str(value)[:60])
+def test_every_readme_command_is_accepted_by_the_cli(command, comment, tutorial, monkeypatch):
     arguments = shlex.split(command)
-    skip_if_pending(arguments, pending)
+    check_registered(arguments)
     monkeypatch.chdir(tutorial)  # where the tutorial's files are (a plugin file is checked when given)
     args = build_parser().parse_args(arguments)
     assert callable(args.handler)
 
 
 def test_every_long_command_has_a_small_variant_or_a_reason():
-    commands = {command: comment for command, comment, _ in readme_lines()}
+    commands = {command: comment for command, comment in readme_lines()}
     for command, comment in commands.items():
         if comment.startswith("long"):
             assert command in SMALL, f"README command marked long has no small variant in SMALL: {command}"
@@ -149,7 +146,7 @@ def tutorial(tmp_path_factory) -> Path:
     result = run_cli(*shlex.split(FIRST), "--quiet", cwd=folder)
     assert result.returncode == 0, result.stderr
     assert (folder / "best_player.p").is_file() and (folder / "runs" / "default").is_dir()
-    plugin = next(body for _, language, body in BLOCKS if language == "python" and "@primitive" in body)
+    plugin = next(body for language, body in BLOCKS if language == "python" and "@primitive" in body)
     (folder / "my_primitives.py").write_text(plugin)
     return folder
 
@@ -191,13 +188,13 @@ def serve_once(arguments: list[str], cwd: Path) -> None:
         process.wait(timeout=60)
 
 
-@pytest.mark.parametrize("command, comment, pending", readme_lines(), ids=lambda value: str(value)[:60])
-def test_readme_command_runs(command, comment, pending, tutorial, request):
+@pytest.mark.parametrize("command, comment", readme_lines(), ids=lambda value: str(value)[:60])
+def test_readme_command_runs(command, comment, tutorial, request):
     arguments = shlex.split(command)
-    skip_if_pending(arguments, pending)
+    check_registered(arguments)
     if command in SKIPPED:
         pytest.skip(SKIPPED[command])
-    commands = [line for line, _, _ in readme_lines()]
+    commands = [line for line, _ in readme_lines()]
     if command == FIRST or (command in SMALL and SMALL[command] in commands):
         return  # the tutorial fixture ran it, or its small variant is a README line of its own
     arguments = shlex.split(SMALL.get(command) or command)
@@ -224,7 +221,7 @@ def test_readme_command_runs(command, comment, pending, tutorial, request):
 
 def test_python_examples_run(tutorial, monkeypatch):
     monkeypatch.chdir(tutorial)
-    examples = [body for _, language, body in BLOCKS if language == "python" and "@primitive" not in body]
+    examples = [body for language, body in BLOCKS if language == "python" and "@primitive" not in body]
     assert len(examples) >= 4
     for body in examples:
         exec(compile(body, "README.md", "exec"), {})
