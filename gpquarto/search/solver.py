@@ -195,8 +195,10 @@ class _Search:
                     reply_safe = rest & ~unsafe[(after + add) & high]
                     if not reply_safe:
                         continue  # the placer has no safe piece to give back: a win for the chooser here
-                    if left == 2:
-                        value = DRAW  # the placer gives the last piece, safe on the last square
+                    if left == 2 or (left == 3 and floor >= DRAW):
+                        # With two squares left the placer gives the last piece safely: a draw. With three, the
+                        # chooser places only a piece given safely: at most a draw, enough to refute ``piece``.
+                        value = DRAW
                     else:
                         chars[square] = own
                         if left == 3:
