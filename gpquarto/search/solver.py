@@ -117,19 +117,7 @@ class _Search:
         self.table = table
         self.node_limit = node_limit + 1 if node_limit is not None else -1  # the node count that stops
         self.nodes = 0
-        self.choice_value, self.small_value = self._make_choice_value()
-
-    def placement(self, square: int, piece: int, occupied: int, available: int, counters: int) -> tuple[int, int]:
-        """Counters after ``piece`` goes on ``square`` (not a win), and the mask of pieces then safe to give."""
-        chars = self.chars
-        own = CHARACTERISTICS[piece]
-        for mask, a, b, c in self.others[square]:
-            seen = occupied & mask
-            if seen == mask:
-                counters -= COUNTER_OF[chars[a] & chars[b] & chars[c]]
-            elif seen & (seen - 1):
-                counters += COUNTER_OF[chars[a] & chars[b] & chars[c] & own]
-        return counters, available & ~UNSAFE_OF_COUNTERS[(counters + COUNTER_CARRY) & COUNTER_HIGH]
+        self.choice_value, self.small_value, self.counters_after = self._make_choice_value()
 
     def _make_choice_value(self):
         chars = self.chars
@@ -145,6 +133,16 @@ class _Search:
         characteristics = CHARACTERISTICS
         full = ALL_SQUARES_MASK
         exact, at_most, at_least = _EXACT, _AT_MOST, _AT_LEAST
+
+        def counters_after(square: int, own: int, occupied: int, counters: int) -> int:
+            """Threat counters once a piece with characteristics ``own`` is on the empty ``square`` (not a win)."""
+            for mask, a, b, c in others[square]:
+                seen = occupied & mask
+                if seen == mask:  # the line is full: its threat, if any, is gone
+                    counters -= spread[chars[a] & chars[b] & chars[c]]
+                elif seen & (seen - 1):  # the line now holds three pieces
+                    counters += spread[chars[a] & chars[b] & chars[c] & own]
+            return counters
 
         def wins_with_two_left(occupied: int, safe: int, available: int) -> bool:
             """True when the chooser, with two squares and the two pieces ``available`` left, wins: some
@@ -185,13 +183,7 @@ class _Search:
                 floor = alpha if alpha > best else best
                 worst = WIN
                 for square in empties:
-                    after = counters
-                    for mask, a, b, c in others[square]:
-                        seen = occupied & mask
-                        if seen == mask:
-                            after -= spread[chars[a] & chars[b] & chars[c]]
-                        elif seen & (seen - 1):
-                            after += spread[chars[a] & chars[b] & chars[c] & own]
+                    after = counters_after(square, own, occupied, counters)
                     reply_safe = rest & ~unsafe[(after + add) & high]
                     if not reply_safe:
                         continue  # the placer has no safe piece to give back: a win for the chooser here
@@ -294,13 +286,7 @@ class _Search:
                 replies.sort()
                 for reply in replies:
                     square = reply >> 16 & 15
-                    after = counters
-                    for mask, a, b, c in others[square]:
-                        seen = occupied & mask
-                        if seen == mask:
-                            after -= spread[chars[a] & chars[b] & chars[c]]
-                        elif seen & (seen - 1):
-                            after += spread[chars[a] & chars[b] & chars[c] & own]
+                    after = counters_after(square, own, occupied, counters)
                     chars[square] = own
                     if lean:
                         value = -small_value(
@@ -341,13 +327,14 @@ class _Search:
                 entries[key] = exact[best]
             return best
 
-        return choice_value, small_value
+        return choice_value, small_value, counters_after
 
     def after_placement(
         self, square: int, piece: int, occupied: int, available: int, counters: int, key: int, alpha: int, beta: int
     ) -> int:
         """Value for the placer of ``piece`` on ``square`` (not a win): it must then choose a piece."""
-        after, safe = self.placement(square, piece, occupied, available, counters)
+        after = self.counters_after(square, CHARACTERISTICS[piece], occupied, counters)
+        safe = available & ~UNSAFE_OF_COUNTERS[(after + COUNTER_CARRY) & COUNTER_HIGH]
         occupied |= 1 << square
         left = occupied ^ ALL_SQUARES_MASK
         if not left:
