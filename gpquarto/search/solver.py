@@ -15,19 +15,20 @@ Quarto-specific pruning:
 * a placement after which the opponent has no safe piece to give back is a loss for that opponent, found
   without recursing; a piece that leaves the opponent only such placements wins at once;
 * a chooser with no safe piece loses; a safe piece for the last square is a draw;
-* a choice with two empty squares left is decided by its parent, inline (without the table): such nodes
-  were a quarter of the search;
 * a choice with at most ``LEAN_MAX`` (5) empty squares is searched by a lean function without the table,
-  the move lists and their sorting: those nodes are most of the search, only about 5 % of them were found
-  in the table, and ordering saved fewer nodes there than it cost (measured for issue 8 at 10 empty
-  squares: about 30 % more nodes, 10 to 15 % less time).
+  move lists or sorting: those nodes are most of the search, only about 5 % of them were found in the
+  table, and ordering saved fewer nodes there than it cost (measured for issue 8 at 10 empty squares:
+  about 30 % more nodes, 10 to 15 % less time). With two squares left a safe piece for the last square is
+  a draw, and with three the chooser can only win if the placer has no safe piece to give back, so when a
+  draw is already enough to refute a piece such a reply refutes it without searching further.
 
 Symmetric images are *not* merged in the table: from one root the search almost never meets two distinct
 images of one position (the pieces already placed pin both the square and the piece maps). Measured again
 for issue 8 at 10 empty squares: the 53,359 and 10,307 positions stored by a choice and a placement solve
 fell into exactly as many classes of :func:`~gpquarto.engine.symmetry.canonical_key`, so a canonical key
 (~0.2 ms each, against ~15 us per node) would only cost time. The optional compiled solver
-(:mod:`gpquarto.search.compiled`, ``pip install "gpquarto[fast]"``) runs this algorithm about 10x faster.
+(:mod:`gpquarto.search.compiled`, ``pip install "gpquarto[fast]"``) runs the table search at every level
+(the lean split pays in Python only), about 10x faster.
 
 Example (a piece is due; of the three that do not lose at once, only piece 6 wins)::
 
