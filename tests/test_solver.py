@@ -11,6 +11,7 @@ from gpquarto.engine.board import PLACE_OFFSET, Board
 from gpquarto.engine.lines import Rules
 from gpquarto.engine.symmetry import PIECE_MAPS, square_maps, transform
 from gpquarto.resolve import make_player
+from gpquarto.search import solver
 from gpquarto.search.solver import NodeLimitReached, SolverTable, solve
 
 
@@ -96,6 +97,20 @@ def test_matches_exhaustive_search_on_six_and_seven_empty_squares(rules: Rules, 
         result = solve(board)
         expected = reference(board, functools.partial(memo_value, memo={}))
         assert (result.value, result.best_actions) == expected, board.text()
+
+
+@pytest.mark.parametrize("rules", list(Rules))
+def test_lean_and_table_searches_match_exhaustive_search_wherever_they_split(rules: Rules, monkeypatch) -> None:
+    """Choices with at most ``LEAN_MAX`` empty squares take the lean search, bigger ones the table and move
+    ordering: wherever the split lies, both decision kinds get the exhaustive value and best actions."""
+    rng = random.Random(f"lean {rules.value}")
+    for index, empties in enumerate([4, 5, 5, 6, 6, 7, 7] * 2):
+        board = random_endgame(rng, empties, rules, placement_due=index % 2 == 1)
+        expected = reference(board, functools.partial(memo_value, memo={}))
+        for lean_max in (2, 3, 4, solver.LEAN_MAX, 7):
+            monkeypatch.setattr(solver, "LEAN_MAX", lean_max)
+            result = solve(board)
+            assert (result.value, result.best_actions) == expected, (board.text(), lean_max)
 
 
 def test_best_actions_are_legal_and_both_phases_are_solved() -> None:
