@@ -200,24 +200,24 @@ class ScreeningResult:
     measures: tuple[tuple[tuple[str, str], RuleMeasure], ...]
 
 
-#: Per process: the screens (each with its memo) and tree generators that screening tasks use.
-_SCREENS: dict[tuple, RuleScreen] = {}
-_GENERATORS: dict[tuple, TreeGenerator] = {}
+#: Per process: the screens (each with its memo) and tree generators of the runs whose rules it screens,
+#: keyed by the library object (a plugin file changed on disk is a new library) and the run's settings.
+_SCREENS: dict[tuple, tuple[RuleScreen, TreeGenerator]] = {}
+_SCREENS_LIMIT = 8
 
 
 def screen_task(task: ScreeningTask) -> ScreeningResult:
     """Screen one rule (a module-level function, so any runner can send it): :meth:`RuleScreen.screen_rule`
     with ``random.Random(task.seed)``, on a screen and a generator rebuilt once per process."""
     library = get_library(task.library)
-    key = (task.library, task.config, task.screening_seed)
-    screen = _SCREENS.get(key)
-    if screen is None:
-        screen = _SCREENS[key] = RuleScreen(library, task.config, task.screening_seed, library_config=task.library)
-    generator = _GENERATORS.get((task.library, task.height_limit))
-    if generator is None:
-        generator = _GENERATORS[(task.library, task.height_limit)] = TreeGenerator(
-            library.primitive_set(), task.height_limit
-        )
+    key = (library, task.config, task.screening_seed, task.height_limit)
+    found = _SCREENS.get(key)
+    if found is None:
+        if len(_SCREENS) >= _SCREENS_LIMIT:
+            _SCREENS.clear()
+        screen = RuleScreen(library, task.config, task.screening_seed, library_config=task.library)
+        found = _SCREENS[key] = (screen, TreeGenerator(library.primitive_set(), task.height_limit))
+    screen, generator = found
     rule = _parse_rule(task.kind, task.texts, library.primitive_set())
     kept, measures = screen._tries(random.Random(task.seed), task.kind, rule, generator)
     return ScreeningResult(kept.texts(), tuple(measures))

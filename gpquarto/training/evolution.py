@@ -175,13 +175,13 @@ class Evolution:
 
     def __post_init__(self) -> None:
         self.generator = make_generator(self.library, self.config.height_limit)
+        self.library_spec = self.config.library()  # how workers load the library (tasks carry it)
         self.screen = RuleScreen(
             self.library,
             _screening_config(self.config),
             derive_seed(self.config.seed, "screening"),
-            library_config=self.config.library(),
+            library_config=self.library_spec,
         )
-        self.library_spec = self.config.library()
         self._accuracy_positions: tuple | None = None
         self._evaluations = 0
 
