@@ -39,6 +39,12 @@ def slow_square(value: int) -> int:
     return value * value
 
 
+def square_but_not_three(value: int) -> int:
+    if value == 3:
+        raise ValueError("three")
+    return value * value
+
+
 class Cluster:
     """A scheduler and named workers in their own processes, on loopback."""
 
@@ -125,6 +131,16 @@ def test_training_on_the_cluster_equals_serial_and_survives_a_killed_worker(clus
         assert "w1" not in cluster.workers
     finally:
         runner.close()
+
+
+def test_a_map_reports_progress_per_batch_and_raises_a_tasks_own_error(cluster):
+    with DaskRunner(cluster.address) as runner:
+        seen: list[list[int]] = []
+        assert runner.map(slow_square, range(12), progress=seen.append, batch_size=3) == [v * v for v in range(12)]
+        assert sorted(map(sorted, seen)) == [[v * v for v in range(start, start + 3)] for start in (0, 3, 6, 9)]
+        with pytest.raises(ValueError, match="three"):
+            runner.map(square_but_not_three, range(8))
+        assert runner.map(abs, [-1, -2]) == [1, 2]  # the runner is still usable
 
 
 def test_no_worker_left_is_said_after_a_bounded_wait_and_work_goes_on_when_one_joins(cluster, capsys):

@@ -8,7 +8,9 @@ import pytest
 
 from gpquarto.gp.genome import CHOOSE, PLACE, Genome
 from gpquarto.gp.screening import RuleScreen, ScreeningConfig
+from gpquarto.gp.variation import random_genome
 from gpquarto.runner import SerialRunner
+from gpquarto.runner.processes import ProcessRunner
 from gpquarto.training.evolution import Evolution, EvolutionConfig, make_generator
 from gpquarto.training.fitness import LibraryConfig, get_library
 
@@ -148,3 +150,38 @@ def test_screening_keeps_rules_inside_the_band(library):
     fixed = screen.screen_rule(random.Random(0), CHOOSE, always, make_generator(library, 8))
     assert fixed != always and fixed.screened
     assert screen.screen_rule(random.Random(0), CHOOSE, fixed, None) is fixed  # screened once only
+
+
+def unscreened_genomes(library, count: int = 8) -> list[Genome]:
+    rng, generator = random.Random(5), make_generator(library, 8)
+    return [random_genome(rng, generator, min_rules=2, max_rules=4, min_height=1, max_height=4) for _ in range(count)]
+
+
+def test_a_screened_batch_is_the_same_on_any_runner_and_whatever_the_memo_holds(library):
+    def screened(screen: RuleScreen, runner) -> list[dict]:
+        genomes = screen.screen_genomes(
+            random.Random(3), unscreened_genomes(library), make_generator(library, 8), runner
+        )
+        assert all(rule.screened for genome in genomes for kind in (CHOOSE, PLACE) for rule in genome.rules(kind))
+        return [genome.to_data() for genome in genomes]
+
+    warm = RuleScreen(library, ScreeningConfig(games=2), seed=0, library_config=LibraryConfig())
+    on_serial = screened(warm, SerialRunner())
+    with ProcessRunner(2) as pool:
+        on_pool = screened(RuleScreen(library, ScreeningConfig(games=2), seed=0, library_config=LibraryConfig()), pool)
+    assert on_pool == on_serial == screened(warm, SerialRunner())  # the second serial pass answers from the memo
+    assert on_serial != [genome.to_data() for genome in unscreened_genomes(library)]  # some rules were re-mutated
+
+
+def test_bred_generations_are_the_same_on_processes_and_after_a_resume(library, tmp_path):
+    config = EvolutionConfig(generations=3, **{**TINY, "mutation_rate": 1.0})
+    serial = run(config, library, generations=1)
+    path = tmp_path / "checkpoint.dill"
+    serial.save_checkpoint(str(path))
+    serial.run(SerialRunner())
+    resumed = Evolution.load_checkpoint(str(path), library, config)
+    resumed.run(SerialRunner())
+    with ProcessRunner(2) as pool:
+        pooled = Evolution.start(config, library, pool)
+        pooled.run(pool)
+    assert summary(pooled) == summary(serial) == summary(resumed)

@@ -43,7 +43,7 @@ def train_benchmark(
     library = get_library(config.library())
     made = {label: make() for label, make in runners.items()}
     try:
-        runs = {label: Evolution.start(config, library) for label in made}
+        runs = {label: Evolution.start(config, library, runner) for label, runner in made.items()}
         for label, runner in made.items():
             runs[label].step(runner)  # warm-up: workers start and load the library
         times = {label: GenerationTimes(label, []) for label in made}

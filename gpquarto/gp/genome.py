@@ -43,11 +43,13 @@ class Rule:
     """``if condition then action``: two typed trees (never modified in place: operators build new rules).
 
     ``screened`` marks a rule that has been through rule screening (see :mod:`gpquarto.gp.screening`).
+    The texts are written once and kept (training compares genomes by their texts many times a generation).
     """
 
     condition: gp.PrimitiveTree
     action: gp.PrimitiveTree
     screened: bool = field(default=False, compare=False, repr=False)
+    _texts: tuple[str, str] | None = field(default=None, init=False, compare=False, repr=False)
 
     @property
     def size(self) -> int:
@@ -61,7 +63,9 @@ class Rule:
 
     def texts(self) -> tuple[str, str]:
         """The safe text form of the *if* and *then* trees."""
-        return format_tree(self.condition), format_tree(self.action)
+        if self._texts is None:
+            self._texts = (format_tree(self.condition), format_tree(self.action))
+        return self._texts
 
     def __str__(self) -> str:
         condition, action = self.texts()
@@ -138,7 +142,7 @@ class Genome:
 
     def key(self) -> tuple:
         """Hashable identity of the rules (their texts)."""
-        return tuple(tuple(tuple(pair) for pair in self.to_data()[kind]) for kind in KINDS)
+        return tuple(tuple(rule.texts() for rule in self.rules(kind)) for kind in KINDS)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Genome) and self.key() == other.key()

@@ -494,3 +494,17 @@ def shared_library(plugins: Sequence[str] = (), *, tactical: bool = True, lookah
     if library is None:
         library = _SHARED_LIBRARIES[key] = load_library(plugins, tactical=tactical, lookahead=lookahead)
     return library
+
+
+@dataclass(frozen=True)
+class LibraryConfig:
+    """Which primitive library a worker loads: plugin files (absolute paths), the tactical and lookahead families."""
+
+    plugins: tuple[str, ...] = ()
+    tactical: bool = True
+    lookahead: bool = True
+
+
+def get_library(config: LibraryConfig) -> PrimitiveLibrary:
+    """The primitive library for ``config``, loaded once per process (plugins are re-loaded in each worker)."""
+    return shared_library(config.plugins, tactical=config.tactical, lookahead=config.lookahead)

@@ -4,9 +4,14 @@ A rule is measured alone (first and only rule of its kind, everything else rando
 games against the random player: its *true rate* (share of its kind's decisions where the *if* held) must lie
 in ``(0, max_true_rate]`` (default 66%: a rule true all the time would overshadow the rules after it) and its
 *legal rate* (share of those where the *then* gave a legal action) must reach ``min_legal_rate``. A failing
-rule is mutated again, at most ``tries`` times. A measurement depends only on the rule's text and the run
-seed, so it is memoised and repeats in any process, and a resumed run screens exactly as the first. Rules that went
-through screening are marked and not screened again when copied into offspring.
+rule is mutated again, at most ``tries`` times. A measurement depends only on the rule's text, its kind and
+the run seed, so it is memoised and repeats in any process, and a resumed run screens exactly as the first.
+Rules that went through screening are marked and not screened again when copied into offspring.
+
+:meth:`RuleScreen.screen_genomes` screens a whole generation on a runner: it draws one seed per unscreened
+rule from the evolution's generator, in a fixed order, and each rule is screened (measured, re-mutated with a
+generator of its own seed, measured again...) by :func:`screen_task` wherever the runner puts it. So the
+population bred does not depend on the runner or on the number of workers.
 """
 
 from __future__ import annotations
@@ -17,9 +22,14 @@ from dataclasses import dataclass
 from gpquarto.gp.generation import TreeGenerator
 from gpquarto.gp.genome import CHOOSE, KINDS, PLACE, Genome, Rule
 from gpquarto.gp.player import EvolvedPlayer
+from gpquarto.gp.primitives import LibraryConfig, get_library
 from gpquarto.gp.variation import mutate_rule
 from gpquarto.players.registry import make_named_player
+from gpquarto.runner import SERIAL, Runner
 from gpquarto.seeding import derive_seed
+
+#: The largest seed drawn for a rule's own generator.
+_SEED_RANGE = 2**63
 
 
 @dataclass(frozen=True)
@@ -52,14 +62,20 @@ class RuleMeasure:
 
 
 class RuleScreen:
-    """Measures rules and re-mutates the ones outside the band."""
+    """Measures rules and re-mutates the ones outside the band.
+
+    ``library_config`` says how a worker loads ``library`` (:meth:`screen_genomes` sends it with each rule).
+    """
 
     _CACHE_LIMIT = 200_000
 
-    def __init__(self, library, config: ScreeningConfig, seed: int) -> None:
+    def __init__(
+        self, library, config: ScreeningConfig, seed: int, *, library_config: LibraryConfig | None = None
+    ) -> None:
         self.library = library
         self.config = config
         self.seed = seed
+        self.library_config = library_config or LibraryConfig()
         self._cache: dict[tuple, RuleMeasure] = {}
         self._opponent = make_named_player("random")
 
@@ -78,15 +94,20 @@ class RuleScreen:
             play_game(players, seed=derive_seed(self.seed, "screening", game))
         compiled = (player.rules.choose_rules if kind == CHOOSE else player.rules.place_rules)[0]
         result = RuleMeasure(player.rules.decisions[kind], compiled.true, compiled.legal)
+        self._remember(key, result)
+        return result
+
+    def _remember(self, key: tuple, measure: RuleMeasure) -> None:
         if len(self._cache) >= self._CACHE_LIMIT:
             self._cache.clear()
-        self._cache[key] = result
-        return result
+        self._cache[key] = measure
+
+    def _in_band(self, measure: RuleMeasure) -> bool:
+        return 0 < measure.true_rate <= self.config.max_true_rate and measure.legal_rate >= self.config.min_legal_rate
 
     def accepts(self, kind: str, rule: Rule) -> bool:
         """True when the rule's true rate and legal rate are inside the band."""
-        measure = self.measure(kind, rule)
-        return 0 < measure.true_rate <= self.config.max_true_rate and measure.legal_rate >= self.config.min_legal_rate
+        return self._in_band(self.measure(kind, rule))
 
     def screen_rule(self, rng: random.Random, kind: str, rule: Rule, generator: TreeGenerator) -> Rule:
         """``rule`` if accepted, else mutated until accepted or out of tries (the last try is kept).
@@ -95,14 +116,113 @@ class RuleScreen:
         """
         if rule.screened:
             return rule
-        for _ in range(self.config.tries):
-            if self.accepts(kind, rule):
-                break
-            rule = mutate_rule(rng, rule, generator)
+        rule, _ = self._tries(rng, kind, rule, generator)
         rule.screened = True
         return rule
 
-    def screen_genome(self, rng: random.Random, genome: Genome, generator: TreeGenerator) -> Genome:
-        """A genome whose rules have all been through :meth:`screen_rule`."""
-        lists = {kind: [self.screen_rule(rng, kind, rule, generator) for rule in genome.rules(kind)] for kind in KINDS}
-        return Genome(lists[CHOOSE], lists[PLACE])
+    def _tries(
+        self, rng: random.Random, kind: str, rule: Rule, generator: TreeGenerator
+    ) -> tuple[Rule, list[tuple[tuple[str, str], RuleMeasure]]]:
+        """Measure, and mutate while rejected, at most ``tries`` times: the rule kept and every measure taken."""
+        measures = []
+        for _ in range(self.config.tries):
+            measure = self.measure(kind, rule)
+            measures.append((rule.texts(), measure))
+            if self._in_band(measure):
+                break
+            rule = mutate_rule(rng, rule, generator)
+        return rule, measures
+
+    def screen_genomes(
+        self, rng: random.Random, genomes: list[Genome], generator: TreeGenerator, runner: Runner = SERIAL
+    ) -> list[Genome]:
+        """``genomes`` with every unscreened rule screened on ``runner`` (one map for the whole batch).
+
+        One seed per unscreened rule is drawn from ``rng``, genome by genome, choose rules before place rules;
+        rule ``i`` is then screened by :meth:`screen_rule` with ``random.Random(seed_i)``. Rules this screen
+        has measured and accepted before stay here; the others travel as :class:`ScreeningTask`. The result
+        depends only on the rules and ``rng``, not on the runner nor on what the memo holds.
+        """
+        lists = [{kind: list(genome.rules(kind)) for kind in KINDS} for genome in genomes]
+        slots = [
+            (number, kind, index, rng.randrange(_SEED_RANGE))
+            for number, rules in enumerate(lists)
+            for kind in KINDS
+            for index, rule in enumerate(rules[kind])
+            if not rule.screened
+        ]
+        tasks, sent = [], []
+        for number, kind, index, seed in slots:
+            rule = lists[number][kind][index]
+            known = self._cache.get((kind, *rule.texts()))
+            if known is not None and self._in_band(known):
+                rule.screened = True  # what screen_rule would do with it, wherever it ran
+                continue
+            tasks.append(
+                ScreeningTask(
+                    kind, rule.texts(), seed, self.library_config, self.config, self.seed, generator.height_limit
+                )
+            )
+            sent.append((number, kind, index))
+        results: list[ScreeningResult] = runner.map(screen_task, tasks)
+        pset = self.library.primitive_set()
+        for (number, kind, index), task, result in zip(sent, tasks, results, strict=True):
+            for texts, measure in result.measures:
+                self._remember((kind, *texts), measure)
+            rule = lists[number][kind][index]
+            if result.texts != task.texts:
+                rule = _parse_rule(kind, result.texts, pset)
+            rule.screened = True
+            lists[number][kind][index] = rule
+        return [Genome(rules[CHOOSE], rules[PLACE]) for rules in lists]
+
+
+@dataclass(frozen=True)
+class ScreeningTask:
+    """One rule to screen on a worker, as plain data: its kind and texts, the seed of the generator that
+    mutates it when it is rejected, and what rebuilds the screen there (library, settings, run seed, height
+    limit of the trees)."""
+
+    kind: str
+    texts: tuple[str, str]
+    seed: int
+    library: LibraryConfig
+    config: ScreeningConfig
+    screening_seed: int
+    height_limit: int
+
+
+@dataclass(frozen=True)
+class ScreeningResult:
+    """The texts of the rule kept, and every measure taken on the way (for the caller's memo)."""
+
+    texts: tuple[str, str]
+    measures: tuple[tuple[tuple[str, str], RuleMeasure], ...]
+
+
+#: Per process: the screens (each with its memo) and tree generators of the runs whose rules it screens,
+#: keyed by the library object (a plugin file changed on disk is a new library) and the run's settings.
+_SCREENS: dict[tuple, tuple[RuleScreen, TreeGenerator]] = {}
+_SCREENS_LIMIT = 8
+
+
+def screen_task(task: ScreeningTask) -> ScreeningResult:
+    """Screen one rule (a module-level function, so any runner can send it): :meth:`RuleScreen.screen_rule`
+    with ``random.Random(task.seed)``, on a screen and a generator rebuilt once per process."""
+    library = get_library(task.library)
+    key = (library, task.config, task.screening_seed, task.height_limit)
+    found = _SCREENS.get(key)
+    if found is None:
+        if len(_SCREENS) >= _SCREENS_LIMIT:
+            _SCREENS.clear()
+        screen = RuleScreen(library, task.config, task.screening_seed, library_config=task.library)
+        found = _SCREENS[key] = (screen, TreeGenerator(library.primitive_set(), task.height_limit))
+    screen, generator = found
+    rule = _parse_rule(task.kind, task.texts, library.primitive_set())
+    kept, measures = screen._tries(random.Random(task.seed), task.kind, rule, generator)
+    return ScreeningResult(kept.texts(), tuple(measures))
+
+
+def _parse_rule(kind: str, texts: tuple[str, str], pset) -> Rule:
+    data = {other: [list(texts)] if other == kind else [] for other in KINDS}
+    return Genome.from_data(data, pset).rules(kind)[0]

@@ -3,9 +3,10 @@
 One generation: every genome plays the generation's games (the same for all, seeded from the run seed and
 the generation) through the back-end's ``map``; the hall of fame and the logbook are updated; the next
 population is bred (elites, tournament selection on ``(score, size)``, crossover, mutation, immigrants every
-``immigrant_every`` generations, rule screening) from one ``random.Random``. The state after a generation,
-saved by :meth:`Evolution.save_checkpoint`, holds the *next* generation's index, its population (as text)
-and the generator's state, so a resumed run is bit-identical to an uninterrupted one.
+``immigrant_every`` generations) from one ``random.Random``; its new rules are screened through the
+back-end's ``map`` too, with seeds drawn from that generator, so the workers do not change the result. The
+state after a generation, saved by :meth:`Evolution.save_checkpoint`, holds the *next* generation's index,
+its population (as text) and the generator's state, so a resumed run is bit-identical to an uninterrupted one.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from gpquarto.gp.genome import ACTION_TYPES, CONDITION_TYPE, Genome
 from gpquarto.gp.screening import RuleScreen, ScreeningConfig
 from gpquarto.gp.variation import mutate_genome, random_genome, rule_crossover, tree_crossover
 from gpquarto.plain_files import read_plain_file
-from gpquarto.runner import Runner
+from gpquarto.runner import SERIAL, Runner
 from gpquarto.seeding import derive_seed
 from gpquarto.training.fitness import (
     EvaluationResult,
@@ -174,25 +175,29 @@ class Evolution:
 
     def __post_init__(self) -> None:
         self.generator = make_generator(self.library, self.config.height_limit)
+        self.library_spec = self.config.library()  # how workers load the library (tasks carry it)
         self.screen = RuleScreen(
-            self.library, _screening_config(self.config), derive_seed(self.config.seed, "screening")
+            self.library,
+            _screening_config(self.config),
+            derive_seed(self.config.seed, "screening"),
+            library_config=self.library_spec,
         )
-        self.library_spec = self.config.library()
         self._accuracy_positions: tuple | None = None
         self._evaluations = 0
 
     @classmethod
-    def start(cls, config: EvolutionConfig, library) -> Evolution:
-        """A new run: a random, screened population for generation 0."""
+    def start(cls, config: EvolutionConfig, library, runner: Runner = SERIAL) -> Evolution:
+        """A new run: a random population for generation 0, its rules screened on ``runner``."""
         rng = random.Random(derive_seed(config.seed, "evolution"))
         evolution = cls(config, library, 0, [], rng, tools.HallOfFame(config.hall_of_fame, similar=operator.eq))
-        evolution.population = [evolution.fresh_genome() for _ in range(config.population)]
+        population = [evolution._random_genome() for _ in range(config.population)]
+        evolution.population = evolution.screen.screen_genomes(rng, population, evolution.generator, runner)
         return evolution
 
-    def fresh_genome(self) -> Genome:
-        """A random genome with screened rules."""
+    def _random_genome(self) -> Genome:
+        """A random genome (its rules not screened yet)."""
         config = self.config
-        genome = random_genome(
+        return random_genome(
             self.rng,
             self.generator,
             min_rules=config.min_rules,
@@ -200,7 +205,6 @@ class Evolution:
             min_height=config.init_min_height,
             max_height=config.init_max_height,
         )
-        return self.screen.screen_genome(self.rng, genome, self.generator)
 
     # -- one generation -------------------------------------------------------------------------------
 
@@ -294,8 +298,9 @@ class Evolution:
         ]
         return max(contenders, key=lambda genome: genome.fitness.wvalues)
 
-    def breed(self) -> None:
-        """Replace the population by the next generation's (not yet evaluated) and advance ``generation``."""
+    def breed(self, runner: Runner = SERIAL) -> None:
+        """Replace the population by the next generation's (not yet evaluated) and advance ``generation``;
+        the offspring's new rules are screened on ``runner``."""
         config, rng, generator = self.config, self.rng, self.generator
         ranked = sorted(self.population, key=lambda genome: genome.fitness.wvalues, reverse=True)
         elites = [genome.clone() for genome in ranked[: config.elite]]
@@ -319,8 +324,8 @@ class Evolution:
         next_generation = self.generation + 1
         if config.immigrants and next_generation % config.immigrant_every == 0:
             for index in range(len(offspring) - config.immigrants, len(offspring)):
-                offspring[index] = self.fresh_genome()
-        offspring = [self.screen.screen_genome(rng, genome, generator) for genome in offspring]
+                offspring[index] = self._random_genome()
+        offspring = self.screen.screen_genomes(rng, offspring, generator, runner)
         self.population = elites + offspring
         self.generation = next_generation
 
@@ -328,7 +333,7 @@ class Evolution:
         """Evaluate, record and breed one generation; returns its logbook row."""
         self.evaluate(runner)
         row = self.record()
-        self.breed()
+        self.breed(runner)
         return row
 
     def run(self, runner: Runner, on_generation: Callable[[Evolution, dict], None] | None = None) -> None:

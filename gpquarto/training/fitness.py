@@ -19,21 +19,11 @@ from dataclasses import asdict, dataclass
 from gpquarto.arena.game import play_game
 from gpquarto.gp.genome import Genome
 from gpquarto.gp.player import EvolvedPlayer
-from gpquarto.gp.primitives import PrimitiveLibrary, shared_library
+from gpquarto.gp.primitives import LibraryConfig, get_library
 from gpquarto.grading.bank import BankPosition
 from gpquarto.grading.grade import decide
 from gpquarto.resolve import make_unattended_player
 from gpquarto.seeding import derive_seed
-
-
-@dataclass(frozen=True)
-class LibraryConfig:
-    """Which primitive library a worker loads: plugin files (absolute paths), the tactical and lookahead families."""
-
-    plugins: tuple[str, ...] = ()
-    tactical: bool = True
-    lookahead: bool = True
-
 
 #: The opponent name that means "a member of the run's own hall of fame" (past champions).
 HALL_OF_FAME = "hof"
@@ -184,11 +174,6 @@ def opponents_at(opponents: str, schedule: str, generation: int) -> str:
 
 
 _OPPONENTS: dict[str, object] = {}
-
-
-def get_library(config: LibraryConfig) -> PrimitiveLibrary:
-    """The primitive library for ``config``, loaded once per process (plugins are re-loaded in each worker)."""
-    return shared_library(config.plugins, tactical=config.tactical, lookahead=config.lookahead)
 
 
 def _opponent(spec: str):

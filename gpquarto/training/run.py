@@ -147,11 +147,12 @@ def train(
     run = RunFolder(folder, config, uuid.uuid4().hex, copy)
     _check_copy_target(run)
     library = get_library(config.library())
-    evolution = Evolution.start(config, library)
+    runner = runner or SerialRunner()
+    evolution = Evolution.start(config, library, runner)
     folder.mkdir(parents=True, exist_ok=True)
     evolution.save_checkpoint(str(run.checkpoint_path))
     _write_config(run)
-    return _train(run, evolution, runner or SerialRunner(), on_generation)
+    return _train(run, evolution, runner, on_generation)
 
 
 def resume(
