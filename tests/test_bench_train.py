@@ -22,3 +22,15 @@ def test_every_runner_gets_its_repeats_and_the_table_names_them():
     assert closed == [True]
     table = format_train_benchmark(results, config)
     assert "serial" in table and "pool" in table and "1.00x" in table
+
+
+def test_bench_set_is_for_train_only_and_checked(capsys):
+    from gpquarto.cli import main
+
+    assert main(["bench", "engine", "--set", "games=2"]) == 2
+    assert "goes with 'bench train' only" in capsys.readouterr().err
+    assert main(["bench", "train", "--set", "nope=1"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "bad setting 'nope=1'" in err and "\n" not in err
+    assert main(["bench", "train", "--set", "population=1"]) == 2
+    assert "population must be at least 2" in capsys.readouterr().err

@@ -136,7 +136,7 @@ def rule(library, kind: str, condition: str, action: str):
 
 
 def test_screening_keeps_rules_inside_the_band(library):
-    screen = RuleScreen(library, ScreeningConfig(games=4), seed=0)
+    screen = RuleScreen(library, ScreeningConfig(games=4, max_true_rate=0.66), seed=0)
     never = rule(library, CHOOSE, "lte(pieces_left, 0)", "safe_piece")  # a piece is always left to choose
     always = rule(library, CHOOSE, "gt(pieces_left, 0)", "safe_piece")
     sometimes = rule(library, CHOOSE, "gt(pieces_left, add(4, mul(4, 2)))", "possible_piece(safe_piece, tall_piece)")
@@ -150,6 +150,13 @@ def test_screening_keeps_rules_inside_the_band(library):
     fixed = screen.screen_rule(random.Random(0), CHOOSE, always, make_generator(library, 8))
     assert fixed != always and fixed.screened
     assert screen.screen_rule(random.Random(0), CHOOSE, fixed, None) is fixed  # screened once only
+
+
+def test_by_default_an_always_true_rule_is_welcome_but_a_never_true_one_is_not(library):
+    screen = RuleScreen(library, ScreeningConfig(games=4), seed=0)
+    always = rule(library, PLACE, "True", "tightest_safe_square")
+    assert screen.measure(PLACE, always).true_rate == 1.0 and screen.accepts(PLACE, always)
+    assert not screen.accepts(CHOOSE, rule(library, CHOOSE, "lte(pieces_left, 0)", "safe_piece"))
 
 
 def unscreened_genomes(library, count: int = 8) -> list[Genome]:

@@ -1,9 +1,10 @@
-"""``gpquarto bench engine|players|solver``: speed benchmarks (medians over repeats)."""
+"""``gpquarto bench engine|players|solver|train``: speed benchmarks (medians over repeats)."""
 
 from __future__ import annotations
 
 import argparse
 
+from gpquarto.cli import UsageError
 from gpquarto.cli.common import add_rules_argument, positive_float, positive_int
 
 TARGETS = ("engine", "players", "solver", "train")
@@ -39,6 +40,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=lambda text: [positive_int(part) for part in text.split(",")],
         help="solver: numbers of empty squares, comma-separated (default 8,9,10,11,12)",
     )
+    parser.add_argument(
+        "--set",
+        dest="settings",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="train: a training setting changed from the default (repeatable; e.g. population=20), as in experiment",
+    )
     add_rules_argument(parser)
     parser.set_defaults(handler=run)
 
@@ -47,6 +56,8 @@ def run(args: argparse.Namespace) -> int:
     from gpquarto.engine.lines import Rules
 
     rules = Rules(args.rules)
+    if args.settings and args.target != "train":
+        raise UsageError("--set changes a training setting: it goes with 'bench train' only")
     if args.target == "engine":
         from gpquarto.bench.engine import engine_benchmark, format_engine_benchmark
 
@@ -64,8 +75,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def run_train_benchmark(args: argparse.Namespace) -> int:
-    """Seconds per generation of the default training with 1 and 2 local workers and a 2-worker local Dask cluster."""
+    """Seconds per generation of the default training (or the one ``--set`` changes) with 1 and 2 local workers
+    and a 2-worker local Dask cluster."""
     from gpquarto.bench.train import format_train_benchmark, train_benchmark
+    from gpquarto.jobs.experiment import parse_setting
     from gpquarto.runner import SerialRunner
     from gpquarto.runner.processes import ProcessRunner
     from gpquarto.training import EvolutionConfig
@@ -79,6 +92,6 @@ def run_train_benchmark(args: argparse.Namespace) -> int:
         runners["local Dask cluster, 2 workers"] = lambda: DaskRunner(local_workers=2)
     except ImportError:
         print("(no Dask: pip install 'gpquarto[distributed]' to measure it too)")
-    config = EvolutionConfig()
+    config = EvolutionConfig(**dict(parse_setting(text) for text in args.settings))
     print(format_train_benchmark(train_benchmark(runners, config, repeats=args.repeats), config))
     return 0

@@ -55,7 +55,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--opponents",
         default=None,
         help="weighted opponent mix: SPEC:WEIGHT,... with any player spec (minimax:depth=2:1 is minimax at depth 2, "
-        "weight 1) or hof, the run's own hall of fame (default random:1,novice:1)",
+        "weight 1) or hof, the run's own hall of fame (default random:1,minimax:depth=2:3)",
     )
     parser.add_argument(
         "--schedule",

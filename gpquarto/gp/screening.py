@@ -1,8 +1,9 @@
-"""Rule screening: a new rule must fire sometimes but not always, and its *then* must usually be legal.
+"""Rule screening: a new rule must fire at least sometimes, and its *then* must usually be legal.
 
 A rule is measured alone (first and only rule of its kind, everything else random fallback) over a few
 games against the random player: its *true rate* (share of its kind's decisions where the *if* held) must lie
-in ``(0, max_true_rate]`` (default 66%: a rule true all the time would overshadow the rules after it) and its
+in ``(0, max_true_rate]`` (default 100%: a rule true all the time is an *otherwise* rule, as in the strongest
+hand-written rule lists, and when its *then* has no legal action the rules after it still decide) and its
 *legal rate* (share of those where the *then* gave a legal action) must reach ``min_legal_rate``. A failing
 rule is mutated again, at most ``tries`` times. A measurement depends only on the rule's text, its kind and
 the run seed, so it is memoised and repeats in any process, and a resumed run screens exactly as the first.
@@ -37,7 +38,7 @@ class ScreeningConfig:
     """Screening games per rule, the accepted true-rate band, the minimum legal rate and the retry bound."""
 
     games: int = 3
-    max_true_rate: float = 0.66
+    max_true_rate: float = 1.0
     min_legal_rate: float = 0.5
     tries: int = 5
 

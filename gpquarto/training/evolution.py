@@ -57,7 +57,7 @@ class EvolutionConfig:
     generations: int = 120
     population: int = 50
     games: int = 40
-    opponents: str = "random:1,novice:1"
+    opponents: str = "random:1,minimax:depth=2:3"
     schedule: str = ""
     seed: int = 0
     fallback_weight: float = 0.4
@@ -82,7 +82,7 @@ class EvolutionConfig:
     rule_crossover_share: float = 0.5
     mutation_rate: float = 0.6
     screening_games: int = 3
-    screening_max_true_rate: float = 0.66
+    screening_max_true_rate: float = 1.0
     screening_min_legal_rate: float = 0.5
     screening_tries: int = 5
     final_games: int = 200
