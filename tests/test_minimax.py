@@ -412,3 +412,34 @@ def test_heuristics_match_their_definitions() -> None:
         assert heuristics.guaranteed_loss(board) == (-100 if lost else 0), board.text()
         assert heuristics.wins_only(board) == 0
     assert checked > 50
+
+
+class ForgetfulMinimax(MinimaxPlayer):
+    """Searches every decision afresh: the reference for the remembered answers."""
+
+    def _best_moves(self, position, search):
+        self._memo.clear()
+        return super()._best_moves(position, search)
+
+
+def records(player, games: int, seed: int, first_game: int = 0) -> list[tuple[int, ...]]:
+    from gpquarto.arena.match import play_match
+
+    result = play_match(player, RandomPlayer(), games, seed=seed, keep_records=True, first_game=first_game)
+    return [tuple(record.actions) for record in result.records]
+
+
+def test_remembered_answers_play_the_games_a_fresh_search_plays():
+    remembering = MinimaxPlayer(depth=2, heuristic="lines")
+    warm_up = records(remembering, 30, seed=8)  # meets positions again, in other games and other orders
+    assert remembering._memo
+    later = records(remembering, 30, seed=5)
+    assert later == records(ForgetfulMinimax(depth=2, heuristic="lines"), 30, seed=5)
+    assert warm_up == records(ForgetfulMinimax(depth=2, heuristic="lines"), 30, seed=8)
+    assert records(remembering, 10, seed=5, first_game=20) == later[20:]  # a slice replays alike on a warm player
+
+
+def test_only_the_fixed_strategy_remembers():
+    player = MinimaxPlayer(depth=1, strategy="full_below")
+    records(player, 4, seed=1)
+    assert not player._memo

@@ -16,6 +16,11 @@ Options from the seeds:
 
 Among root moves of equal value the player draws one uniformly at random from its own seeded generator,
 so that two deterministic players do not replay one game over and over; the search itself is deterministic.
+With the ``fixed`` strategy the set of best root moves depends on the position and the depth only, not on
+what the search saw before (tests/test_search_equivalence.py checks a table kept through a game against
+fresh references), so the player remembers it by position, in a canonical (sorted) order, across games: a
+fitness opponent meets the same positions again and again, and answers them without searching. The draw
+among the moves is the same whether the answer was remembered or searched.
 A placement search also finds the piece to give next; the player remembers it and gives it when asked to
 choose on the board it expects, without searching again.
 """
@@ -87,6 +92,8 @@ class MinimaxPlayer(BasePlayer):
     """Negamax with alpha-beta and a transposition table, searching whole turns (place, then choose)."""
 
     name = "minimax"
+    #: Root answers remembered (``fixed`` strategy), at most this many; the memory is emptied when full.
+    MEMO_LIMIT = 50_000
 
     def __init__(
         self,
@@ -121,6 +128,7 @@ class MinimaxPlayer(BasePlayer):
         self._novice = NovicePlayer()
         self._plan = PlannedChoice()
         self._solver = SolverPlayer(empties=solver_below) if solver_below > 0 else None
+        self._memo: dict[tuple, tuple[tuple[int, int], ...]] = {}
         self.seed(seed)
 
     @property
@@ -151,8 +159,7 @@ class MinimaxPlayer(BasePlayer):
         if self._solver_decides(board):
             return self._solver.place_piece(board, piece)
         position = board.copy()
-        result = self.search.best_placement(position, self.depth_for(position))
-        square, next_piece = self._rng.choice(result.best_moves)
+        square, next_piece = self._rng.choice(self._best_moves(position, self.search.best_placement))
         if next_piece != NO_PIECE:
             self._plan.remember(position, square, next_piece)
         return square
@@ -168,8 +175,22 @@ class MinimaxPlayer(BasePlayer):
         if self._solver_decides(board):
             return self._solver.choose_piece(board)
         position = board.copy()
-        result = self.search.best_choice(position, self.depth_for(position))
-        return self._rng.choice(result.best_moves)[1]
+        return self._rng.choice(self._best_moves(position, self.search.best_choice))[1]
+
+    def _best_moves(self, position: Board, search) -> tuple[tuple[int, int], ...]:
+        """The best root moves of ``position`` from ``search`` (a placement or a choice search), remembered by
+        position with the ``fixed`` strategy (see the module docstring)."""
+        depth = self.depth_for(position)
+        if self.strategy != "fixed":
+            return search(position, depth).best_moves
+        key = (tuple(position.raw_cells), position.in_hand, position.rules, depth)
+        moves = self._memo.get(key)
+        if moves is None:
+            moves = tuple(sorted(search(position, depth).best_moves))
+            if len(self._memo) >= self.MEMO_LIMIT:
+                self._memo.clear()
+            self._memo[key] = moves
+        return moves
 
     def _solver_decides(self, board: BoardView) -> bool:
         """True once the exact solver is enabled for this few empty squares (at most ``solver_below``)."""
