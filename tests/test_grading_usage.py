@@ -12,6 +12,7 @@ from gpquarto.gp.player import EvolvedPlayer
 from gpquarto.gp.primitives import shared_library
 from gpquarto.gp.storage import player_data, save_player
 from gpquarto.grading.usage import format_usage, rule_usage
+from tests.test_solver import brute_value
 
 RULES = {
     CHOOSE: [["gt(pieces_placed, add(4, 2))", "safe_piece"], ["True", "piece_leaving_fewest_safe_placements"]],
@@ -27,25 +28,6 @@ def library():
 @pytest.fixture(scope="module")
 def genome(library):
     return Genome.from_data(RULES, library.primitive_set())
-
-
-def outcome(board: Board) -> int:
-    if board.winner is None:
-        return 0
-    return 1 if board.winner == board.player else -1
-
-
-def brute_value(board: Board) -> int:
-    """Plain negamax over every action, for the player to act."""
-    if board.is_over():
-        return outcome(board)
-    me, best = board.player, -1
-    for action in board.legal_actions():
-        board.apply(action)
-        value = brute_value(board) if board.player == me else -brute_value(board)
-        board.undo()
-        best = max(best, value)
-    return best
 
 
 def brute_grade(text: str, action: int) -> bool | None:

@@ -183,7 +183,7 @@ class MinimaxPlayer(BasePlayer):
         depth = self.depth_for(position)
         if self.strategy != "fixed":
             return search(position, depth).best_moves
-        key = (tuple(position.raw_cells), position.in_hand, position.rules, depth)
+        key = (position.cells, position.in_hand, position.rules, depth)
         moves = self._memo.get(key)
         if moves is None:
             moves = tuple(sorted(search(position, depth).best_moves))
