@@ -34,3 +34,14 @@ def test_bench_set_is_for_train_only_and_checked(capsys):
     assert "bad setting 'nope=1'" in err and "\n" not in err
     assert main(["bench", "train", "--set", "population=1"]) == 2
     assert "population must be at least 2" in capsys.readouterr().err
+
+
+def test_speedup_is_the_median_of_per_repeat_ratios_not_a_ratio_of_medians():
+    from gpquarto.bench.train import GenerationTimes, paired_speedup
+
+    # A slow spell hit repeats 2 and 3 on both runners: the per-repeat ratios are 2, 2, 2, 1 -> 2.
+    serial = GenerationTimes("serial", [4.0, 12.0, 12.0, 4.0])
+    pool = GenerationTimes("pool", [2.0, 6.0, 6.0, 4.0])
+    assert paired_speedup(serial, pool) == 2.0
+    assert serial.median / pool.median != 2.0  # 8 / 5 = 1.6: what a ratio of medians would have said
+    assert paired_speedup(serial, serial) == 1.0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import signal
 import subprocess
@@ -30,13 +31,20 @@ def kill_own_process(value: int) -> int:
     return value
 
 
-def test_batches_are_contiguous_cover_everything_and_are_few():
+def test_batches_are_contiguous_cover_everything_shrink_and_are_few():
     items = list(range(103))
     for workers in (1, 2, 3, 8):
         cut = batches(items, workers)
         assert [item for batch in cut for item in batch] == items
-        assert all(cut) and len(cut) <= workers * 4
+        sizes = [len(batch) for batch in cut]
+        assert all(sizes) and sizes == sorted(sizes, reverse=True)
+        share = 2 * workers
+        assert sizes[0] == -(-len(items) // share) and sizes[-1] == 1
+        # Each batch takes 1/share of what is left, so the count grows with log(items), not with items.
+        assert len(cut) <= share * (1 + math.log(len(items))) + share
         assert [len(batch) for batch in batches(items, workers, size=10)] == [10] * 10 + [3]
+    assert [len(batch) for batch in batches(list(range(40)), 2)] == [10, 8, 6, 4, 3, 3, 2, 1, 1, 1, 1]
+    assert len(batches(list(range(100_000)), 2)) < 50
     assert batches([], 4) == []
 
 

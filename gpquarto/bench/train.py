@@ -61,17 +61,29 @@ def train_benchmark(
             runner.close()
 
 
+def paired_speedup(reference: GenerationTimes, result: GenerationTimes) -> float:
+    """Median over repeats of ``reference / result`` for the same generation, timed one right after the other.
+
+    On a shared machine a slow spell lengthens whole repeats; a ratio within a repeat cancels it, where a ratio
+    of medians would not (and each repeat is the same generation's work on both runners)."""
+    return statistics.median(
+        slow / fast for slow, fast in zip(reference.seconds, result.seconds, strict=True) if fast > 0
+    )
+
+
 def format_train_benchmark(results: list[GenerationTimes], config: EvolutionConfig) -> str:
-    """A table of median (min-max) seconds per generation, and each runner's speed-up over the first."""
-    reference = results[0].median
+    """A table of median (min-max) seconds per generation, and each runner's speed-up over the first (median of
+    the per-generation ratios, :func:`paired_speedup`)."""
+    reference = results[0]
     lines = [
         f"seconds per generation: population {config.population}, {config.games} games each, "
-        f"opponents {config.opponents} (median of {len(results[0].seconds)} interleaved repeats)",
+        f"opponents {config.opponents} (median of {len(results[0].seconds)} interleaved repeats; "
+        "speed-up: median of the per-repeat ratios)",
         f"{'runner':<28} {'median':>8} {'min':>8} {'max':>8} {'speed-up':>9}",
     ]
     for result in results:
         lines.append(
             f"{result.label:<28} {result.median:>8.3f} {min(result.seconds):>8.3f} {max(result.seconds):>8.3f} "
-            f"{reference / result.median:>8.2f}x"
+            f"{paired_speedup(reference, result):>8.2f}x"
         )
     return "\n".join(lines)

@@ -9,8 +9,10 @@ from typing import Any
 #: Called with the results just finished, in no particular order (for progress bars).
 Progress = Callable[[list], None]
 
-#: Batches per worker and map: enough to balance uneven tasks, few enough to keep the overhead small.
-BATCHES_PER_WORKER = 4
+#: Guided batching: each batch takes this share of what is left, divided among the workers (``1 / (2 w)``).
+#: Batches start large (little overhead) and shrink to single items at the end of a map, so the workers
+#: finish together instead of one waiting for the other's last large batch.
+GUIDED_SHARE = 2
 
 
 class RunnerError(RuntimeError):
@@ -25,16 +27,22 @@ def available_cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def batches(
-    items: Sequence[Any], workers: int, *, per_worker: int = BATCHES_PER_WORKER, size: int | None = None
-) -> list[list[Any]]:
-    """Cut ``items`` into contiguous batches of ``size`` items, or about ``per_worker`` per worker (never an
-    empty batch)."""
+def batches(items: Sequence[Any], workers: int, *, size: int | None = None) -> list[list[Any]]:
+    """Cut ``items`` into contiguous batches (never an empty one): of ``size`` items each, or else guided, each
+    batch ``ceil(left / (GUIDED_SHARE * workers))`` items long, where ``left`` is what the batches before it
+    leave over."""
     if not items:
         return []
-    if size is None:
-        size = max(1, -(-len(items) // (max(1, workers) * per_worker)))
-    return [list(items[start : start + size]) for start in range(0, len(items), size)]
+    if size is not None:
+        return [list(items[start : start + size]) for start in range(0, len(items), size)]
+    share = GUIDED_SHARE * max(1, workers)
+    cut: list[list[Any]] = []
+    start = 0
+    while start < len(items):
+        length = -(-(len(items) - start) // share)
+        cut.append(list(items[start : start + length]))
+        start += length
+    return cut
 
 
 def run_batch(function: Callable[[Any], Any], batch: list[Any]) -> list[Any]:
@@ -60,8 +68,8 @@ class Runner:
     ) -> list:
         """``[function(item) for item in items]``, in order; ``progress(results)`` as items finish.
 
-        Items travel in batches (about four per worker); ``batch_size`` sets their size instead, for callers
-        whose items are already large (``1``: each item is a task).
+        Items travel in guided batches (large first, single items last); ``batch_size`` fixes their size
+        instead, for callers whose items are already large (``1``: each item is a task).
         """
         raise NotImplementedError
 
