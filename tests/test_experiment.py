@@ -82,8 +82,8 @@ def test_an_experiment_runs_resumes_and_summarizes(tmp_path):
     run_experiment(plan(), out, on_run=lambda *event: said.append(event))
     assert [event for event in said if event[2] == "started"] == [
         ("basic", 0, "started"),
-        ("basic", 1, "started"),
         ("tactical", 0, "started"),
+        ("basic", 1, "started"),
         ("tactical", 1, "started"),
     ]
     summary = summarize(out)

@@ -37,6 +37,7 @@ CONFIG_OPTIONS = (
     "tactical",
     "lookahead",
     "plugins",
+    "start_from",
     "final_games",
 )
 
@@ -104,6 +105,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="leave the lookahead primitives out (one-turn lookahead: the opponent's immediate reply)",
     )
     add_plugin_argument(parser, "primitive plugin file (repeatable)")
+    parser.add_argument(
+        "--start-from",
+        dest="start_from",
+        action="append",
+        default=None,
+        metavar="PLAYER_FILE",
+        help="a saved player (.json or .p) whose rules join generation 0 in place of a random genome "
+        "(repeatable): continue from a champion or a hand-written list",
+    )
     add_runner_arguments(parser)
     parser.add_argument("--run-dir", default="runs/default", help="run folder (default runs/default)")
     parser.add_argument("--resume", action="store_true", help="continue the run in --run-dir from its checkpoint")
@@ -120,6 +130,8 @@ def _given(args: argparse.Namespace) -> dict:
     given = {name: getattr(args, name) for name in CONFIG_OPTIONS if getattr(args, name) is not None}
     if "plugins" in given:
         given["plugins"] = tuple(str(Path(plugin).resolve()) for plugin in given["plugins"])
+    if "start_from" in given:
+        given["start_from"] = tuple(str(Path(player).resolve()) for player in given["start_from"])
     return given
 
 

@@ -170,13 +170,15 @@ def run_experiment(
 ) -> None:
     """Run (or continue) every run of ``plan`` in ``out`` and measure each best player.
 
-    ``on_run(variant, seed, what)`` is told when a run is started, resumed, skipped or measured.
+    Runs go seed by seed, every variant in turn, so an experiment stopped part-way has about as many finished
+    runs of each variant. ``on_run(variant, seed, what)`` is told when a run is started, resumed, skipped or
+    measured.
     """
     out = Path(out)
     _check_or_write_plan(plan, out)
     runner = runner or SerialRunner()
-    for variant in plan.variants:
-        for seed in plan.seeds:
+    for seed in plan.seeds:
+        for variant in plan.variants:
             folder = run_folder(out, variant.name, seed)
             run = _trained(plan, variant, seed, folder, runner, on_run)
             if not (folder / STRENGTH_FILE).is_file():

@@ -22,7 +22,7 @@ from deap import tools
 
 from gpquarto.atomic import write_bytes_atomic
 from gpquarto.gp.generation import TreeGenerator
-from gpquarto.gp.genome import ACTION_TYPES, CONDITION_TYPE, Genome
+from gpquarto.gp.genome import ACTION_TYPES, CONDITION_TYPE, KINDS, Genome
 from gpquarto.gp.screening import RuleScreen, ScreeningConfig
 from gpquarto.gp.variation import mutate_genome, random_genome, rule_crossover, tree_crossover
 from gpquarto.plain_files import read_plain_file
@@ -67,6 +67,8 @@ class EvolutionConfig:
     tactical: bool = True
     lookahead: bool = True
     plugins: tuple[str, ...] = ()
+    #: Player files (``.json`` or ``.p``) whose rules join generation 0 in place of as many random genomes.
+    start_from: tuple[str, ...] = ()
     min_rules: int = 5
     max_rules: int = 10
     rule_cap: int = 16
@@ -89,6 +91,7 @@ class EvolutionConfig:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "plugins", tuple(self.plugins))
+        object.__setattr__(self, "start_from", tuple(self.start_from))
         if not self.tactical:  # the lookahead family builds on the tactical one: no tactics, no lookahead
             object.__setattr__(self, "lookahead", False)
         checks = [
@@ -112,6 +115,10 @@ class EvolutionConfig:
             (6 <= self.accuracy_max_empties <= 10, "accuracy_max_empties must be 6..10"),
             (self.screening_games >= 1 and self.screening_tries >= 1, "screening games and tries must be >= 1"),
             (self.final_games >= 0 and self.final_games % 2 == 0, "final_games must be an even number >= 0"),
+            (
+                len(self.start_from) <= self.population,
+                f"start_from names {len(self.start_from)} players, more than the population ({self.population})",
+            ),
         ]
         for ok, message in checks:
             if not ok:
@@ -124,6 +131,7 @@ class EvolutionConfig:
         """Plain JSON-able dict."""
         data = asdict(self)
         data["plugins"] = list(self.plugins)
+        data["start_from"] = list(self.start_from)
         return data
 
     @classmethod
@@ -134,7 +142,14 @@ class EvolutionConfig:
         if unknown:
             raise ValueError(f"unknown config keys: {', '.join(unknown)}")
         # Runs saved before the lookahead family existed trained without it: keep them as they were.
-        return cls(**{"lookahead": False, **data, "plugins": tuple(data.get("plugins", ()))})
+        return cls(
+            **{
+                "lookahead": False,
+                **data,
+                "plugins": tuple(data.get("plugins", ())),
+                "start_from": tuple(data.get("start_from", ())),
+            }
+        )
 
     def training_bank(self):
         """The parameters of the training bank graded by the accuracy term: the run's seed, purpose
@@ -159,6 +174,27 @@ class EvolutionConfig:
             for item in fields(self)
             if item.name not in RESUMABLE_CHANGES and getattr(self, item.name) != getattr(other, item.name)
         ]
+
+
+def start_genomes(config: EvolutionConfig, library) -> list[Genome]:
+    """The genomes of the player files in ``config.start_from``, read safely (plain data only) and checked
+    against the run's library and limits; any problem is a one-line ``ValueError`` naming the file."""
+    from gpquarto.gp.storage import genome_from_data, read_player_file
+
+    genomes = []
+    for path in config.start_from:
+        genome = genome_from_data(read_player_file(path), library, path)
+        for kind in KINDS:
+            rules = genome.rules(kind)
+            if not 1 <= len(rules) <= config.rule_cap:
+                raise ValueError(f"{path}: {len(rules)} {kind} rules; a run allows 1 to rule_cap = {config.rule_cap}")
+            tallest = max(tree.height for rule in rules for tree in (rule.condition, rule.action))
+            if tallest > config.height_limit:
+                raise ValueError(
+                    f"{path}: a {kind} rule has a tree of height {tallest}, above height_limit = {config.height_limit}"
+                )
+        genomes.append(genome)
+    return genomes
 
 
 @dataclass
@@ -187,11 +223,18 @@ class Evolution:
 
     @classmethod
     def start(cls, config: EvolutionConfig, library, runner: Runner = SERIAL) -> Evolution:
-        """A new run: a random population for generation 0, its rules screened on ``runner``."""
+        """A new run: a random population for generation 0, its rules screened on ``runner``; the players of
+        ``config.start_from`` (read first: a bad file fails before any work) take the first places, as they are.
+
+        The random genomes are drawn whether or not some are replaced, so the rest of generation 0 is the same
+        as without ``start_from``.
+        """
+        given = start_genomes(config, library)
         rng = random.Random(derive_seed(config.seed, "evolution"))
         evolution = cls(config, library, 0, [], rng, tools.HallOfFame(config.hall_of_fame, similar=operator.eq))
         population = [evolution._random_genome() for _ in range(config.population)]
-        evolution.population = evolution.screen.screen_genomes(rng, population, evolution.generator, runner)
+        population = evolution.screen.screen_genomes(rng, population, evolution.generator, runner)
+        evolution.population = given + population[len(given) :]
         return evolution
 
     def _random_genome(self) -> Genome:
