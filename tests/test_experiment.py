@@ -138,3 +138,26 @@ def test_best_players_can_be_graded_against_perfect_play_too(tmp_path):
     assert len(accuracies) == 2 and all(0 <= value <= 1 for value in accuracies)
     assert "grade accuracy" in format_summary(summary)
     assert ExperimentPlan.from_dict(graded.as_dict()) == graded
+
+
+def test_the_strength_figure_widens_with_the_variants_and_scales_to_the_values():
+    import io
+
+    from matplotlib.image import imread
+
+    from gpquarto.jobs.experiment import ExperimentSummary, VariantSummary
+    from gpquarto.jobs.experiment_report import strength_png
+
+    def figure(names, values):
+        variants = tuple(Variant(name, {}) for name in names)
+        summary = ExperimentSummary(
+            plan(variants=variants),
+            [VariantSummary(name, {"random": list(values), "novice": [0.5, 0.6]}, [[0.1, 0.2]]) for name in names],
+            [],
+        )
+        return imread(io.BytesIO(strength_png(summary)), format="png")
+
+    two = figure(["basic", "tactical"], [1.0, 1.0, 1.0])
+    six = figure([f"a-long-variant-name-{index}" for index in range(6)], [0.97, 0.99, 1.0])
+    assert two.ndim == 3 and six.ndim == 3
+    assert six.shape[1] > two.shape[1]  # wider panels for more variants

@@ -76,20 +76,29 @@ def _png(figure) -> bytes:
 
 
 def strength_png(summary: ExperimentSummary) -> bytes:
-    """Box plots of the final strength, one panel per evaluation opponent."""
+    """Box plots of the final strength, one panel per evaluation opponent, with every run as a dot (with a few
+    seeds per variant the dots say more than the boxes); each panel's scale fits its values."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
     opponents = summary.plan.metrics
-    figure = Figure(figsize=(4 + 3 * len(opponents), 4))
+    names = [variant.name for variant in summary.variants]
+    panel_width = max(3.0, 0.6 * len(names) + 1.0)
+    figure = Figure(figsize=(1 + panel_width * len(opponents), 4.5))
     FigureCanvasAgg(figure)
     for index, opponent in enumerate(opponents):
         axes = figure.add_subplot(1, len(opponents), index + 1)
-        axes.boxplot([variant.strength[opponent] for variant in summary.variants])
-        axes.set_xticks(range(1, len(summary.variants) + 1), [variant.name for variant in summary.variants])
+        values = [variant.strength[opponent] for variant in summary.variants]
+        axes.boxplot(values)
+        for position, runs in enumerate(values, 1):
+            axes.plot([position] * len(runs), runs, "o", color="tab:blue", alpha=0.6, markersize=4)
+        axes.set_xticks(range(1, len(names) + 1), names, rotation=30, ha="right")
         axes.set_title(_label(opponent))
-        axes.set_ylabel("score rate of the best player")
-        axes.set_ylim(-0.02, 1.02)
+        axes.set_ylabel("accuracy of the best player" if opponent == GRADE_METRIC else "score rate of the best player")
+        flat = [value for runs in values for value in runs]
+        low, high = min(flat), max(flat)
+        margin = max(0.02, 0.1 * (high - low))
+        axes.set_ylim(max(0.0, low - margin), min(1.0, high + margin) + 0.005)
         axes.grid(alpha=0.3)
     figure.tight_layout()
     return _png(figure)
