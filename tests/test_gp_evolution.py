@@ -124,6 +124,15 @@ def test_bad_configs_are_refused():
         EvolutionConfig.from_dict({"colour": 1})
 
 
+def test_a_config_saved_before_a_setting_existed_keeps_what_it_trained_with():
+    saved = EvolutionConfig().as_dict()
+    del saved["lookahead"], saved["accuracy_weight"]  # written before the lookahead family and the accuracy term
+    old = EvolutionConfig.from_dict(saved)
+    assert old.lookahead is False and old.accuracy_weight == 0.0
+    assert EvolutionConfig.from_dict(EvolutionConfig().as_dict()) == EvolutionConfig()
+    assert EvolutionConfig().accuracy_weight > 0 and EvolutionConfig().lookahead
+
+
 def rule(library, kind: str, condition: str, action: str):
     genome = Genome.from_data(
         {

@@ -77,7 +77,8 @@ def test_a_tree_taller_than_the_limit_is_refused(tmp_path):
         start(start_from=(str(tall),), height_limit=2, init_max_height=2)
 
 
-def test_the_cli_refuses_a_foreign_file_before_writing_the_run_folder(tmp_path, capsys):
+def test_the_cli_refuses_a_foreign_file_before_writing_the_run_folder(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
     foreign = tmp_path / "foreign.json"
     foreign.write_text('{"not": "a player"}')
     run_dir = tmp_path / "run"

@@ -73,7 +73,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--accuracy-weight",
         type=float,
         default=None,
-        help="score added per unit of accuracy on a training bank of solved endgame decisions (default 0: off); "
+        help="score added per unit of accuracy on a training bank of solved endgame decisions (default 1; 0: off); "
         "every decision is graded, a dense signal beside the games",
     )
     parser.add_argument(

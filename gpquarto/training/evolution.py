@@ -51,7 +51,9 @@ class EvolutionConfig:
 
     Defaults: 50 genomes x 40 games (20 seeds, both seats) per generation keep 120 generations within about
     ten minutes on two cores while the score noise (about +-0.07 at 40 games) stays below the gains selection
-    has to see; rules per genome 5..10 at creation (up to ``rule_cap`` later), height limit 8.
+    has to see; rules per genome 5..10 at creation (up to ``rule_cap`` later), height limit 8. The accuracy term
+    (weight 1 on 200 solved decisions with 6 to 8 empty squares) teaches the endgame that one-turn lookahead
+    cannot see; ``docs/experiments.md`` has the runs behind these choices.
     """
 
     generations: int = 120
@@ -61,7 +63,7 @@ class EvolutionConfig:
     schedule: str = ""
     seed: int = 0
     fallback_weight: float = 0.4
-    accuracy_weight: float = 0.0
+    accuracy_weight: float = 1.0
     accuracy_positions: int = 200
     accuracy_max_empties: int = 8
     tactical: bool = True
@@ -141,10 +143,12 @@ class EvolutionConfig:
         unknown = sorted(set(data) - known)
         if unknown:
             raise ValueError(f"unknown config keys: {', '.join(unknown)}")
-        # Runs saved before the lookahead family existed trained without it: keep them as they were.
+        # Runs saved before the lookahead family or the accuracy term existed trained without them: keep them
+        # as they were.
         return cls(
             **{
                 "lookahead": False,
+                "accuracy_weight": 0.0,
                 **data,
                 "plugins": tuple(data.get("plugins", ())),
                 "start_from": tuple(data.get("start_from", ())),
