@@ -192,7 +192,7 @@ def start_genomes(config: EvolutionConfig, library) -> list[Genome]:
             rules = genome.rules(kind)
             if not 1 <= len(rules) <= config.rule_cap:
                 raise ValueError(f"{path}: {len(rules)} {kind} rules; a run allows 1 to rule_cap = {config.rule_cap}")
-            tallest = max(tree.height for rule in rules for tree in (rule.condition, rule.action))
+            tallest = max(rule.height for rule in rules)
             if tallest > config.height_limit:
                 raise ValueError(
                     f"{path}: a {kind} rule has a tree of height {tallest}, above height_limit = {config.height_limit}"
