@@ -29,7 +29,7 @@ def environment(tmp_path_factory):
 
 
 def test_the_example_does_not_clash_with_the_builtin_library():
-    from gpquarto.gp.primitives import load_library
+    from gpquarto.gp.library import load_library
 
     builtin = load_library(entry_points=False)
     assert not [name for name in PRIMITIVES if name in builtin.specs]

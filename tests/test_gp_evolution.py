@@ -7,12 +7,12 @@ import random
 import pytest
 
 from gpquarto.gp.genome import CHOOSE, PLACE, Genome
+from gpquarto.gp.library import LibraryConfig, get_library
 from gpquarto.gp.screening import RuleScreen, ScreeningConfig
 from gpquarto.gp.variation import random_genome
 from gpquarto.runner import SerialRunner
 from gpquarto.runner.processes import ProcessRunner
 from gpquarto.training.evolution import Evolution, EvolutionConfig, make_generator
-from gpquarto.training.fitness import LibraryConfig, get_library
 
 TINY = {
     "population": 6,

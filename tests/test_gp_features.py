@@ -9,7 +9,8 @@ import pytest
 from gpquarto.engine.board import Board
 from gpquarto.engine.lines import Rules
 from gpquarto.gp.features import Features
-from gpquarto.gp.primitives import PrimitiveLibrary, load_library
+from gpquarto.gp.library import load_library
+from gpquarto.gp.primitives import PrimitiveLibrary
 from gpquarto.search import tactics
 
 ROWS = [[4 * row + col for col in range(4)] for row in range(4)]

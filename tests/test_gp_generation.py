@@ -9,7 +9,7 @@ from deap import gp
 
 from gpquarto.gp.generation import TreeGenerator
 from gpquarto.gp.genome import ACTION_TYPES, CONDITION_TYPE
-from gpquarto.gp.primitives import load_library
+from gpquarto.gp.library import load_library
 
 
 class Wide(int):

@@ -11,8 +11,9 @@ from gpquarto.gp.compiler import compile_tree
 from gpquarto.gp.features import Features
 from gpquarto.gp.generation import TreeGenerator
 from gpquarto.gp.genome import ACTION_TYPES, CHOOSE, CONDITION_TYPE, PLACE, Genome
+from gpquarto.gp.library import load_library
 from gpquarto.gp.player import EvolvedPlayer
-from gpquarto.gp.primitives import PrimitiveLibrary, load_library, primitive, registering
+from gpquarto.gp.primitives import PrimitiveLibrary, primitive, registering
 from gpquarto.gp.types import NO_ACTION, Piece, Square
 
 

@@ -8,7 +8,7 @@ from gpquarto_primitives import lookahead
 from gpquarto.engine.board import Board
 from gpquarto.engine.pieces import CHARACTERISTICS, NO_PIECE
 from gpquarto.gp.features import Features
-from gpquarto.gp.primitives import load_library
+from gpquarto.gp.library import load_library
 from gpquarto.gp.types import NO_ACTION
 from tests.helpers import random_positions
 

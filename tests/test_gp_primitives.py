@@ -10,12 +10,12 @@ import pytest
 from deap import gp
 
 from gpquarto.gp.features import Features
+from gpquarto.gp.library import load_library
 from gpquarto.gp.primitives import (
     PrimitiveError,
     PrimitiveLibrary,
     UnknownPrimitiveError,
     constant,
-    load_library,
     primitive,
     registering,
     sample_positions,

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from gpquarto.cli import main
+from gpquarto.gp.library import load_library
 from gpquarto.gp.plugins import ENTRY_POINT_GROUP, PluginError
-from gpquarto.gp.primitives import PrimitiveError, load_library
+from gpquarto.gp.primitives import PrimitiveError
 
 PLUGIN = '''
 from gpquarto.gp.features import Features

@@ -11,12 +11,12 @@ import pytest
 
 from gpquarto.arena.game import play_game
 from gpquarto.engine.board import Board
+from gpquarto.gp.library import LibraryConfig, get_library
 from gpquarto.gp.player import EvolvedPlayer
 from gpquarto.gp.storage import load_player, player_data, read_player_file, save_player
 from gpquarto.gp.variation import random_genome
 from gpquarto.resolve import make_player
 from gpquarto.training.evolution import make_generator
-from gpquarto.training.fitness import LibraryConfig, get_library
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,7 @@ import pytest
 
 from gpquarto.gp.generation import TreeGenerator
 from gpquarto.gp.genome import ACTION_TYPES, CONDITION_TYPE
-from gpquarto.gp.primitives import load_library
+from gpquarto.gp.library import load_library
 from gpquarto.gp.textform import MAX_DEPTH, TreeSyntaxError, format_tree, parse_tree
 from gpquarto.gp.types import Square
 

@@ -10,7 +10,7 @@ from deap import gp
 
 from gpquarto.gp.generation import TreeGenerator
 from gpquarto.gp.genome import ACTION_TYPES, CONDITION_TYPE, KINDS
-from gpquarto.gp.primitives import load_library
+from gpquarto.gp.library import load_library
 from gpquarto.gp.textform import format_tree
 from gpquarto.gp.variation import (
     mutate_genome,

@@ -257,10 +257,10 @@ def test_bank_json_round_trips(tiny_bank):
 def test_saved_players_are_graded_by_file_name(tmp_path, tiny_bank):
     import random
 
+    from gpquarto.gp.library import LibraryConfig, get_library
     from gpquarto.gp.storage import player_data, save_player
     from gpquarto.gp.variation import random_genome
     from gpquarto.training.evolution import make_generator
-    from gpquarto.training.fitness import LibraryConfig, get_library
 
     library = get_library(LibraryConfig())
     genome = random_genome(

@@ -8,8 +8,8 @@ import pytest
 from gpquarto.cli import main
 from gpquarto.engine.board import Board
 from gpquarto.gp.genome import CHOOSE, PLACE, Genome
+from gpquarto.gp.library import shared_library
 from gpquarto.gp.player import EvolvedPlayer
-from gpquarto.gp.primitives import shared_library
 from gpquarto.gp.storage import player_data, save_player
 from gpquarto.grading.usage import format_usage, rule_usage
 from tests.test_solver import brute_value

@@ -6,8 +6,8 @@ import random
 
 import pytest
 
+from gpquarto.gp.library import shared_library
 from gpquarto.gp.player import EvolvedPlayer
-from gpquarto.gp.primitives import shared_library
 from gpquarto.gp.storage import player_data, save_player
 from gpquarto.gp.variation import random_genome
 from gpquarto.players.random_player import RandomPlayer
@@ -74,7 +74,7 @@ def far_corner_square(features: Features) -> Square:
 def test_a_changed_plugin_file_is_warned_about_in_one_line(tmp_path, capsys):
     from gpquarto.cli import main
     from gpquarto.gp.genome import Genome
-    from gpquarto.gp.primitives import load_library
+    from gpquarto.gp.library import load_library
 
     plugin = tmp_path / "corners.py"
     plugin.write_text(PLUGIN)

@@ -47,7 +47,7 @@ def test_a_run_against_its_hall_of_fame_is_reproducible_on_any_runner_and_on_res
 
 
 def test_hof_games_need_a_hall_of_fame_and_use_it_once_there_is_one():
-    from gpquarto.training.fitness import get_library
+    from gpquarto.gp.library import get_library
 
     config = EvolutionConfig(generations=2, opponents="hof", **TINY)
     evolution = Evolution.start(config, get_library(config.library()))

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from gpquarto.cli import main
+from gpquarto.gp.library import get_library
 from gpquarto.gp.storage import read_player_file
 from gpquarto.training import EvolutionConfig, open_run, resume, train
 from gpquarto.training.evolution import Evolution
-from gpquarto.training.fitness import get_library
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "players"
 TRAP_SETTER = str(EXAMPLES / "trap_setter.json")

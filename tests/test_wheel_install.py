@@ -12,7 +12,7 @@ import zipfile
 from pathlib import Path
 
 from gpquarto.cli.primitives_cmd import format_library
-from gpquarto.gp.primitives import load_library
+from gpquarto.gp.library import load_library
 from tests.helpers import REPO as ROOT
 from tests.helpers import build_gpquarto_wheel, environment_without_checkout, isolated_environment, run_checked
 

@@ -13,9 +13,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from time import perf_counter
 
+from gpquarto.gp.library import get_library
 from gpquarto.runner import Runner
 from gpquarto.training import Evolution, EvolutionConfig
-from gpquarto.training.fitness import get_library
 
 
 @dataclass

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 
 from gpquarto.cli.common import add_plugin_argument
-from gpquarto.gp.primitives import PrimitiveInfo, PrimitiveLibrary, load_library
+from gpquarto.gp.library import load_library
+from gpquarto.gp.primitives import PrimitiveInfo, PrimitiveLibrary
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

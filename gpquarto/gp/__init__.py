@@ -5,13 +5,13 @@ layer lives in its own modules (``gpquarto.gp.genome``, ``gpquarto.gp.compiler``
 """
 
 from gpquarto.gp.features import Features
+from gpquarto.gp.library import load_library
 from gpquarto.gp.primitives import (
     PrimitiveError,
     PrimitiveInfo,
     PrimitiveLibrary,
     UnknownPrimitiveError,
     constant,
-    load_library,
     primitive,
 )
 from gpquarto.gp.types import NO_ACTION, Characteristic, Count, Piece, Square

@@ -25,7 +25,7 @@ Names must be Python identifiers that are not keywords (so ``and_``, not ``and``
 
 **Where registrations go.** A registration is stored in the defining module (its list
 ``__gp_primitives__``): a module's primitives are the ones it defines, whatever imports it and however
-often. Loaders (:func:`load_library`, :mod:`gpquarto.gp.plugins`) import a module and read that list, then
+often. Loaders (:mod:`gpquarto.gp.plugins`, used by :func:`gpquarto.gp.library.load_library`) import a module and read that list, then
 stamp each spec with the source they loaded it from; so two libraries loaded in one process never mix, and
 a module imported twice registers once. Inside ``with registering() as specs:`` registrations go to
 ``specs`` instead (for tests and libraries built in code: ``PrimitiveLibrary(specs)``).
@@ -38,13 +38,12 @@ import functools
 import inspect
 import itertools
 import keyword
-import os
 import random
 import sys
 import typing
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from gpquarto.engine.board import Board
 from gpquarto.engine.lines import Rules
@@ -445,66 +444,3 @@ class PrimitiveLibrary:
                     if argument not in reached_through:
                         reached_through[argument] = f"a child of {spec.signature}"
                         pending.append(argument)
-
-
-def load_library(
-    plugins: Sequence[str] = (), *, tactical: bool = True, lookahead: bool = True, entry_points: bool = True
-) -> PrimitiveLibrary:
-    """The built-in library, then installed packages (entry point group ``gpquarto.primitives``), then plugin files.
-
-    ``lookahead=False`` leaves the family "lookahead" out; ``tactical=False`` leaves out "tactical" and
-    "lookahead" (which builds on it). Duplicate names across sources are refused
-    (:class:`PrimitiveError` naming both sources); a plugin that fails raises
-    :class:`~gpquarto.gp.plugins.PluginError` naming itself.
-    """
-    from gpquarto.gp import plugins as loaders
-
-    loaded = [loaders.load_builtin()]
-    if entry_points:
-        loaded += loaders.load_entry_points()
-    loaded += [loaders.load_plugin_file(path) for path in plugins]
-    specs = [replace(spec, source=source.source) for source in loaded for spec in source.specs]
-    library = PrimitiveLibrary(specs, {source.source: source.version for source in loaded})
-    left_out = () if tactical and lookahead else ("lookahead",) if tactical else ("tactical", "lookahead")
-    return library.without_families(*left_out) if left_out else library
-
-
-_SHARED_LIBRARIES: dict[tuple, PrimitiveLibrary] = {}
-
-
-def _file_stamp(path: str) -> tuple:
-    """What identifies a plugin file's content cheaply: a changed file is loaded again."""
-    try:
-        stat = os.stat(path)
-    except OSError:
-        return (path, None)  # load_library reports the problem
-    return (path, stat.st_mtime_ns, stat.st_size)
-
-
-def shared_library(plugins: Sequence[str] = (), *, tactical: bool = True, lookahead: bool = True) -> PrimitiveLibrary:
-    """:func:`load_library`, loaded once per process for each set of plugin files and families.
-
-    Loading runs every primitive's checks, so code that needs a library many times (each fitness task, each
-    saved player) shares one; a plugin file that changes on disk is loaded again. The library is read-only
-    once built.
-    """
-    plugins = tuple(plugins)
-    key = (tuple(_file_stamp(path) for path in plugins), tactical, lookahead)
-    library = _SHARED_LIBRARIES.get(key)
-    if library is None:
-        library = _SHARED_LIBRARIES[key] = load_library(plugins, tactical=tactical, lookahead=lookahead)
-    return library
-
-
-@dataclass(frozen=True)
-class LibraryConfig:
-    """Which primitive library a worker loads: plugin files (absolute paths), the tactical and lookahead families."""
-
-    plugins: tuple[str, ...] = ()
-    tactical: bool = True
-    lookahead: bool = True
-
-
-def get_library(config: LibraryConfig) -> PrimitiveLibrary:
-    """The primitive library for ``config``, loaded once per process (plugins are re-loaded in each worker)."""
-    return shared_library(config.plugins, tactical=config.tactical, lookahead=config.lookahead)

@@ -22,8 +22,8 @@ from dataclasses import dataclass
 
 from gpquarto.gp.generation import TreeGenerator
 from gpquarto.gp.genome import CHOOSE, KINDS, PLACE, Genome, Rule
+from gpquarto.gp.library import LibraryConfig, get_library
 from gpquarto.gp.player import EvolvedPlayer
-from gpquarto.gp.primitives import LibraryConfig, get_library
 from gpquarto.gp.variation import mutate_rule
 from gpquarto.players.registry import make_named_player
 from gpquarto.runner import SERIAL, Runner

@@ -21,8 +21,9 @@ from pathlib import Path
 
 from gpquarto.atomic import write_bytes_atomic
 from gpquarto.gp.genome import Genome
+from gpquarto.gp.library import shared_library
 from gpquarto.gp.player import EvolvedPlayer
-from gpquarto.gp.primitives import PrimitiveLibrary, shared_library
+from gpquarto.gp.primitives import PrimitiveLibrary
 from gpquarto.plain_files import read_plain_file
 
 PLAYER_FORMAT = "gpquarto-player/1"

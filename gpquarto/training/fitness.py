@@ -18,8 +18,8 @@ from dataclasses import asdict, dataclass
 
 from gpquarto.arena.game import play_game
 from gpquarto.gp.genome import Genome
+from gpquarto.gp.library import LibraryConfig, get_library
 from gpquarto.gp.player import EvolvedPlayer
-from gpquarto.gp.primitives import LibraryConfig, get_library
 from gpquarto.grading.bank import BankPosition
 from gpquarto.grading.grade import decide
 from gpquarto.resolve import make_unattended_player

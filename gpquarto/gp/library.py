@@ -1,0 +1,76 @@
+"""Loading a primitive library: the built-in families, installed packages and plugin files, and sharing one.
+
+:func:`load_library` assembles a :class:`~gpquarto.gp.primitives.PrimitiveLibrary` from the sources that
+:mod:`gpquarto.gp.plugins` loads; :func:`shared_library` and :func:`get_library` keep one per process for
+each set of sources, so fitness tasks and saved players do not reload (and re-check) them.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from gpquarto.gp import plugins as loaders
+from gpquarto.gp.primitives import PrimitiveLibrary
+
+
+def load_library(
+    plugins: Sequence[str] = (), *, tactical: bool = True, lookahead: bool = True, entry_points: bool = True
+) -> PrimitiveLibrary:
+    """The built-in library, then installed packages (entry point group ``gpquarto.primitives``), then plugin files.
+
+    ``lookahead=False`` leaves the family "lookahead" out; ``tactical=False`` leaves out "tactical" and
+    "lookahead" (which builds on it). Duplicate names across sources are refused
+    (:class:`PrimitiveError` naming both sources); a plugin that fails raises
+    :class:`~gpquarto.gp.plugins.PluginError` naming itself.
+    """
+    loaded = [loaders.load_builtin()]
+    if entry_points:
+        loaded += loaders.load_entry_points()
+    loaded += [loaders.load_plugin_file(path) for path in plugins]
+    specs = [replace(spec, source=source.source) for source in loaded for spec in source.specs]
+    library = PrimitiveLibrary(specs, {source.source: source.version for source in loaded})
+    left_out = () if tactical and lookahead else ("lookahead",) if tactical else ("tactical", "lookahead")
+    return library.without_families(*left_out) if left_out else library
+
+
+_SHARED_LIBRARIES: dict[tuple, PrimitiveLibrary] = {}
+
+
+def _file_stamp(path: str) -> tuple:
+    """What identifies a plugin file's content cheaply: a changed file is loaded again."""
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return (path, None)  # load_library reports the problem
+    return (path, stat.st_mtime_ns, stat.st_size)
+
+
+def shared_library(plugins: Sequence[str] = (), *, tactical: bool = True, lookahead: bool = True) -> PrimitiveLibrary:
+    """:func:`load_library`, loaded once per process for each set of plugin files and families.
+
+    Loading runs every primitive's checks, so code that needs a library many times (each fitness task, each
+    saved player) shares one; a plugin file that changes on disk is loaded again. The library is read-only
+    once built.
+    """
+    plugins = tuple(plugins)
+    key = (tuple(_file_stamp(path) for path in plugins), tactical, lookahead)
+    library = _SHARED_LIBRARIES.get(key)
+    if library is None:
+        library = _SHARED_LIBRARIES[key] = load_library(plugins, tactical=tactical, lookahead=lookahead)
+    return library
+
+
+@dataclass(frozen=True)
+class LibraryConfig:
+    """Which primitive library a worker loads: plugin files (absolute paths), the tactical and lookahead families."""
+
+    plugins: tuple[str, ...] = ()
+    tactical: bool = True
+    lookahead: bool = True
+
+
+def get_library(config: LibraryConfig) -> PrimitiveLibrary:
+    """The primitive library for ``config``, loaded once per process (plugins are re-loaded in each worker)."""
+    return shared_library(config.plugins, tactical=config.tactical, lookahead=config.lookahead)
