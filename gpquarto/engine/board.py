@@ -18,7 +18,7 @@ Example::
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from operator import attrgetter
 
 from gpquarto.engine.indices import check_index
@@ -30,13 +30,16 @@ from gpquarto.engine.lines import (
     SQUARE_COUNT,
     Rules,
     check_square,
+    square_name,
 )
+from gpquarto.engine.notation import format_position, parse_position, render
 from gpquarto.engine.pieces import (
     ALL_PIECES_MASK,
     CHARACTERISTICS,
     MEMBERS,
     NO_PIECE,
     check_piece,
+    piece_code,
 )
 
 #: Actions as single ints, for search code that wants one action space: 0..15 choose that piece,
@@ -185,14 +188,17 @@ class BoardQueries:
 
     def text(self) -> str:
         """The position in the text format, e.g. ``"5.../..../..../.... -"``."""
-        from gpquarto.engine.notation import format_position
-
-        return format_position(self)
+        return format_position(self.raw_cells, self.in_hand, self.rules)
 
     def __str__(self) -> str:
-        from gpquarto.engine.notation import render
-
-        return render(self)
+        if self.is_over():
+            winner = self.winner
+            status = "draw" if winner is None else f"player {winner} won"
+        elif self.in_hand != NO_PIECE:
+            status = f"player {self.player} places {self.in_hand:X}:{piece_code(self.in_hand)}"
+        else:
+            status = f"player {self.player} chooses a piece"
+        return render(self.raw_cells, status)
 
 
 class Board(BoardQueries):
@@ -349,17 +355,13 @@ class Board(BoardQueries):
     @classmethod
     def from_text(cls, text: str) -> Board:
         """Parse a position in the text format; raises ``ValueError`` saying what is wrong and where."""
-        from gpquarto.engine.notation import parse_position
-
-        return parse_position(text)
+        return position_from_cells(*parse_position(text))
 
     @classmethod
     def from_cells(
         cls, cells: list[int] | tuple[int, ...], in_hand: int = NO_PIECE, rules: Rules | str = Rules.CLASSIC
     ) -> Board:
         """Set up a position from 16 cells and the piece in hand; validates it like :meth:`from_text`."""
-        from gpquarto.engine.notation import position_from_cells
-
         return position_from_cells(cells, in_hand, Rules(rules))
 
     def __repr__(self) -> str:
@@ -377,6 +379,54 @@ class Board(BoardQueries):
 
     def __hash__(self) -> int:
         return hash((self.rules, tuple(self.raw_cells), self.in_hand, self.player))
+
+
+def position_from_cells(cells: Sequence[int], in_hand: int, rules: Rules) -> Board:
+    """Build and validate a position from 16 cells (piece or -1) and the piece in hand; ``cells`` is copied."""
+    if len(cells) != SQUARE_COUNT:
+        raise ValueError(f"a board has 16 cells, got {len(cells)}")
+    cells = list(cells)  # normalised below: ints, -1 for empty
+    used = 0
+    for square, piece in enumerate(cells):
+        if piece == NO_PIECE:
+            cells[square] = NO_PIECE
+            continue
+        try:
+            piece = cells[square] = check_piece(piece)
+        except ValueError:
+            raise ValueError(f"cell {square_name(square)} holds {piece!r}, not a piece 0..15") from None
+        if used & (1 << piece):
+            raise ValueError(f"piece {piece:X} appears twice on the board (again at {square_name(square)})")
+        used |= 1 << piece
+    if in_hand == NO_PIECE:
+        in_hand = NO_PIECE  # normalised, like empty cells: -1.0 is -1
+    else:
+        try:
+            in_hand = check_piece(in_hand)
+        except ValueError:
+            raise ValueError(f"piece in hand must be 0..15 or -1, got {in_hand!r}") from None
+        if used & (1 << in_hand):
+            raise ValueError(f"piece in hand {in_hand:X} is already on the board")
+    board = Board(rules)
+    placed = sum(1 for piece in cells if piece != NO_PIECE)
+    if placed == SQUARE_COUNT and in_hand != NO_PIECE:
+        raise ValueError("the board is full, so no piece can be in hand")
+    board.raw_cells = list(cells)
+    board.occupied_mask = sum(1 << s for s, piece in enumerate(cells) if piece != NO_PIECE)
+    board.available_mask = ALL_PIECES_MASK ^ used ^ (0 if in_hand == NO_PIECE else 1 << in_hand)
+    board.in_hand = in_hand
+    board.placed_count = placed
+    # The placer of the k-th piece (k = 0, 1, ...) is player (k + 1) % 2, and chooses right after.
+    board.player = placed % 2 if in_hand == NO_PIECE else (placed + 1) % 2
+    wins = board.winning_lines()
+    if wins:
+        if in_hand != NO_PIECE:
+            raise ValueError("the position has a winning line, so the game is over and no piece can be in hand")
+        common = set(wins[0]).intersection(*wins[1:])
+        if not common:
+            raise ValueError("the position has winning lines that no single last placement could have made")
+        board.winner_index = placed % 2
+    return board
 
 
 def _follow(name: str, doc: str) -> property:

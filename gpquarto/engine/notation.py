@@ -1,35 +1,39 @@
-"""Position text and the human-readable board drawing.
+"""Position text and the human-readable board drawing, as plain strings: no :class:`Board` here.
 
 Position text: the four rows separated by ``/``, each cell a hex digit (a piece) or ``.``; a space and
 the piece in hand (hex digit, or ``-`` when a choice is due); optionally `` advanced``.
 The start position is ``"..../..../..../.... -"``.
+
+These functions work on the raw state (16 cells, the piece in hand, the rules); the board builds on them
+(:meth:`Board.text <gpquarto.engine.board.BoardQueries.text>`, :meth:`Board.from_text
+<gpquarto.engine.board.Board.from_text>`, ``str(board)``), so imports run one way: board -> notation.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gpquarto.engine.board import Board
-from gpquarto.engine.lines import SQUARE_COUNT, Rules, square_name
-from gpquarto.engine.pieces import ALL_PIECES_MASK, NO_PIECE, check_piece, piece_code
+from gpquarto.engine.lines import Rules, square_name
+from gpquarto.engine.pieces import NO_PIECE, piece_code
 
 START_TEXT = "..../..../..../.... -"
 _HEX = "0123456789abcdefABCDEF"
 
 
-def format_position(board: Board) -> str:
-    """The position text of ``board``."""
-    cells = board.raw_cells
+def format_position(cells: Sequence[int], in_hand: int, rules: Rules) -> str:
+    """The position text of 16 cells (a piece or ``NO_PIECE``), the piece in hand and the rules."""
     rows = [
         "".join("." if cells[4 * r + c] == NO_PIECE else f"{cells[4 * r + c]:X}" for c in range(4)) for r in range(4)
     ]
-    hand = "-" if board.in_hand == NO_PIECE else f"{board.in_hand:X}"
-    suffix = " advanced" if board.rules is Rules.ADVANCED else ""
+    hand = "-" if in_hand == NO_PIECE else f"{in_hand:X}"
+    suffix = " advanced" if rules is Rules.ADVANCED else ""
     return "/".join(rows) + " " + hand + suffix
 
 
-def parse_position(text: str) -> Board:
-    """Parse position text into a :class:`Board`; ``ValueError`` names what is wrong and where."""
+def parse_position(text: str) -> tuple[list[int], int, Rules]:
+    """The cells, the piece in hand and the rules that position text spells; ``ValueError`` names what is
+    wrong and where. Only the spelling is checked here: :func:`gpquarto.engine.board.position_from_cells`
+    checks that the position can arise."""
     if not isinstance(text, str):
         raise ValueError(f"position text must be a string, got {type(text).__name__}")
     fields = text.split()
@@ -64,60 +68,12 @@ def parse_position(text: str) -> Board:
         in_hand = int(hand, 16)
     else:
         raise ValueError(f"piece in hand must be a hex digit or '-', got {hand!r}")
-    return position_from_cells(cells, in_hand, rules)
+    return cells, in_hand, rules
 
 
-def position_from_cells(cells: Sequence[int], in_hand: int, rules: Rules) -> Board:
-    """Build and validate a position from 16 cells (piece or -1) and the piece in hand; ``cells`` is copied."""
-    if len(cells) != SQUARE_COUNT:
-        raise ValueError(f"a board has 16 cells, got {len(cells)}")
-    cells = list(cells)  # normalised below: ints, -1 for empty
-    used = 0
-    for square, piece in enumerate(cells):
-        if piece == NO_PIECE:
-            cells[square] = NO_PIECE
-            continue
-        try:
-            piece = cells[square] = check_piece(piece)
-        except ValueError:
-            raise ValueError(f"cell {square_name(square)} holds {piece!r}, not a piece 0..15") from None
-        if used & (1 << piece):
-            raise ValueError(f"piece {piece:X} appears twice on the board (again at {square_name(square)})")
-        used |= 1 << piece
-    if in_hand == NO_PIECE:
-        in_hand = NO_PIECE  # normalised, like empty cells: -1.0 is -1
-    else:
-        try:
-            in_hand = check_piece(in_hand)
-        except ValueError:
-            raise ValueError(f"piece in hand must be 0..15 or -1, got {in_hand!r}") from None
-        if used & (1 << in_hand):
-            raise ValueError(f"piece in hand {in_hand:X} is already on the board")
-    board = Board(rules)
-    placed = sum(1 for piece in cells if piece != NO_PIECE)
-    if placed == SQUARE_COUNT and in_hand != NO_PIECE:
-        raise ValueError("the board is full, so no piece can be in hand")
-    board.raw_cells = list(cells)
-    board.occupied_mask = sum(1 << s for s, piece in enumerate(cells) if piece != NO_PIECE)
-    board.available_mask = ALL_PIECES_MASK ^ used ^ (0 if in_hand == NO_PIECE else 1 << in_hand)
-    board.in_hand = in_hand
-    board.placed_count = placed
-    # The placer of the k-th piece (k = 0, 1, ...) is player (k + 1) % 2, and chooses right after.
-    board.player = placed % 2 if in_hand == NO_PIECE else (placed + 1) % 2
-    wins = board.winning_lines()
-    if wins:
-        if in_hand != NO_PIECE:
-            raise ValueError("the position has a winning line, so the game is over and no piece can be in hand")
-        common = set(wins[0]).intersection(*wins[1:])
-        if not common:
-            raise ValueError("the position has winning lines that no single last placement could have made")
-        board.winner_index = placed % 2
-    return board
-
-
-def render(board: Board) -> str:
-    """A drawing of the board with coordinates (columns a-d, rows 1-4) and four-letter piece codes."""
-    cells = board.raw_cells
+def render(cells: Sequence[int], status: str) -> str:
+    """A drawing of 16 cells with coordinates (columns a-d, rows 1-4) and four-letter piece codes, and a
+    last line ``status`` (whose turn it is, or how the game ended)."""
     lines = ["   " + " ".join(f"{name:^6}" for name in "abcd")]
     for row in range(4):
         codes = []
@@ -125,11 +81,5 @@ def render(board: Board) -> str:
             piece = cells[4 * row + col]
             codes.append("  ..  " if piece == NO_PIECE else f"{piece:X}:{piece_code(piece)}")
         lines.append(f"{row + 1}  " + " ".join(codes).rstrip())
-    if board.is_over():
-        winner = board.winner
-        lines.append("draw" if winner is None else f"player {winner} won")
-    elif board.in_hand != NO_PIECE:
-        lines.append(f"player {board.player} places {board.in_hand:X}:{piece_code(board.in_hand)}")
-    else:
-        lines.append(f"player {board.player} chooses a piece")
+    lines.append(status)
     return "\n".join(lines)

@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import itertools
 
-from gpquarto.engine.board import Board
+from gpquarto.engine.board import Board, position_from_cells
 from gpquarto.engine.lines import Rules
-from gpquarto.engine.notation import position_from_cells
 from gpquarto.engine.pieces import NO_PIECE
 
 SquareMap = tuple[int, ...]
