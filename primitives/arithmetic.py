@@ -1,4 +1,4 @@
-"""Arithmetic on counts and comparisons between counts."""
+"""Arithmetic on counts and comparisons between counts (formerly ``eq``, ``ne``, ``gt``, ``lte``: aliases)."""
 
 from __future__ import annotations
 
@@ -29,25 +29,25 @@ def mul(a: Count, b: Count) -> Count:
     return max(-LIMIT, min(LIMIT, a * b))
 
 
-@primitive
-def eq(a: Count, b: Count) -> bool:
+@primitive(aliases=["eq"])
+def equal(a: Count, b: Count) -> bool:
     """a == b."""
     return a == b
 
 
-@primitive
-def ne(a: Count, b: Count) -> bool:
+@primitive(aliases=["ne"])
+def not_equal(a: Count, b: Count) -> bool:
     """a != b."""
     return a != b
 
 
-@primitive
-def gt(a: Count, b: Count) -> bool:
+@primitive(aliases=["gt"])
+def greater_than(a: Count, b: Count) -> bool:
     """a > b."""
     return a > b
 
 
-@primitive
-def lte(a: Count, b: Count) -> bool:
+@primitive(aliases=["lte"])
+def at_most(a: Count, b: Count) -> bool:
     """a <= b."""
     return a <= b

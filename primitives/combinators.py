@@ -1,11 +1,14 @@
-"""Combinators of two proposals: ``possible`` (the first if legal, else the second) and comparisons.
+"""Combinators of two proposals: ``first_...`` (the first if legal, else the second) and comparisons.
 
-A comparison returns the proposal that scores higher (``...more``, ``similar...``) or lower (``...less``,
-``different...``); the first one on ties; the other one when a proposal is NO_ACTION. Square scores are
-the pieces on the square's column, row, or diagonal (0 for a square off that diagonal). A piece's
-similarity to a line is the number of characteristics it shares with every piece on the line (0 for an
-empty line, or when there is no such line); its commonness is how many placed pieces share each of its
-four characteristics, summed.
+A comparison returns the proposal that scores higher (``..._fuller_...``, ``..._more_like_...``,
+``more_common_piece``) or lower (``..._emptier_...``, ``..._less_like_...``, ``rarer_piece``); the first one
+on ties; the other one when a proposal is NO_ACTION. Square scores are the pieces on the square's column,
+row, or diagonal (0 for a square off that diagonal). A piece's likeness to a line is the number of
+characteristics it shares with every piece on the line (0 for an empty line, or when there is no such
+line); its commonness is how many placed pieces share each of its four characteristics, summed.
+
+The names before November 2026 (``possible_square``, ``colmore``, ``lessunique``...: those of the GP seed
+report) are aliases: saved players that use them still load, and are shown with today's names.
 """
 
 from __future__ import annotations
@@ -31,14 +34,14 @@ def better(a: int, b: int, score: Callable[[int], int], *, higher: bool) -> int:
     return a if (score_a >= score_b if higher else score_a <= score_b) else b
 
 
-@primitive
-def possible_square(features: Features, a: Square, b: Square) -> Square:
+@primitive(aliases=["possible_square"])
+def first_free_square(features: Features, a: Square, b: Square) -> Square:
     """The first square if it is free, else the second."""
     return a if features.is_legal_square(a) else b
 
 
-@primitive
-def possible_piece(features: Features, a: Piece, b: Piece) -> Piece:
+@primitive(aliases=["possible_piece"])
+def first_available_piece(features: Features, a: Piece, b: Piece) -> Piece:
     """The first piece if it is available, else the second."""
     return a if features.is_legal_piece(a) else b
 
@@ -60,50 +63,50 @@ def _anti_diagonal_count(features: Features) -> Callable[[int], int]:
     return lambda square: features.line_counts[ANTI_DIAGONAL_LINE] if square in ANTI_DIAGONAL else 0
 
 
-@primitive
-def colmore(features: Features, a: Square, b: Square) -> Square:
+@primitive(aliases=["colmore"])
+def square_in_fuller_column(features: Features, a: Square, b: Square) -> Square:
     """The square whose column holds more pieces."""
     return better(a, b, _column_count(features), higher=True)
 
 
-@primitive
-def colless(features: Features, a: Square, b: Square) -> Square:
+@primitive(aliases=["colless"])
+def square_in_emptier_column(features: Features, a: Square, b: Square) -> Square:
     """The square whose column holds fewer pieces."""
     return better(a, b, _column_count(features), higher=False)
 
 
-@primitive
-def rowmore(features: Features, a: Square, b: Square) -> Square:
+@primitive(aliases=["rowmore"])
+def square_in_fuller_row(features: Features, a: Square, b: Square) -> Square:
     """The square whose row holds more pieces."""
     return better(a, b, _row_count(features), higher=True)
 
 
-@primitive
-def rowless(features: Features, a: Square, b: Square) -> Square:
+@primitive(aliases=["rowless"])
+def square_in_emptier_row(features: Features, a: Square, b: Square) -> Square:
     """The square whose row holds fewer pieces."""
     return better(a, b, _row_count(features), higher=False)
 
 
-@primitive
-def diagmore(features: Features, a: Square, b: Square) -> Square:
+@primitive(aliases=["diagmore"])
+def square_on_fuller_diagonal(features: Features, a: Square, b: Square) -> Square:
     """The square whose diagonal holds more pieces (0 off the diagonal)."""
     return better(a, b, _diagonal_count(features), higher=True)
 
 
-@primitive
-def diagless(features: Features, a: Square, b: Square) -> Square:
+@primitive(aliases=["diagless"])
+def square_on_emptier_diagonal(features: Features, a: Square, b: Square) -> Square:
     """The square whose diagonal holds fewer pieces (0 off the diagonal)."""
     return better(a, b, _diagonal_count(features), higher=False)
 
 
-@primitive
-def antidiagmore(features: Features, a: Square, b: Square) -> Square:
+@primitive(aliases=["antidiagmore"])
+def square_on_fuller_anti_diagonal(features: Features, a: Square, b: Square) -> Square:
     """The square whose anti-diagonal holds more pieces (0 off the anti-diagonal)."""
     return better(a, b, _anti_diagonal_count(features), higher=True)
 
 
-@primitive
-def antidiagless(features: Features, a: Square, b: Square) -> Square:
+@primitive(aliases=["antidiagless"])
+def square_on_emptier_anti_diagonal(features: Features, a: Square, b: Square) -> Square:
     """The square whose anti-diagonal holds fewer pieces (0 off the anti-diagonal)."""
     return better(a, b, _anti_diagonal_count(features), higher=False)
 
@@ -131,49 +134,49 @@ def _column_line(features: Features) -> int:
     return FIRST_COLUMN + column if column >= 0 else -1
 
 
-@primitive
-def similarinmostusedrow(features: Features, a: Piece, b: Piece) -> Piece:
+@primitive(aliases=["similarinmostusedrow"])
+def piece_more_like_fullest_row(features: Features, a: Piece, b: Piece) -> Piece:
     """The piece sharing more characteristics with the pieces of the fullest row not complete."""
     return better(a, b, similarity(features, _row_line(features)), higher=True)
 
 
-@primitive
-def differentinmostusedrow(features: Features, a: Piece, b: Piece) -> Piece:
+@primitive(aliases=["differentinmostusedrow"])
+def piece_less_like_fullest_row(features: Features, a: Piece, b: Piece) -> Piece:
     """The piece sharing fewer characteristics with the pieces of the fullest row not complete."""
     return better(a, b, similarity(features, _row_line(features)), higher=False)
 
 
-@primitive
-def similarinmostusedcolumn(features: Features, a: Piece, b: Piece) -> Piece:
+@primitive(aliases=["similarinmostusedcolumn"])
+def piece_more_like_fullest_column(features: Features, a: Piece, b: Piece) -> Piece:
     """The piece sharing more characteristics with the pieces of the fullest column not complete."""
     return better(a, b, similarity(features, _column_line(features)), higher=True)
 
 
-@primitive
-def differentinmostusedcolumn(features: Features, a: Piece, b: Piece) -> Piece:
+@primitive(aliases=["differentinmostusedcolumn"])
+def piece_less_like_fullest_column(features: Features, a: Piece, b: Piece) -> Piece:
     """The piece sharing fewer characteristics with the pieces of the fullest column not complete."""
     return better(a, b, similarity(features, _column_line(features)), higher=False)
 
 
-@primitive
-def differentindiagonal(features: Features, a: Piece, b: Piece) -> Piece:
+@primitive(aliases=["differentindiagonal"])
+def piece_less_like_diagonal(features: Features, a: Piece, b: Piece) -> Piece:
     """The piece sharing fewer characteristics with the pieces of the diagonal."""
     return better(a, b, similarity(features, DIAGONAL_LINE), higher=False)
 
 
-@primitive
-def differentinantidiagonal(features: Features, a: Piece, b: Piece) -> Piece:
+@primitive(aliases=["differentinantidiagonal"])
+def piece_less_like_anti_diagonal(features: Features, a: Piece, b: Piece) -> Piece:
     """The piece sharing fewer characteristics with the pieces of the anti-diagonal."""
     return better(a, b, similarity(features, ANTI_DIAGONAL_LINE), higher=False)
 
 
-@primitive
-def lessunique(features: Features, a: Piece, b: Piece) -> Piece:
+@primitive(aliases=["lessunique"])
+def more_common_piece(features: Features, a: Piece, b: Piece) -> Piece:
     """The piece whose characteristics are more common among the placed pieces."""
     return better(a, b, commonness(features), higher=True)
 
 
-@primitive
-def moreunique(features: Features, a: Piece, b: Piece) -> Piece:
+@primitive(aliases=["moreunique"])
+def rarer_piece(features: Features, a: Piece, b: Piece) -> Piece:
     """The piece whose characteristics are rarer among the placed pieces."""
     return better(a, b, commonness(features), higher=False)

@@ -146,10 +146,12 @@ def rule(library, kind: str, condition: str, action: str):
 
 def test_screening_keeps_rules_inside_the_band(library):
     screen = RuleScreen(library, ScreeningConfig(games=4, max_true_rate=0.66), seed=0)
-    never = rule(library, CHOOSE, "lte(pieces_left, 0)", "safe_piece")  # a piece is always left to choose
-    always = rule(library, CHOOSE, "gt(pieces_left, 0)", "safe_piece")
-    sometimes = rule(library, CHOOSE, "gt(pieces_left, add(4, mul(4, 2)))", "possible_piece(safe_piece, tall_piece)")
-    rarely_legal = rule(library, PLACE, "gt(pieces_left, mul(4, 2))", "winning_square")
+    never = rule(library, CHOOSE, "at_most(pieces_left, 0)", "safe_piece")  # a piece is always left to choose
+    always = rule(library, CHOOSE, "greater_than(pieces_left, 0)", "safe_piece")
+    sometimes = rule(
+        library, CHOOSE, "greater_than(pieces_left, add(4, mul(4, 2)))", "first_available_piece(safe_piece, tall_piece)"
+    )
+    rarely_legal = rule(library, PLACE, "greater_than(pieces_left, mul(4, 2))", "winning_square")
     assert screen.measure(CHOOSE, never).true == 0 and not screen.accepts(CHOOSE, never)
     assert screen.measure(CHOOSE, always).true_rate == 1.0 and not screen.accepts(CHOOSE, always)
     measure = screen.measure(CHOOSE, sometimes)
@@ -165,7 +167,7 @@ def test_by_default_an_always_true_rule_is_welcome_but_a_never_true_one_is_not(l
     screen = RuleScreen(library, ScreeningConfig(games=4), seed=0)
     always = rule(library, PLACE, "True", "tightest_safe_square")
     assert screen.measure(PLACE, always).true_rate == 1.0 and screen.accepts(PLACE, always)
-    assert not screen.accepts(CHOOSE, rule(library, CHOOSE, "lte(pieces_left, 0)", "safe_piece"))
+    assert not screen.accepts(CHOOSE, rule(library, CHOOSE, "at_most(pieces_left, 0)", "safe_piece"))
 
 
 def unscreened_genomes(library, count: int = 8) -> list[Genome]:

@@ -66,7 +66,7 @@ def test_each_fact_is_computed_once_per_decision_and_only_when_used(monkeypatch,
     placement_calls = counting(monkeypatch, "safe_placements_mask")
     board = play_random(2)
     features = Features(board.view())
-    for name in ("pieces_in_diagonal", "colmore", "in_diagonal", "most_used_row_square"):
+    for name in ("pieces_in_diagonal", "square_in_fuller_column", "in_diagonal", "most_used_row_square"):
         spec = library.get(name)
         spec.function(features, *([0] * len(spec.arg_types)))
     assert not safe_calls and not placement_calls and "line_shared" not in vars(features)

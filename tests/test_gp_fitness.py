@@ -81,7 +81,7 @@ def test_evaluation_is_deterministic_and_scored_as_documented(tasks):
 
 
 def test_a_genome_that_never_fires_pays_for_every_decision():
-    never = {"choose": [["gt(0, 1)", "safe_piece"]], "place": [["gt(0, 1)", "safe_square"]]}
+    never = {"choose": [["greater_than(0, 1)", "safe_piece"]], "place": [["greater_than(0, 1)", "safe_square"]]}
     plan = game_plan([("random", 1.0)], 4, run_seed=0, generation=0)
     result = evaluate(EvaluationTask(never, plan, 0.25, LibraryConfig()))
     assert result.fallbacks == result.decisions > 0
@@ -105,7 +105,10 @@ def test_serial_and_processes_give_identical_results_and_workers_load_plugins(ta
     plugin = tmp_path / "my_plugin.py"
     plugin.write_text(PLUGIN)
     with_plugin = LibraryConfig(plugins=(str(plugin),))
-    genome = {"choose": [["gt(pieces_left, 2)", "safe_piece"]], "place": [["gt(pieces_left, 2)", "last_free_square"]]}
+    genome = {
+        "choose": [["greater_than(pieces_left, 2)", "safe_piece"]],
+        "place": [["greater_than(pieces_left, 2)", "last_free_square"]],
+    }
     items = [*tasks, EvaluationTask(genome, tasks[0].games, 0.4, with_plugin)]
     serial = SerialRunner().map(evaluate, items)
     with make_runner(2) as runner:

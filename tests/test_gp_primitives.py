@@ -211,6 +211,49 @@ def test_duplicate_names_are_refused_in_one_collection_and_across_sources():
         PrimitiveLibrary([replace(spec, source="builtin"), replace(spec, source="extra.py")])
 
 
+def test_aliases_are_former_names_checked_like_names_and_never_shared():
+    def renamed(a: bool) -> bool:
+        """Renamed."""
+        return a
+
+    spec = register_one(renamed, family="one", aliases=["old_name", "older_name"])
+    assert spec.name == "renamed" and spec.aliases == ("old_name", "older_name")
+    assert "must be an identifier" in _message(renamed, aliases=["not a name"])
+    assert "must be a list of names" in _message(renamed, aliases="old_name")
+    assert "repeat a name" in _message(renamed, aliases=["renamed"])
+    assert "repeat a name" in _message(renamed, aliases=["twice", "twice"])
+
+    def other(a: bool) -> bool:
+        """Other."""
+        return a
+
+    with registering(), pytest.raises(PrimitiveError, match="'old_name' is registered twice"):
+        primitive(family="one", aliases=["old_name"])(renamed)
+        primitive(family="two", name="old_name")(other)
+    library = PrimitiveLibrary([replace(spec, source="builtin")])
+    assert library.aliases == {"old_name": "renamed", "older_name": "renamed"}
+    assert library.get("old_name") is library.get("renamed") and "older_name" in library
+    clash = replace(register_one(other, family="two", name="older_name"), source="extra.py")
+    with pytest.raises(
+        PrimitiveError, match=r"'older_name' is defined twice: by builtin \(family one\) and by extra.py"
+    ):
+        PrimitiveLibrary([replace(spec, source="builtin"), clash])
+
+
+def test_the_builtin_renames_keep_their_former_names(library):
+    former = {
+        "colmore": "square_in_fuller_column",
+        "possible_piece": "first_available_piece",
+        "lessunique": "more_common_piece",
+        "lte": "at_most",
+        "eq": "equal",
+    }
+    for old, new in former.items():
+        assert library.aliases[old] == new and old not in library.specs
+    assert all(name in library.specs for name in library.aliases.values())
+    assert not set(library.aliases) & set(library.specs)
+
+
 def test_constants_are_named_by_their_literal_and_checked():
     with registering() as specs:
         constant(7, Count, family="test")
@@ -237,7 +280,7 @@ def test_sample_positions_cover_both_decisions_both_rules_and_the_whole_game():
 
 
 def test_library_get_families_and_without_families(library):
-    assert library.get("colmore").arg_types == (Square, Square)
+    assert library.get("square_in_fuller_column").arg_types == (Square, Square)
     with pytest.raises(UnknownPrimitiveError, match="unknown primitive 'no_such_thing'.*plugin"):
         library.get("no_such_thing")
     families = library.families()
@@ -255,7 +298,11 @@ def test_library_get_families_and_without_families(library):
         "lookahead",
     } <= set(families)
     without = library.without_families("tactical")
-    assert "tactical" not in without.families() and "winning_square" not in without and "colmore" in without
+    assert (
+        "tactical" not in without.families()
+        and "winning_square" not in without
+        and "square_in_fuller_column" in without
+    )
     assert len(without) == len(library) - sum(spec.family == "tactical" for spec in library)
     without_both = library.without_families("tactical", "lookahead")
     assert load_library(tactical=False, entry_points=False).specs.keys() == without_both.specs.keys()
@@ -266,17 +313,19 @@ def test_library_get_families_and_without_families(library):
     assert library.versions["builtin"] and all(spec.source == "builtin" for spec in library)
 
 
-def test_primitive_set_holds_every_spec_under_its_name(library):
+def test_primitive_set_holds_every_spec_under_its_name_and_former_names(library):
     pset = library.primitive_set()
     assert pset is library.primitive_set()
-    assert set(pset.mapping) == set(library.specs)
+    assert set(pset.mapping) == set(library.specs) | set(library.aliases)
+    for alias, name in library.aliases.items():
+        assert pset.mapping[alias] is pset.mapping[name] and pset.mapping[alias].name == name
     for spec in library:
         node = pset.mapping[spec.name]
         assert node.ret is spec.return_type
         assert list(getattr(node, "args", [])) == list(spec.arg_types)
         assert isinstance(node, gp.Terminal) == spec.is_terminal
-    tree = gp.PrimitiveTree([pset.mapping["eq"], pset.mapping["2"], pset.mapping["pieces_left"]])
-    assert str(tree) == "eq(2, pieces_left)"
+    tree = gp.PrimitiveTree([pset.mapping["equal"], pset.mapping["2"], pset.mapping["pieces_left"]])
+    assert str(tree) == "equal(2, pieces_left)"
     # markers keep predicates out of integer slots, and integers out of boolean ones
     assert all(node.ret is Count for node in pset.terminals[Count])
     assert all(node.ret is bool for node in pset.primitives[bool] + pset.terminals[bool])

@@ -211,15 +211,15 @@ def expected_values(ref: Reference, characteristic: int, a: int, b: int, pa: int
         ("round_piece", ()): ref.first_piece(lambda piece: not piece & 1),
         ("piece_with", (c,)): ref.first_piece(lambda piece: has(piece, c)),
         ("piece_without", (c,)): ref.first_piece(lambda piece: not has(piece, c)),
-        ("possible_square", (a, b)): a if a in ref.empty else b,
-        ("possible_piece", (pa, pb)): pa if pa in ref.available else pb,
-        ("colmore", (a, b)): better(a, b, column_count, True),
-        ("colless", (a, b)): better(a, b, column_count, False),
-        ("rowless", (a, b)): better(a, b, row_count, False),
-        ("diagmore", (a, b)): better(a, b, diagonal_count, True),
-        ("similarinmostusedrow", (pa, pb)): better(pa, pb, lambda piece: ref.similarity(piece, open_row), True),
-        ("differentindiagonal", (pa, pb)): better(pa, pb, lambda piece: ref.similarity(piece, DIAGONAL), False),
-        ("moreunique", (pa, pb)): better(pa, pb, ref.commonness, False),
+        ("first_free_square", (a, b)): a if a in ref.empty else b,
+        ("first_available_piece", (pa, pb)): pa if pa in ref.available else pb,
+        ("square_in_fuller_column", (a, b)): better(a, b, column_count, True),
+        ("square_in_emptier_column", (a, b)): better(a, b, column_count, False),
+        ("square_in_emptier_row", (a, b)): better(a, b, row_count, False),
+        ("square_on_fuller_diagonal", (a, b)): better(a, b, diagonal_count, True),
+        ("piece_more_like_fullest_row", (pa, pb)): better(pa, pb, lambda piece: ref.similarity(piece, open_row), True),
+        ("piece_less_like_diagonal", (pa, pb)): better(pa, pb, lambda piece: ref.similarity(piece, DIAGONAL), False),
+        ("rarer_piece", (pa, pb)): better(pa, pb, ref.commonness, False),
         ("winning_square", ()): winning[0] if winning else NO_ACTION,
         ("winning_square_exists", ()): bool(winning),
         ("safe_piece", ()): safe[0] if safe else NO_ACTION,
@@ -317,11 +317,16 @@ def test_every_builtin_primitive_keeps_the_contract_on_random_positions(library)
 def test_arithmetic_and_logic(library):
     values = {
         name: library.get(name).function
-        for name in ("add", "sub", "mul", "eq", "ne", "gt", "lte", "and_", "or_", "not_")
+        for name in ("add", "sub", "mul", "equal", "not_equal", "greater_than", "at_most", "and_", "or_", "not_")
     }
     for a, b in itertools.product(range(-3, 6), repeat=2):
         assert (values["add"](a, b), values["sub"](a, b), values["mul"](a, b)) == (a + b, a - b, a * b)
-        assert (values["eq"](a, b), values["ne"](a, b), values["gt"](a, b), values["lte"](a, b)) == (
+        assert (
+            values["equal"](a, b),
+            values["not_equal"](a, b),
+            values["greater_than"](a, b),
+            values["at_most"](a, b),
+        ) == (
             a == b,
             a != b,
             a > b,

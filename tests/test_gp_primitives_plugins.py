@@ -45,7 +45,7 @@ def test_plugin_file_adds_its_primitives_with_its_path_as_source(tmp_path):
     assert (spec.source, spec.family, spec.signature) == (str(plugin), "corners", "free_corners -> Count")
     assert library.get("last_free_square").family == "plugged squares"
     assert library.versions[str(plugin)].startswith("sha256:") and len(library.versions[str(plugin)]) == 19
-    assert library.get("colmore").source == "builtin"
+    assert library.get("square_in_fuller_column").source == "builtin"
 
 
 def test_libraries_do_not_mix_and_a_plugin_loads_again(tmp_path):
@@ -150,7 +150,12 @@ def test_primitives_command_lists_families_sources_signatures_and_docs(tmp_path,
     assert any(line.split()[:3] == ["free_corners", "->", "Count"] for line in out.splitlines())
     assert main(["primitives", "--no-tactical"]) == 0
     out = capsys.readouterr().out
-    assert "winning_square" not in out and "tactical (" not in out and "colmore(Square, Square) -> Square" in out
+    assert (
+        "winning_square" not in out
+        and "tactical (" not in out
+        and "square_in_fuller_column(Square, Square) -> Square" in out
+    )
+    assert "The square whose column holds more pieces. (formerly colmore)" in out
 
 
 def test_primitives_command_reports_a_bad_plugin_in_one_line(tmp_path, capsys):

@@ -11,6 +11,7 @@ import pytest
 
 from gpquarto.arena.game import play_game
 from gpquarto.engine.board import Board
+from gpquarto.gp.genome import Genome
 from gpquarto.gp.library import LibraryConfig, get_library
 from gpquarto.gp.player import EvolvedPlayer
 from gpquarto.gp.storage import load_player, player_data, read_player_file, save_player
@@ -57,6 +58,28 @@ def test_round_trip_keeps_rules_metadata_and_play(saved, genome, library, suffix
     assert player.metadata["library_versions"] == library.versions
     original = EvolvedPlayer(genome, library)
     assert moves_of(player, 4) == moves_of(original, 4)
+
+
+def test_players_saved_under_former_primitive_names_load_and_play_the_same(tmp_path, library):
+    """Files written before the November 2026 renames (``colmore``, ``lte``...) keep working."""
+    today = {
+        "choose": [
+            ["at_most(pieces_left, 4)", "first_available_piece(more_common_piece(safe_piece, tall_piece), safe_piece)"]
+        ],
+        "place": [["greater_than(pieces_placed, 2)", "square_in_fuller_column(safe_square, corner_square)"]],
+    }
+    before = {
+        "choose": [["lte(pieces_left, 4)", "possible_piece(lessunique(safe_piece, tall_piece), safe_piece)"]],
+        "place": [["gt(pieces_placed, 2)", "colmore(safe_square, corner_square)"]],
+    }
+    data = json.loads(json.dumps(player_data(Genome.from_data(today, library.primitive_set()), library)))
+    data["rules"] = before
+    data["primitives"] = {name: "builtin" for name in ("lte", "possible_piece", "lessunique", "gt", "colmore")}
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    player = load_player(path)
+    assert player.genome.to_data() == today
+    assert moves_of(player, 5) == moves_of(EvolvedPlayer(Genome.from_data(today, library.primitive_set()), library), 5)
 
 
 def test_saved_players_are_player_names(saved):

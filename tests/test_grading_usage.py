@@ -15,8 +15,11 @@ from gpquarto.grading.usage import format_usage, rule_usage
 from tests.test_solver import brute_value
 
 RULES = {
-    CHOOSE: [["gt(pieces_placed, add(4, 2))", "safe_piece"], ["True", "piece_leaving_fewest_safe_placements"]],
-    PLACE: [["True", "winning_square"], ["lte(pieces_left, 4)", "tightest_safe_square"], ["True", "corner_square"]],
+    CHOOSE: [
+        ["greater_than(pieces_placed, add(4, 2))", "safe_piece"],
+        ["True", "piece_leaving_fewest_safe_placements"],
+    ],
+    PLACE: [["True", "winning_square"], ["at_most(pieces_left, 4)", "tightest_safe_square"], ["True", "corner_square"]],
 }
 
 

@@ -23,7 +23,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def format_library(library: PrimitiveLibrary) -> str:
-    """The listing: a header per (source, family), then one line per primitive."""
+    """The listing: a header per (source, family), then one line per primitive (with its former names)."""
     groups: dict[tuple[str, str], list[PrimitiveInfo]] = {}
     for spec in library:
         groups.setdefault((spec.source, spec.family), []).append(spec)
@@ -32,9 +32,13 @@ def format_library(library: PrimitiveLibrary) -> str:
     for (source, family), specs in groups.items():
         origin = f"{source} {library.versions.get(source, '')}".strip()
         lines.append(f"{family} ({origin}):")
-        lines += [f"  {spec.signature:<{width}}  {spec.doc}" for spec in specs]
+        lines += [f"  {spec.signature:<{width}}  {spec.doc}{_former_names(spec)}" for spec in specs]
     lines.append(f"{len(library)} primitives in {len(groups)} groups")
     return "\n".join(lines)
+
+
+def _former_names(spec: PrimitiveInfo) -> str:
+    return f" (formerly {', '.join(spec.aliases)})" if spec.aliases else ""
 
 
 def run(args: argparse.Namespace) -> int:

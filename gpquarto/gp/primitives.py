@@ -81,6 +81,8 @@ class PrimitiveInfo:
     doc: str = ""
     uses_features: bool = False
     value: object = field(default=None)
+    #: Former names: tree texts that use them still read (players saved before a rename).
+    aliases: tuple[str, ...] = ()
 
     @property
     def is_terminal(self) -> bool:
@@ -144,28 +146,36 @@ def _store(spec: PrimitiveInfo, module_globals: dict[str, object]) -> None:
     if collected is None:
         collected = module_globals.setdefault(MODULE_REGISTRY, [])  # type: ignore[assignment]
     for other in collected:
-        if other.name == spec.name:
+        clash = {other.name, *other.aliases} & {spec.name, *spec.aliases}
+        if clash:
             raise PrimitiveError(
-                f"primitive {spec.name!r} is registered twice (families {other.family!r} and {spec.family!r})"
+                f"primitive {sorted(clash)[0]!r} is registered twice (families {other.family!r} and {spec.family!r})"
             )
     collected.append(spec)
 
 
 def primitive(
-    function: Callable[..., object] | str | None = None, /, *, family: str | None = None, name: str | None = None
+    function: Callable[..., object] | str | None = None,
+    /,
+    *,
+    family: str | None = None,
+    name: str | None = None,
+    aliases: Sequence[str] = (),
 ) -> typing.Any:
     """Register ``function`` as a primitive: ``@primitive``, ``@primitive("family")``, ``@primitive(family=..., name=...)``.
 
     ``family`` defaults to the module's ``FAMILY`` global, else (plugin files) the file's stem, else the last
-    part of the module's name; ``name`` defaults to the function's name. The spec is checked on the sample
-    positions (see the module doc). Returns the function unchanged; raises :class:`PrimitiveError`.
+    part of the module's name; ``name`` defaults to the function's name. ``aliases`` are former names: tree
+    texts that use them still read, and are written with ``name`` from then on (rename a primitive without
+    breaking saved players). The spec is checked on the sample positions (see the module doc). Returns the
+    function unchanged; raises :class:`PrimitiveError`.
     """
     if isinstance(function, str):
         family, function = function, None
 
     def register(function: Callable[..., object]) -> Callable[..., object]:
         module_globals = getattr(function, "__globals__", {})
-        spec = make_spec(function, family=family or _default_family(module_globals), name=name)
+        spec = make_spec(function, family=family or _default_family(module_globals), name=name, aliases=aliases)
         check_spec(spec)
         _store(spec, module_globals)
         return function
@@ -176,7 +186,7 @@ def primitive(
 def constant(value: int | bool, type_: type, family: str = "constants") -> PrimitiveInfo:
     """Register a constant terminal of ``type_`` (``Count``, ``Characteristic`` or ``bool``) named by its literal.
 
-    Tree text reads ``eq(2, pieces_left)``. Two constants with the same literal in one library clash.
+    Tree text reads ``equal(2, pieces_left)``. Two constants with the same literal in one library clash.
     """
     if type_ is bool:
         if type(value) is not bool:
@@ -203,15 +213,24 @@ def _default_family(module_globals: Mapping[str, object]) -> str:
     return str(module_globals.get("__name__", "plugin")).rpartition(".")[2]
 
 
-def make_spec(function: Callable[..., object], *, family: str, name: str | None = None) -> PrimitiveInfo:
+def make_spec(
+    function: Callable[..., object], *, family: str, name: str | None = None, aliases: Sequence[str] = ()
+) -> PrimitiveInfo:
     """Read a primitive's types from its annotations (without checking its behaviour)."""
     name = name or getattr(function, "__name__", "")
     if not inspect.isfunction(function):
         raise PrimitiveError(
             f"primitive {name or function!r} must be a plain function (def), not {type(function).__name__}"
         )
-    if not name.isidentifier() or keyword.iskeyword(name) or name.startswith("_"):
-        raise PrimitiveError(f"primitive name {name!r} must be an identifier, not a keyword, not starting with '_'")
+    if isinstance(aliases, str):
+        raise PrimitiveError(f"primitive {name!r}: aliases must be a list of names, not the string {aliases!r}")
+    for candidate in (name, *aliases):
+        if not isinstance(candidate, str) or not _is_name(candidate):
+            raise PrimitiveError(
+                f"primitive name {candidate!r} must be an identifier, not a keyword, not starting with '_'"
+            )
+    if name in aliases or len(set(aliases)) != len(aliases):
+        raise PrimitiveError(f"primitive {name!r}: its aliases {list(aliases)} repeat a name")
     doc = (inspect.getdoc(function) or "").strip().splitlines()
     if not doc:
         raise PrimitiveError(f"primitive {name!r} has no docstring (its first line documents it in listings)")
@@ -229,7 +248,20 @@ def make_spec(function: Callable[..., object], *, family: str, name: str | None 
             raise PrimitiveError(f"primitive {name!r}: parameter {parameter.name!r} must be positional")
         arg_types.append(_node_type(name, f"parameter {parameter.name!r}", hints.get(parameter.name)))
     return_type = _node_type(name, "return value", hints.get("return"))
-    return PrimitiveInfo(name, function, tuple(arg_types), return_type, family, doc=doc[0], uses_features=uses_features)
+    return PrimitiveInfo(
+        name,
+        function,
+        tuple(arg_types),
+        return_type,
+        family,
+        doc=doc[0],
+        uses_features=uses_features,
+        aliases=tuple(aliases),
+    )
+
+
+def _is_name(text: str) -> bool:
+    return text.isidentifier() and not keyword.iskeyword(text) and not text.startswith("_")
 
 
 def _node_type(name: str, what: str, annotation: object) -> type:
@@ -346,19 +378,25 @@ def check_spec(spec: PrimitiveInfo) -> None:
 class PrimitiveLibrary:
     """A set of primitives with unique names: what a GP run, a saved player or the parser resolve names in.
 
-    ``specs`` maps name to spec in registration order; ``versions`` maps each source to its version.
+    ``specs`` maps name to spec in registration order; ``aliases`` maps each former name to today's;
+    ``versions`` maps each source to its version.
     """
 
     def __init__(self, specs: Iterable[PrimitiveInfo] = (), versions: Mapping[str, str] | None = None) -> None:
         self.specs: dict[str, PrimitiveInfo] = {}
+        self.aliases: dict[str, str] = {}
+        owners: dict[str, PrimitiveInfo] = {}  # every name and alias, with the spec that holds it
         for spec in specs:
-            other = self.specs.get(spec.name)
-            if other is not None:
-                raise PrimitiveError(
-                    f"primitive {spec.name!r} is defined twice: by {other.source} (family {other.family}) "
-                    f"and by {spec.source} (family {spec.family})"
-                )
+            for name in (spec.name, *spec.aliases):
+                other = owners.get(name)
+                if other is not None:
+                    raise PrimitiveError(
+                        f"primitive {name!r} is defined twice: by {other.source} (family {other.family}) "
+                        f"and by {spec.source} (family {spec.family})"
+                    )
+                owners[name] = spec
             self.specs[spec.name] = spec
+            self.aliases.update(dict.fromkeys(spec.aliases, spec.name))
         self.versions: dict[str, str] = dict(versions or {})
         self._primitive_set: object | None = None
 
@@ -369,14 +407,15 @@ class PrimitiveLibrary:
         return iter(self.specs.values())
 
     def __contains__(self, name: object) -> bool:
-        return name in self.specs
+        return name in self.specs or name in self.aliases
 
     def __repr__(self) -> str:
         return f"PrimitiveLibrary({len(self.specs)} primitives, sources {sorted(self.versions) or ['-']})"
 
     def get(self, name: str) -> PrimitiveInfo:
-        """The spec called ``name``; raises :class:`UnknownPrimitiveError` saying where it might come from."""
-        spec = self.specs.get(name)
+        """The spec called ``name`` (or formerly called so); raises :class:`UnknownPrimitiveError` saying where
+        it might come from."""
+        spec = self.specs.get(self.aliases.get(name, name))
         if spec is None:
             sources = ", ".join(sorted(self.versions)) or "none"
             raise UnknownPrimitiveError(
@@ -416,6 +455,8 @@ class PrimitiveLibrary:
                     pset.addPrimitive(spec.function, list(spec.arg_types), spec.return_type, name=spec.name)
                 else:
                     pset.addTerminal(spec.function, spec.return_type, name=spec.name)
+            for alias, name in self.aliases.items():
+                pset.mapping[alias] = pset.mapping[name]  # read under a former name, written under today's
             self._primitive_set = pset
         return self._primitive_set
 

@@ -141,7 +141,7 @@ def genome_from_data(data: dict, library, path: str = "") -> Genome:
     except ValueError as error:
         message = str(error)
         for primitive, source in data.get("primitives", {}).items():
-            if f"'{primitive}'" in message and primitive not in library.specs:
+            if f"'{primitive}'" in message and primitive not in library:
                 message += f"; the player was saved with {primitive} from {source}"
                 if source != "builtin":
                     message += f" (load it with --plugin or {PLUGINS_VARIABLE})"

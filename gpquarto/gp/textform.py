@@ -1,9 +1,10 @@
-"""The safe text form of trees: ``possible_square(in_diagonal, in_corner)``, written and read without ``eval``.
+"""The safe text form of trees: ``first_free_square(trap_square, corner_square)``, written and read without ``eval``.
 
 :func:`format_tree` writes a tree in prefix form, ``name(child, child)``, terminals by name (constants by
 their literal). :func:`parse_tree` reads it back with a tokenizer and a recursive-descent parser that looks
-names up in the primitive set only, reads unknown literals with ``ast.literal_eval`` (matched against the
-registered constants), checks every child's type against the type its parent expects, and refuses texts that
+names up in the primitive set only (a primitive's former names too: see ``aliases`` in
+:func:`~gpquarto.gp.primitives.primitive`), reads unknown literals with ``ast.literal_eval`` (matched against
+the registered constants), checks every child's type against the type its parent expects, and refuses texts that
 are too long, too deep or too big, so a hostile file can neither run code nor hang or exhaust the process.
 """
 
