@@ -11,6 +11,16 @@ from gpquarto.training.fitness import HALL_OF_FAME, game_plan, opponents_at, par
 TINY = {"population": 6, "games": 4, "seed": 3, "final_games": 4}
 
 
+def test_the_default_mix_follows_the_vocabulary_and_is_saved_resolved():
+    full = EvolutionConfig(**TINY)
+    basic = EvolutionConfig(tactical=False, **TINY)
+    assert parse_opponents(full.opponents) == [("random", 1.0), ("minimax:depth=2", 3.0)]
+    assert parse_opponents(basic.opponents) == [("random", 1.0), ("minimax:depth=2", 1.0)]
+    assert EvolutionConfig(tactical=False, opponents="novice:1", **TINY).opponents == "novice:1"
+    # a saved config holds the mix it ran with, so changing the defaults later cannot change a resumed run
+    assert EvolutionConfig.from_dict(basic.as_dict()) == basic and basic.as_dict()["opponents"] == basic.opponents
+
+
 def test_schedules_switch_mixes_at_their_generations():
     schedule = "2:novice:1;5:minimax:depth=1:1,hof:1"
     assert parse_schedule(schedule) == [(2, "novice:1"), (5, "minimax:depth=1:1,hof:1")]

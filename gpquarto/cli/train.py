@@ -56,7 +56,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--opponents",
         default=None,
         help="weighted opponent mix: SPEC:WEIGHT,... with any player spec (minimax:depth=2:1 is minimax at depth 2, "
-        "weight 1) or hof, the run's own hall of fame (default random:1,minimax:depth=2:3)",
+        "weight 1) or hof, the run's own hall of fame (default random:1,minimax:depth=2:3; with --no-tactical "
+        "random:1,minimax:depth=2:1)",
     )
     parser.add_argument(
         "--schedule",
