@@ -169,8 +169,14 @@ def alive(pid: int) -> bool:
 def test_workers_leave_when_their_parent_is_killed_outright(tmp_path):
     script = tmp_path / "orphans.py"
     script.write_text(ORPHAN_SCRIPT)
-    parent = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True, cwd=tmp_path)
-    workers = [int(parent.stdout.readline()) for _ in range(2)]  # both workers are busy in a task
+    errors = tmp_path / "stderr.txt"
+    with errors.open("w") as stderr:
+        parent = subprocess.Popen(
+            [sys.executable, str(script)], stdout=subprocess.PIPE, stderr=stderr, text=True, cwd=tmp_path
+        )
+    lines = [parent.stdout.readline() for _ in range(2)]  # both workers are busy in a task
+    assert all(line.strip().isdigit() for line in lines), f"no worker pids {lines}: {errors.read_text()[-2000:]}"
+    workers = [int(line) for line in lines]
     assert all(alive(pid) for pid in workers)
     parent.kill()  # SIGKILL: the parent cannot stop its workers
     parent.wait()
