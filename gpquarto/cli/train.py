@@ -51,7 +51,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--generations", type=non_negative_int, default=None, help="generations to run (default 120)")
     parser.add_argument("--population", type=positive_int, default=None, help="genomes per generation (default 50)")
-    parser.add_argument("--games", type=positive_int, default=None, help="fitness games per genome, even (default 40)")
+    parser.add_argument("--games", type=positive_int, default=None, help="fitness games per genome, even (default 80)")
     parser.add_argument(
         "--opponents",
         default=None,
