@@ -1,4 +1,4 @@
-"""The layout's rules, checked on the source: imports flow one way, and the engine's privates stay private."""
+"""The layout's rules, checked on the source: imports flow one way with no module circles, and the engine's privates stay private."""
 
 from __future__ import annotations
 
@@ -100,3 +100,63 @@ def test_the_layout_table_lists_every_folder():
     )
     missing = [folder for folder in folders if f"`{folder}`" not in readme]
     assert missing == []
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module -> the source modules it imports (a ``from package import name`` counts as the package unless
+    ``name`` is a module of it); lazy imports inside functions count too."""
+    modules = dict(source_modules())
+    graph: dict[str, set[str]] = {}
+    for module, path in modules.items():
+        targets = set()
+        for imported, _ in imported_modules(ast.parse(path.read_text())):
+            while imported and imported not in modules:
+                imported = imported.rpartition(".")[0]
+            if imported and imported != module:
+                targets.add(imported)
+        graph[module] = targets
+    return graph
+
+
+def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    cycles = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in sorted(graph.get(node, ())):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                cycles.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return cycles
+
+
+def test_import_cycles_are_found():
+    assert import_cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert import_cycles({"a": {"b"}, "b": set(), "c": {"a", "b"}}) == []
+
+
+def test_no_two_modules_import_each_other_even_lazily():
+    assert import_cycles(import_graph()) == []
