@@ -1,4 +1,5 @@
-"""The layout's rules, checked on the source: imports flow one way with no module circles, and the engine's privates stay private."""
+"""The layout's rules, checked on the source: imports flow one way with no module circles, and the engine's
+privates stay private."""
 
 from __future__ import annotations
 

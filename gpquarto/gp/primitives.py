@@ -25,10 +25,10 @@ Names must be Python identifiers that are not keywords (so ``and_``, not ``and``
 
 **Where registrations go.** A registration is stored in the defining module (its list
 ``__gp_primitives__``): a module's primitives are the ones it defines, whatever imports it and however
-often. Loaders (:mod:`gpquarto.gp.plugins`, used by :func:`gpquarto.gp.library.load_library`) import a module and read that list, then
-stamp each spec with the source they loaded it from; so two libraries loaded in one process never mix, and
-a module imported twice registers once. Inside ``with registering() as specs:`` registrations go to
-``specs`` instead (for tests and libraries built in code: ``PrimitiveLibrary(specs)``).
+often. Loaders (:mod:`gpquarto.gp.plugins`, used by :func:`gpquarto.gp.library.load_library`) import a
+module and read that list, then stamp each spec with the source they loaded it from; so two libraries loaded
+in one process never mix, and a module imported twice registers once. Inside ``with registering() as specs:``
+registrations go to ``specs`` instead (for tests and libraries built in code: ``PrimitiveLibrary(specs)``).
 """
 
 from __future__ import annotations

@@ -61,9 +61,9 @@ class EvolutionConfig:
     ten minutes on two cores; 80 games rather than 40 halve the variance of a score, and lifted each of three
     seeds above 50% against minimax:depth=2. Rules per genome 5..10 at creation (up to ``rule_cap`` later),
     height limit 8. The accuracy term (weight 1 on 200 solved decisions with 6 to 8 empty squares) teaches the
-    endgame that one-turn lookahead cannot see; ``docs/experiments.md`` has the runs behind these choices. ``opponents`` left empty means the
-    default mix for the vocabulary: :data:`DEFAULT_OPPONENTS`, or :data:`BASIC_DEFAULT_OPPONENTS` without the
-    tactical families.
+    endgame that one-turn lookahead cannot see; ``docs/experiments.md`` has the runs behind these choices.
+    ``opponents`` left empty means the default mix for the vocabulary: :data:`DEFAULT_OPPONENTS`, or
+    :data:`BASIC_DEFAULT_OPPONENTS` without the tactical families.
     """
 
     generations: int = 120
