@@ -20,6 +20,7 @@ from gpquarto.jobs.experiment import (
     summarize,
 )
 from gpquarto.jobs.experiment_report import format_summary, write_report
+from gpquarto.training import EvolutionConfig
 
 BASE = {"generations": 2, "population": 4, "games": 2, "opponents": "random", "final_games": 2}
 
@@ -161,3 +162,30 @@ def test_the_strength_figure_widens_with_the_variants_and_scales_to_the_values()
     six = figure([f"a-long-variant-name-{index}" for index in range(6)], [0.97, 0.99, 1.0])
     assert two.ndim == 3 and six.ndim == 3
     assert six.shape[1] > two.shape[1]  # wider panels for more variants
+
+
+def test_each_variant_config_is_pinned_so_later_runs_train_like_the_first(tmp_path):
+    out = tmp_path / "pinned"
+    run_experiment(plan(), out)
+    path = out / "experiment.json"
+    saved = json.loads(path.read_text())
+    assert set(saved["configs"]) == {"basic", "tactical"}
+    whole = set(EvolutionConfig().as_dict()) - {"seed"}
+    assert all(set(config) == whole for config in saved["configs"].values())
+    assert saved["configs"]["basic"]["tactical"] is False and saved["configs"]["tactical"]["games"] == 2
+
+    # As if a default had changed since the experiment began: a run started now trains with the pinned value.
+    saved["configs"]["tactical"]["immigrants"] = 1
+    path.write_text(json.dumps(saved))
+    shutil.rmtree(run_folder(out, "tactical", 1))
+    run_experiment(plan(), out)  # the same experiment: pins are not compared
+    started = json.loads((run_folder(out, "tactical", 1) / "config.json").read_text())["evolution"]
+    assert started["immigrants"] == 1 and started["seed"] == 1
+    assert json.loads((run_folder(out, "basic", 1) / "config.json").read_text())["evolution"]["immigrants"] == 2
+
+    # A plan written before configs were pinned still loads, with today's defaults.
+    del saved["configs"]
+    old = ExperimentPlan.from_dict(saved)
+    assert old == plan() and old.config(old.variants[1], 1) == plan().config(plan().variants[1], 1)
+    with pytest.raises(ValueError, match="same variants"):
+        ExperimentPlan.from_dict({**saved, "configs": {"basic": {}}})

@@ -22,7 +22,7 @@ import json
 import os
 import re
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 
 from gpquarto.arena.stats import holm, mann_whitney
@@ -64,7 +64,12 @@ class Variant:
 
 @dataclass(frozen=True)
 class ExperimentPlan:
-    """Variants times seeds, over common ``base`` settings, evaluated against ``opponents``."""
+    """Variants times seeds, over common ``base`` settings, evaluated against ``opponents``.
+
+    ``configs`` pins each variant's whole config (every field but the seed, defaults included) when the
+    experiment is first written, so runs started after an upgrade that changed a default still train like
+    the runs before it. Two plans that differ only in it are the same experiment.
+    """
 
     variants: tuple[Variant, ...]
     seeds: tuple[int, ...]
@@ -73,6 +78,7 @@ class ExperimentPlan:
     evaluation_games: int = 200
     #: Size of the ``grade`` bank each best player is also graded on (0: no grading).
     grade_positions: int = 0
+    configs: dict = field(default_factory=dict, compare=False)
 
     @property
     def metrics(self) -> tuple[str, ...]:
@@ -92,12 +98,25 @@ class ExperimentPlan:
         if self.evaluation_games < 2 or self.evaluation_games % 2:
             raise ValueError(f"evaluation games must be an even number >= 2, got {self.evaluation_games}")
         Variant("base", dict(self.base))  # the same checks for the common settings
+        if self.configs and set(self.configs) != set(names):
+            raise ValueError("the pinned configs do not name the same variants as the plan")
         for variant in self.variants:
             self.config(variant, self.seeds[0])  # every config is valid before any run starts
 
     def config(self, variant: Variant, seed: int) -> EvolutionConfig:
-        """The evolution config of ``variant`` with ``seed``."""
+        """The evolution config of ``variant`` with ``seed`` (the pinned one, once :meth:`pinned`)."""
+        if self.configs:
+            return EvolutionConfig.from_dict({**self.configs[variant.name], "seed": seed})
         return EvolutionConfig(**{**self.base, **variant.settings, "seed": seed})
+
+    def pinned(self) -> ExperimentPlan:
+        """This plan with every variant's config resolved against today's defaults and recorded."""
+        configs = {}
+        for variant in self.variants:
+            data = self.config(variant, self.seeds[0]).as_dict()
+            del data["seed"]
+            configs[variant.name] = data
+        return replace(self, configs=configs)
 
     def as_dict(self) -> dict:
         """Plain JSON-able data (``experiment.json``)."""
@@ -116,8 +135,9 @@ class ExperimentPlan:
                 opponents=tuple(data["opponents"]),
                 evaluation_games=int(data["evaluation_games"]),
                 grade_positions=int(data.get("grade_positions", 0)),
+                configs={str(name): dict(config) for name, config in data.get("configs", {}).items()},
             )
-        except (KeyError, TypeError) as error:
+        except (KeyError, TypeError, AttributeError) as error:
             raise ValueError(f"malformed experiment plan ({type(error).__name__}: {error})") from None
 
 
@@ -175,7 +195,7 @@ def run_experiment(
     measured.
     """
     out = Path(out)
-    _check_or_write_plan(plan, out)
+    plan = _check_or_write_plan(plan, out)
     runner = runner or SerialRunner()
     for seed in plan.seeds:
         for variant in plan.variants:
@@ -187,7 +207,9 @@ def run_experiment(
                 write_text_atomic(folder / STRENGTH_FILE, json.dumps(measure(plan, run, runner), indent=1) + "\n")
 
 
-def _check_or_write_plan(plan: ExperimentPlan, out: Path) -> None:
+def _check_or_write_plan(plan: ExperimentPlan, out: Path) -> ExperimentPlan:
+    """The plan to run: the one saved in ``out`` (with its pinned configs) if it is the same experiment,
+    else ``plan`` pinned and written to a new, empty folder."""
     path = out / PLAN_FILE
     if path.exists():
         try:
@@ -196,10 +218,12 @@ def _check_or_write_plan(plan: ExperimentPlan, out: Path) -> None:
             raise ValueError(f"{path}: {error}") from None
         if saved != plan:
             raise ValueError(f"{out} holds another experiment: use another output folder, or the same options")
-        return
+        return saved
     if out.exists() and any(out.iterdir()):
         raise ValueError(f"{out} is not empty and holds no experiment: use another output folder")
+    plan = plan.pinned()
     write_text_atomic(path, json.dumps(plan.as_dict(), indent=1) + "\n")
+    return plan
 
 
 def _trained(plan, variant, seed, folder: Path, runner, on_run) -> RunFolder:
