@@ -203,3 +203,29 @@ def test_bred_generations_are_the_same_on_processes_and_after_a_resume(library, 
         pooled = Evolution.start(config, library, pool)
         pooled.run(pool)
     assert summary(pooled) == summary(serial) == summary(resumed)
+
+
+def test_a_per_generation_hall_of_fame_keeps_each_generation_best_and_changes_nothing_else(library, tmp_path):
+    settings = {**TINY, "hall_of_fame": 4, "population": 8, "accuracy_weight": 0.0}
+    plain = run(EvolutionConfig(generations=6, **settings), library)
+    per_generation = run(EvolutionConfig(generations=6, hall_of_fame_per_generation=True, **settings), library)
+    plain_generations = [genome.record["generation"] for genome in plain.hall_of_fame]
+    assert len(set(plain_generations)) < len(plain_generations)  # a plain hall holds one generation's near-copies
+    generations = [genome.record["generation"] for genome in per_generation.hall_of_fame]
+    assert len(generations) == 4 and len(set(generations)) == 4
+    assert summary(per_generation)[:3] == summary(plain)[:3]  # without hof opponents, evolution is unchanged
+    # Each member is its generation's best (the smaller on equal scores), and no genome takes two places.
+    members = {genome.record["generation"]: genome for genome in per_generation.hall_of_fame}
+    best_ever = max(plain.hall_of_fame, key=lambda genome: genome.fitness.wvalues)
+    assert per_generation.hall_of_fame[0].fitness.wvalues == best_ever.fitness.wvalues
+    for generation, member in members.items():
+        row = per_generation.logbook[generation]
+        assert member.fitness.values[0] == row["best"] and member.record["size"] == row["best_size"]
+    keys = [genome.key() for genome in per_generation.hall_of_fame]
+    assert len(set(keys)) == len(keys)
+
+    halfway = run(EvolutionConfig(generations=6, hall_of_fame_per_generation=True, **settings), library, 3)
+    halfway.save_checkpoint(str(tmp_path / "checkpoint.dill"))
+    resumed = Evolution.load_checkpoint(str(tmp_path / "checkpoint.dill"), library)
+    resumed.run(SerialRunner())
+    assert summary(resumed) == summary(per_generation)

@@ -90,6 +90,9 @@ class EvolutionConfig:
     tournament_size: int = 3
     elite: int = 2
     hall_of_fame: int = 10
+    #: At most one hall of fame member per generation, its best. Scores of different generations come from
+    #: different games, so a plain hall fills with the top genomes of the luckiest generation, near-copies.
+    hall_of_fame_per_generation: bool = False
     immigrant_every: int = 6
     immigrants: int = 2
     crossover_rate: float = 0.6
@@ -213,6 +216,38 @@ def start_genomes(config: EvolutionConfig, library) -> list[Genome]:
     return genomes
 
 
+def same_place(first: Genome, second: Genome) -> bool:
+    """Whether two genomes take one place in a per-generation hall of fame: the same rules, or evaluated in the
+    same generation (``record["generation"]``)."""
+    generation = first.record.get("generation")
+    return first == second or (generation is not None and generation == second.record.get("generation"))
+
+
+class GenerationHallOfFame(tools.HallOfFame):
+    """A hall of fame with at most one member per generation (:func:`same_place`): the best of the generation.
+    A genome already in it is not entered again, as in DEAP's."""
+
+    def update(self, population) -> None:
+        for genome in population:
+            twin = next((index for index, member in enumerate(self) if same_place(genome, member)), None)
+            if twin is None:
+                if len(self) < self.maxsize or genome.fitness > self[-1].fitness:
+                    if len(self) >= self.maxsize:
+                        self.remove(-1)
+                    self.insert(genome)
+            elif genome != self[twin] and genome.fitness > self[twin].fitness:
+                self.remove(twin)
+                self.insert(genome)
+
+
+def new_hall_of_fame(config: EvolutionConfig) -> tools.HallOfFame:
+    """An empty hall of fame of ``config.hall_of_fame`` members, one per generation with
+    ``hall_of_fame_per_generation``."""
+    if config.hall_of_fame_per_generation:
+        return GenerationHallOfFame(config.hall_of_fame, similar=same_place)
+    return tools.HallOfFame(config.hall_of_fame, similar=operator.eq)
+
+
 @dataclass
 class Evolution:
     """A run in progress: population for ``generation`` (not yet evaluated), random state, hall of fame, logbook."""
@@ -247,7 +282,7 @@ class Evolution:
         """
         given = start_genomes(config, library)
         rng = random.Random(derive_seed(config.seed, "evolution"))
-        evolution = cls(config, library, 0, [], rng, tools.HallOfFame(config.hall_of_fame, similar=operator.eq))
+        evolution = cls(config, library, 0, [], rng, new_hall_of_fame(config))
         population = [evolution._random_genome() for _ in range(config.population)]
         population = evolution.screen.screen_genomes(rng, population, evolution.generator, runner)
         evolution.population = given + population[len(given) :]
@@ -313,7 +348,7 @@ class Evolution:
         for genome in self.population:
             result = results[unique[genome.key()]]
             genome.fitness.values = (result.score, float(result.size))
-            genome.record = result.as_dict()
+            genome.record = {**result.as_dict(), "generation": self.generation}
         self._evaluations = len(tasks)
 
     def record(self) -> dict:
@@ -457,7 +492,7 @@ class Evolution:
         pset = library.primitive_set()
         rng = random.Random()
         rng.setstate(_as_state(state["rng"]))
-        hall_of_fame = tools.HallOfFame(config.hall_of_fame, similar=operator.eq)
+        hall_of_fame = new_hall_of_fame(config)
         for entry in state["hall_of_fame"]:
             genome = Genome.from_data(entry["genome"], pset)
             genome.fitness.values = tuple(entry["fitness"])

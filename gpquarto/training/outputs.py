@@ -45,9 +45,11 @@ def write_hall_of_fame(path: Path, hall_of_fame) -> None:
     parts = []
     for rank, genome in enumerate(hall_of_fame, 1):
         record = genome.record
+        when = f" in generation {record['generation']}" if "generation" in record else ""
         parts.append(
-            f"# {rank}. score {genome.fitness.values[0]!r}: {record.get('wins')} wins, {record.get('draws')} draws, "
-            f"{record.get('losses')} losses, {record.get('fallbacks')} fallbacks in {record.get('decisions')} decisions, size {record.get('size')}"
+            f"# {rank}. score {genome.fitness.values[0]!r}{when}: {record.get('wins')} wins, "
+            f"{record.get('draws')} draws, {record.get('losses')} losses, {record.get('fallbacks')} fallbacks in "
+            f"{record.get('decisions')} decisions, size {record.get('size')}"
         )
         parts.append(genome.describe())
         parts.append("")
