@@ -109,3 +109,13 @@ def test_show_and_train_report_bad_input_in_one_line(tmp_path, capsys):
     assert "nothing to resume" in capsys.readouterr().err
     assert main(["train", "--run-dir", str(tmp_path / "odd"), "--games", "5", "--quiet"]) == 2
     assert "positive even number" in capsys.readouterr().err
+
+
+def test_the_hall_of_fame_may_hold_one_member_per_generation(tmp_path):
+    run_dir = tmp_path / "per-generation"
+    options = [*TINY, "--run-dir", str(run_dir), "--filename", str(run_dir / "best.p")]
+    assert main(["train", *options, "--hall-of-fame-per-generation"]) == 0
+    assert json.loads((run_dir / "config.json").read_text())["evolution"]["hall_of_fame_per_generation"] is True
+    headers = [line for line in (run_dir / "hall_of_fame.txt").read_text().splitlines() if line.startswith("# ")]
+    generations = [line.split(" in generation ")[1].split(":")[0] for line in headers]
+    assert len(generations) == 8 and len(set(generations)) == 8  # eight generations, ten places: one each

@@ -39,6 +39,7 @@ CONFIG_OPTIONS = (
     "plugins",
     "start_from",
     "final_games",
+    "hall_of_fame_per_generation",
 )
 
 
@@ -88,6 +89,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=non_negative_int,
         default=None,
         help="games replayed by each hall of fame member to pick the best (default 200)",
+    )
+    parser.add_argument(
+        "--hall-of-fame-per-generation",
+        dest="hall_of_fame_per_generation",
+        action="store_const",
+        const=True,
+        default=None,
+        help="at most one hall of fame member per generation, its best, so hof opponents and the final choice span "
+        "generations (default: the best scores ever, often near-copies from one generation with easy games)",
     )
     parser.add_argument(
         "--no-tactical",
