@@ -126,11 +126,12 @@ def test_bad_configs_are_refused():
 
 def test_a_config_saved_before_a_setting_existed_keeps_what_it_trained_with():
     saved = EvolutionConfig().as_dict()
-    del saved["lookahead"], saved["accuracy_weight"]  # written before the lookahead family and the accuracy term
+    del saved["lookahead"], saved["accuracy_weight"], saved["hall_of_fame_per_generation"]  # written before them
     old = EvolutionConfig.from_dict(saved)
-    assert old.lookahead is False and old.accuracy_weight == 0.0
+    assert old.lookahead is False and old.accuracy_weight == 0.0 and old.hall_of_fame_per_generation is False
     assert EvolutionConfig.from_dict(EvolutionConfig().as_dict()) == EvolutionConfig()
     assert EvolutionConfig().accuracy_weight > 0 and EvolutionConfig().lookahead
+    assert EvolutionConfig().hall_of_fame_per_generation
 
 
 def rule(library, kind: str, condition: str, action: str):
@@ -207,7 +208,7 @@ def test_bred_generations_are_the_same_on_processes_and_after_a_resume(library, 
 
 def test_a_per_generation_hall_of_fame_keeps_each_generation_best_and_changes_nothing_else(library, tmp_path):
     settings = {**TINY, "hall_of_fame": 4, "population": 8, "accuracy_weight": 0.0}
-    plain = run(EvolutionConfig(generations=6, **settings), library)
+    plain = run(EvolutionConfig(generations=6, hall_of_fame_per_generation=False, **settings), library)
     per_generation = run(EvolutionConfig(generations=6, hall_of_fame_per_generation=True, **settings), library)
     plain_generations = [genome.record["generation"] for genome in plain.hall_of_fame]
     assert len(set(plain_generations)) < len(plain_generations)  # a plain hall holds one generation's near-copies

@@ -111,11 +111,16 @@ def test_show_and_train_report_bad_input_in_one_line(tmp_path, capsys):
     assert "positive even number" in capsys.readouterr().err
 
 
-def test_the_hall_of_fame_may_hold_one_member_per_generation(tmp_path):
-    run_dir = tmp_path / "per-generation"
-    options = [*TINY, "--run-dir", str(run_dir), "--filename", str(run_dir / "best.p")]
-    assert main(["train", *options, "--hall-of-fame-per-generation"]) == 0
-    assert json.loads((run_dir / "config.json").read_text())["evolution"]["hall_of_fame_per_generation"] is True
-    headers = [line for line in (run_dir / "hall_of_fame.txt").read_text().splitlines() if line.startswith("# ")]
-    generations = [line.split(" in generation ")[1].split(":")[0] for line in headers]
-    assert len(generations) == 8 and len(set(generations)) == 8  # eight generations, ten places: one each
+def test_the_hall_of_fame_holds_one_member_per_generation_unless_told(tmp_path):
+    generations = {}
+    for option in ("", "--no-hall-of-fame-per-generation"):
+        run_dir = tmp_path / (option or "default")
+        options = [*TINY, "--run-dir", str(run_dir), "--filename", str(run_dir / "best.p")]
+        assert main(["train", *options, *([option] if option else [])]) == 0
+        saved = json.loads((run_dir / "config.json").read_text())["evolution"]
+        assert saved["hall_of_fame_per_generation"] is not bool(option)
+        headers = [line for line in (run_dir / "hall_of_fame.txt").read_text().splitlines() if line.startswith("# ")]
+        generations[option] = [line.split(" in generation ")[1].split(":")[0] for line in headers]
+    assert len(generations[""]) == 8 and len(set(generations[""])) == 8  # eight generations, ten places: one each
+    plain = generations["--no-hall-of-fame-per-generation"]
+    assert len(plain) == 10 and len(set(plain)) < 8

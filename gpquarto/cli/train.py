@@ -88,16 +88,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--final-games",
         type=non_negative_int,
         default=None,
-        help="games replayed by each hall of fame member to pick the best (default 200)",
+        help="games replayed by each hall of fame member to pick the best (default 2000)",
     )
     parser.add_argument(
-        "--hall-of-fame-per-generation",
+        "--no-hall-of-fame-per-generation",
         dest="hall_of_fame_per_generation",
         action="store_const",
-        const=True,
+        const=False,
         default=None,
-        help="at most one hall of fame member per generation, its best, so hof opponents and the final choice span "
-        "generations (default: the best scores ever, often near-copies from one generation with easy games)",
+        help="keep the best scores ever in the hall of fame, as DEAP does (often near-copies from the generation "
+        "with the easiest games), not the best of each generation",
     )
     parser.add_argument(
         "--no-tactical",

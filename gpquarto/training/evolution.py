@@ -61,7 +61,8 @@ class EvolutionConfig:
     ten minutes on two cores; 80 games rather than 40 halve the variance of a score, and lifted each of three
     seeds above 50% against minimax:depth=2. Rules per genome 5..10 at creation (up to ``rule_cap`` later),
     height limit 8. The accuracy term (weight 1 on 200 solved decisions with 6 to 8 empty squares) teaches the
-    endgame that one-turn lookahead cannot see; ``docs/experiments.md`` has the runs behind these choices.
+    endgame that one-turn lookahead cannot see. The champion is the best of ten generations' bests, each
+    replayed on the same 2,000 games. ``docs/experiments.md`` has the runs behind these choices.
     ``opponents`` left empty means the default mix for the vocabulary: :data:`DEFAULT_OPPONENTS`, or
     :data:`BASIC_DEFAULT_OPPONENTS` without the tactical families.
     """
@@ -92,7 +93,7 @@ class EvolutionConfig:
     hall_of_fame: int = 10
     #: At most one hall of fame member per generation, its best. Scores of different generations come from
     #: different games, so a plain hall fills with the top genomes of the luckiest generation, near-copies.
-    hall_of_fame_per_generation: bool = False
+    hall_of_fame_per_generation: bool = True
     immigrant_every: int = 6
     immigrants: int = 2
     crossover_rate: float = 0.6
@@ -102,7 +103,7 @@ class EvolutionConfig:
     screening_max_true_rate: float = 1.0
     screening_min_legal_rate: float = 0.5
     screening_tries: int = 5
-    final_games: int = 200
+    final_games: int = 2000
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "plugins", tuple(self.plugins))
@@ -158,12 +159,13 @@ class EvolutionConfig:
         unknown = sorted(set(data) - known)
         if unknown:
             raise ValueError(f"unknown config keys: {', '.join(unknown)}")
-        # Runs saved before the lookahead family or the accuracy term existed trained without them: keep them
-        # as they were.
+        # Runs saved before the lookahead family, the accuracy term or the per-generation hall of fame existed
+        # trained without them: keep them as they were.
         return cls(
             **{
                 "lookahead": False,
                 "accuracy_weight": 0.0,
+                "hall_of_fame_per_generation": False,
                 **data,
                 "plugins": tuple(data.get("plugins", ())),
                 "start_from": tuple(data.get("start_from", ())),
