@@ -226,17 +226,18 @@ def same_place(first: Genome, second: Genome) -> bool:
 
 
 class GenerationHallOfFame(tools.HallOfFame):
-    """A hall of fame with at most one member per generation (:func:`same_place`): the best of the generation.
-    A genome already in it is not entered again, as in DEAP's."""
+    """DEAP's hall of fame with :func:`same_place` as its similarity, except that a better genome of a member's
+    generation replaces the member (DEAP would drop it): at most one member per generation, its best. A genome
+    already in it is not entered again, as in DEAP's."""
+
+    def __init__(self, maxsize: int) -> None:
+        super().__init__(maxsize, similar=same_place)
 
     def update(self, population) -> None:
         for genome in population:
-            twin = next((index for index, member in enumerate(self) if same_place(genome, member)), None)
+            twin = next((index for index, member in enumerate(self) if self.similar(genome, member)), None)
             if twin is None:
-                if len(self) < self.maxsize or genome.fitness > self[-1].fitness:
-                    if len(self) >= self.maxsize:
-                        self.remove(-1)
-                    self.insert(genome)
+                super().update([genome])
             elif genome != self[twin] and genome.fitness > self[twin].fitness:
                 self.remove(twin)
                 self.insert(genome)
@@ -246,7 +247,7 @@ def new_hall_of_fame(config: EvolutionConfig) -> tools.HallOfFame:
     """An empty hall of fame of ``config.hall_of_fame`` members, one per generation with
     ``hall_of_fame_per_generation``."""
     if config.hall_of_fame_per_generation:
-        return GenerationHallOfFame(config.hall_of_fame, similar=same_place)
+        return GenerationHallOfFame(config.hall_of_fame)
     return tools.HallOfFame(config.hall_of_fame, similar=operator.eq)
 
 
