@@ -1,6 +1,6 @@
 """gpquarto: evolve Quarto players by genetic programming, and the engine and opponents to test them."""
 
-from gpquarto.engine import NO_PIECE, Board, BoardView, IllegalActionError, Rules
+from gpquarto.games.quarto import NO_PIECE, Board, BoardView, IllegalActionError, Rules
 
 __version__ = "0.1.0"
 

@@ -6,7 +6,7 @@ Predicates about the most used row or column *not complete* are False when every
 
 from __future__ import annotations
 
-from gpquarto.engine.pieces import CHARACTERISTICS, NO_PIECE
+from gpquarto.games.quarto.pieces import CHARACTERISTICS, NO_PIECE
 from gpquarto.gp.features import ANTI_DIAGONAL_LINE, DIAGONAL_LINE, FIRST_COLUMN, FIRST_ROW, Features
 from gpquarto.gp.primitives import primitive
 from gpquarto.gp.types import Characteristic

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gpquarto.engine.pieces import CHARACTERISTICS
+from gpquarto.games.quarto.pieces import CHARACTERISTICS
 from gpquarto.gp.features import Features
 from gpquarto.gp.primitives import primitive
 from gpquarto.gp.types import NO_ACTION, Characteristic, Piece

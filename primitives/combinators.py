@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from gpquarto.engine.lines import ANTI_DIAGONAL, DIAGONAL
-from gpquarto.engine.pieces import CHARACTERISTICS, MEMBERS
+from gpquarto.games.quarto.lines import ANTI_DIAGONAL, DIAGONAL
+from gpquarto.games.quarto.pieces import CHARACTERISTICS, MEMBERS
 from gpquarto.gp.features import ANTI_DIAGONAL_LINE, DIAGONAL_LINE, FIRST_COLUMN, FIRST_ROW, Features
 from gpquarto.gp.primitives import primitive
 from gpquarto.gp.types import NO_ACTION, Piece, Square

@@ -21,7 +21,7 @@ Definitions (safe piece, safe square) are those of the ``tactical`` family:
 
 from __future__ import annotations
 
-from gpquarto.engine.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
+from gpquarto.games.quarto.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
 from gpquarto.gp.features import Features
 from gpquarto.gp.primitives import primitive
 from gpquarto.gp.types import NO_ACTION, Count, Piece, Square

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gpquarto.engine.lines import ANTI_DIAGONAL, COLUMNS, CORNERS, DIAGONAL, INSIDE, ROWS
+from gpquarto.games.quarto.lines import ANTI_DIAGONAL, COLUMNS, CORNERS, DIAGONAL, INSIDE, ROWS
 from gpquarto.gp.features import Features
 from gpquarto.gp.primitives import primitive
 from gpquarto.gp.types import NO_ACTION, Square

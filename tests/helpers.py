@@ -10,8 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from gpquarto.engine.board import Board
-from gpquarto.engine.lines import Rules
+from gpquarto.games.quarto.board import Board
+from gpquarto.games.quarto.lines import Rules
 
 #: The public raw state of a Board (everything but its history), as search code reads it.
 RAW_STATE_FIELDS = (

@@ -10,8 +10,8 @@ from __future__ import annotations
 import random
 from functools import cache
 
-from gpquarto.engine.board import Board
-from gpquarto.engine.lines import Rules
+from gpquarto.games.quarto.board import Board
+from gpquarto.games.quarto.lines import Rules
 from gpquarto.players.novice import NovicePlayer
 from gpquarto.players.random_player import RandomPlayer
 

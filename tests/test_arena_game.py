@@ -10,7 +10,7 @@ import pytest
 import gpquarto.arena.game as game_module
 from gpquarto.arena import GameRecord, play_game
 from gpquarto.arena.record import END_DRAW, END_FORFEIT, END_WIN
-from gpquarto.engine.board import Board
+from gpquarto.games.quarto.board import Board
 from gpquarto.players.base import BasePlayer, PlayerQuit
 from gpquarto.players.random_player import RandomPlayer
 

@@ -8,7 +8,7 @@ import pytest
 
 from gpquarto.bench import players as bench
 from gpquarto.bench.players import STAGES, benchmark_positions, time_player
-from gpquarto.engine.board import iter_positions
+from gpquarto.games.quarto.board import iter_positions
 
 
 def test_positions_cover_every_stage_and_both_decisions() -> None:
@@ -101,4 +101,4 @@ def test_compare_times_the_reference_and_prints_rows_with_the_speed_up(capsys) -
 
 def test_compare_needs_a_module_with_make_player() -> None:
     with pytest.raises(ValueError, match="make_player"):
-        bench.reference_factory("gpquarto.engine.tables")
+        bench.reference_factory("gpquarto.games.quarto.tables")

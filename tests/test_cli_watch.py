@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gpquarto.arena.game import play_game
 from gpquarto.arena.record import GameRecord, describe_action
-from gpquarto.engine.board import Board
+from gpquarto.games.quarto.board import Board
 from gpquarto.web.players import load_player
 from tests.web_support import TINY_RULES, save_tiny_player
 

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from gpquarto.engine.lines import Rules
+from gpquarto.games.quarto.lines import Rules
 from gpquarto.search import compiled
 from gpquarto.search.solver import solve
 from tests.test_solver import random_endgame

@@ -20,7 +20,7 @@ import pytest
 
 from gpquarto.adapters.course import CourseGameShim, as_course_player, from_course_player
 from gpquarto.arena import play_match
-from gpquarto.engine.board import Board
+from gpquarto.games.quarto.board import Board
 from gpquarto.players.novice import NovicePlayer
 from gpquarto.resolve import make_player
 

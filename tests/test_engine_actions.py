@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from gpquarto.engine.board import PLACE_OFFSET, Board, IllegalActionError
-from gpquarto.engine.lines import Rules
+from gpquarto.games.quarto.board import PLACE_OFFSET, Board, IllegalActionError
+from gpquarto.games.quarto.lines import Rules
 from tests.helpers import RAW_STATE_FIELDS, play_randomly, random_positions
 
 INTERNAL_FIELDS = (*RAW_STATE_FIELDS, "history")

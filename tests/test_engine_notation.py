@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gpquarto.engine.board import Board
-from gpquarto.engine.lines import Rules
-from gpquarto.engine.notation import START_TEXT
+from gpquarto.games.quarto.board import Board
+from gpquarto.games.quarto.lines import Rules
+from gpquarto.games.quarto.notation import START_TEXT
 from tests.helpers import RAW_STATE_FIELDS, play_randomly
 
 

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gpquarto.engine.board import Board
-from gpquarto.engine.lines import Rules
-from gpquarto.engine.symmetry import (
+from gpquarto.games.quarto.board import Board
+from gpquarto.games.quarto.lines import Rules
+from gpquarto.games.quarto.symmetry import (
     CLASSIC_MAPS,
     DIHEDRAL_MAPS,
     PIECE_MAPS,

@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from gpquarto.engine.board import Board
-from gpquarto.engine.lines import ADVANCED_LINES, BLOCKS, CLASSIC_LINES, Rules
+from gpquarto.games.quarto.board import Board
+from gpquarto.games.quarto.lines import ADVANCED_LINES, BLOCKS, CLASSIC_LINES, Rules
 
 # ---------------------------------------------------------------- slow reference, independent of the engine
 # The lines written out by hand from the rules: rows, columns, two diagonals; advanced adds 2x2 blocks.

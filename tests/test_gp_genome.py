@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from gpquarto.engine.board import Board
+from gpquarto.games.quarto.board import Board
 from gpquarto.gp.compiler import compile_tree
 from gpquarto.gp.features import Features
 from gpquarto.gp.generation import TreeGenerator

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from gpquarto_primitives import lookahead
 
-from gpquarto.engine.board import Board
-from gpquarto.engine.pieces import CHARACTERISTICS, NO_PIECE
+from gpquarto.games.quarto.board import Board
+from gpquarto.games.quarto.pieces import CHARACTERISTICS, NO_PIECE
 from gpquarto.gp.features import Features
 from gpquarto.gp.library import load_library
 from gpquarto.gp.types import NO_ACTION

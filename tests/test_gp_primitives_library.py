@@ -12,8 +12,8 @@ import random
 
 import pytest
 
-from gpquarto.engine.board import Board
-from gpquarto.engine.lines import Rules
+from gpquarto.games.quarto.board import Board
+from gpquarto.games.quarto.lines import Rules
 from gpquarto.gp.features import Features
 from gpquarto.gp.library import load_library
 from gpquarto.gp.primitives import PrimitiveLibrary

@@ -10,7 +10,7 @@ import dill
 import pytest
 
 from gpquarto.arena.game import play_game
-from gpquarto.engine.board import Board
+from gpquarto.games.quarto.board import Board
 from gpquarto.gp.genome import Genome
 from gpquarto.gp.library import LibraryConfig, get_library
 from gpquarto.gp.player import EvolvedPlayer
@@ -127,7 +127,7 @@ def test_missing_primitive_is_named(saved, tmp_path):
         ("empty.p", b"", "truncated"),
         ("set.p", pickle.dumps({1, 2}), "holds a set"),
         ("complex.p", pickle.dumps(complex(1, 2)), "builtins.complex object"),
-        ("board.p", dill.dumps(Board()), "gpquarto.engine.board.Board object"),
+        ("board.p", dill.dumps(Board()), "gpquarto.games.quarto.board.Board object"),
         ("lambda.p", dill.dumps(lambda: 1, recurse=True), "object, not plain data"),
         ("list.p", pickle.dumps([1, 2]), "not a gpquarto player \\(holds a list"),
         ("random.json", bytes(random.Random(2).randrange(256) for _ in range(300)), "corrupt or foreign"),

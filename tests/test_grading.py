@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from gpquarto import Board
-from gpquarto.engine.board import BoardView
+from gpquarto.games.quarto.board import BoardView
 from gpquarto.grading import bank as bank_module
 from gpquarto.grading.bank import CHOICE, PLACEMENT, TRAINING, BankParameters, build_bank
 from gpquarto.grading.cache import (

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from gpquarto.cli import main
-from gpquarto.engine.board import Board
+from gpquarto.games.quarto.board import Board
 from gpquarto.gp.genome import CHOOSE, PLACE, Genome
 from gpquarto.gp.library import shared_library
 from gpquarto.gp.player import EvolvedPlayer

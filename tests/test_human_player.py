@@ -7,9 +7,9 @@ import io
 import pytest
 
 from gpquarto.arena.game import play_game
-from gpquarto.engine.board import Board
-from gpquarto.engine.lines import square_name
-from gpquarto.engine.pieces import piece_name
+from gpquarto.games.quarto.board import Board
+from gpquarto.games.quarto.lines import square_name
+from gpquarto.games.quarto.pieces import piece_name
 from gpquarto.players.base import PlayerQuit
 from gpquarto.players.human import HumanPlayer, QuitGame, parse_piece
 from gpquarto.players.random_player import RandomPlayer

@@ -10,9 +10,9 @@ import random
 import pytest
 
 from gpquarto.arena.game import play_game
-from gpquarto.engine.board import Board
-from gpquarto.engine.lines import Rules
-from gpquarto.engine.pieces import NO_PIECE
+from gpquarto.games.quarto.board import Board
+from gpquarto.games.quarto.lines import Rules
+from gpquarto.games.quarto.pieces import NO_PIECE
 from gpquarto.players.mcts import NO_WINNER, MCTSPlayer, novice_playout
 from gpquarto.players.random_player import RandomPlayer
 from gpquarto.players.solver_player import SolverPlayer

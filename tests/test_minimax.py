@@ -9,7 +9,7 @@ import pytest
 
 from gpquarto import Board
 from gpquarto.arena import play_game
-from gpquarto.engine.board import PLACE_OFFSET
+from gpquarto.games.quarto.board import PLACE_OFFSET
 from gpquarto.players.minimax import STRATEGIES, MinimaxPlayer, search_depth
 from gpquarto.players.random_player import RandomPlayer
 from gpquarto.players.solver_player import SolverPlayer

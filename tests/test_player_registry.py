@@ -77,7 +77,7 @@ def test_parse_spec():
 
 
 def test_seeded_random_player_is_reproducible():
-    from gpquarto.engine.board import Board
+    from gpquarto.games.quarto.board import Board
 
     board = Board()
     a, b = make_named_player("random", seed=3), make_named_player("random", seed=3)

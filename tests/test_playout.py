@@ -8,8 +8,14 @@ import numpy as np
 import pytest
 
 from gpquarto.arena import play_game
-from gpquarto.engine.board import PLACE_OFFSET, Board
-from gpquarto.engine.playout import NO_WINNER, PLAYOUT_RANDOM_BITS, playout_outcomes, random_playout, random_playouts
+from gpquarto.games.quarto.board import PLACE_OFFSET, Board
+from gpquarto.games.quarto.playout import (
+    NO_WINNER,
+    PLAYOUT_RANDOM_BITS,
+    playout_outcomes,
+    random_playout,
+    random_playouts,
+)
 from gpquarto.players.random_player import RandomPlayer
 from tests.helpers import random_positions
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from gpquarto.engine.board import Board
+from gpquarto.games.quarto.board import Board
 from gpquarto.players.random_player import RandomPlayer
 from tests.helpers import random_positions
 

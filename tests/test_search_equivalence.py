@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from gpquarto.engine.board import Board
+from gpquarto.games.quarto.board import Board
 from gpquarto.players.mcts import novice_playout
 from gpquarto.players.minimax import DEFAULT_NODE_BOUND, search_depth
 from gpquarto.resolve import make_player

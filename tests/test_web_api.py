@@ -12,7 +12,7 @@ import pytest
 
 from gpquarto.arena.game import play_game
 from gpquarto.arena.record import GameRecord
-from gpquarto.engine.board import PLACE_OFFSET, Board
+from gpquarto.games.quarto.board import PLACE_OFFSET, Board
 from gpquarto.players.base import BasePlayer
 from gpquarto.players.registry import register_player, unregister_player
 from gpquarto.search.solver import solve

@@ -13,7 +13,7 @@ from playwright.sync_api import Page, sync_playwright
 
 from gpquarto.arena.game import play_game
 from gpquarto.arena.record import GameRecord
-from gpquarto.engine.board import PLACE_OFFSET, Board
+from gpquarto.games.quarto.board import PLACE_OFFSET, Board
 from gpquarto.search.solver import solve
 from gpquarto.web.players import load_player
 from tests.conftest import REPO

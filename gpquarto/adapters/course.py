@@ -7,7 +7,7 @@ The course API (see ARCHITECTURE.md, "Course adapter facts"): a ``Player(quarto)
 ``4 * y + x`` is our square, so no translation of pieces or squares is needed beyond ``(x, y)``.
 
 * :func:`as_course_player` lets a gpquarto player sit at a course game: each decision rebuilds a gpquarto
-  :class:`~gpquarto.engine.board.Board` from the course board (who acts follows from the number of pieces
+  :class:`~gpquarto.games.quarto.board.Board` from the course board (who acts follows from the number of pieces
   placed) and asks the wrapped player.
 * :func:`from_course_player` lets a course player play gpquarto matches: it is given a
   :class:`CourseGameShim`, a course-like game object backed by a gpquarto board that is re-synchronised
@@ -24,9 +24,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from gpquarto.engine.board import Board, BoardView, IllegalActionError
-from gpquarto.engine.lines import Rules
-from gpquarto.engine.pieces import NO_PIECE
+from gpquarto.games.quarto.board import Board, BoardView, IllegalActionError
+from gpquarto.games.quarto.lines import Rules
+from gpquarto.games.quarto.pieces import NO_PIECE
 from gpquarto.players.base import BasePlayer, Player
 from gpquarto.resolve import make_player
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 from time import perf_counter
 
 from gpquarto.arena.record import END_DRAW, END_FORFEIT, END_WIN, GameRecord
-from gpquarto.engine.board import Board, IllegalActionError
-from gpquarto.engine.lines import Rules
-from gpquarto.engine.pieces import NO_PIECE
+from gpquarto.games.quarto.board import Board, IllegalActionError
+from gpquarto.games.quarto.lines import Rules
+from gpquarto.games.quarto.pieces import NO_PIECE
 from gpquarto.players.base import Player, PlayerQuit, raised_reason
 from gpquarto.seeding import derive_seed
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from gpquarto.arena.game import play_game, player_name
 from gpquarto.arena.record import END_FORFEIT, GameRecord
 from gpquarto.arena.stats import wilson_interval
-from gpquarto.engine.lines import Rules
+from gpquarto.games.quarto.lines import Rules
 from gpquarto.players.base import Player
 from gpquarto.seeding import derive_seed
 

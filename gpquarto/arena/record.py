@@ -8,10 +8,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from gpquarto.atomic import write_text_atomic
-from gpquarto.engine.board import PLACE_OFFSET, Board, IllegalActionError
-from gpquarto.engine.lines import square_name
-from gpquarto.engine.notation import START_TEXT
-from gpquarto.engine.pieces import piece_code
+from gpquarto.games.quarto.board import PLACE_OFFSET, Board, IllegalActionError
+from gpquarto.games.quarto.lines import square_name
+from gpquarto.games.quarto.notation import START_TEXT
+from gpquarto.games.quarto.pieces import piece_code
 
 END_WIN, END_DRAW, END_FORFEIT = "win", "draw", "forfeit"
 RECORD_FORMAT = "gpquarto-game/1"

@@ -18,8 +18,8 @@ import numpy as np
 
 from gpquarto.arena.match import MatchResult
 from gpquarto.arena.ratings import DEFAULT_PRIOR_SD, Ratings, fit_ratings
-from gpquarto.engine.board import PLACE_OFFSET
-from gpquarto.engine.lines import Rules
+from gpquarto.games.quarto.board import PLACE_OFFSET
+from gpquarto.games.quarto.lines import Rules
 from gpquarto.seeding import derive_seed
 
 

@@ -2,8 +2,8 @@
 
 * ``player API``: :func:`gpquarto.arena.game.play_game` with two :class:`RandomPlayer` objects: every
   decision goes through the player protocol, is validated by the engine, timed and recorded.
-* ``fast playout``: :func:`gpquarto.engine.playout.random_playout`, one game at a time (MCTS rollouts).
-* ``batched playouts``: :func:`gpquarto.engine.playout.random_playouts`, NumPy, many games per call.
+* ``fast playout``: :func:`gpquarto.games.quarto.playout.random_playout`, one game at a time (MCTS rollouts).
+* ``batched playouts``: :func:`gpquarto.games.quarto.playout.random_playouts`, NumPy, many games per call.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ import numpy as np
 
 from gpquarto.arena.game import play_game
 from gpquarto.bench.timing import Rates, median_rates
-from gpquarto.engine.board import Board
-from gpquarto.engine.lines import Rules
-from gpquarto.engine.playout import random_playout, random_playouts
+from gpquarto.games.quarto.board import Board
+from gpquarto.games.quarto.lines import Rules
+from gpquarto.games.quarto.playout import random_playout, random_playouts
 from gpquarto.players.random_player import RandomPlayer
 
 

@@ -28,8 +28,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from time import perf_counter
 
-from gpquarto.engine.board import Board
-from gpquarto.engine.lines import Rules
+from gpquarto.games.quarto.board import Board
+from gpquarto.games.quarto.lines import Rules
 from gpquarto.players.registry import available_players, parse_spec
 from gpquarto.resolve import make_player
 from gpquarto.seeding import derive_seed

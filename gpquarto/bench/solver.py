@@ -19,8 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from time import perf_counter
 
-from gpquarto.engine.board import Board
-from gpquarto.engine.lines import Rules
+from gpquarto.games.quarto.board import Board
+from gpquarto.games.quarto.lines import Rules
 from gpquarto.search.solver import solve
 from gpquarto.seeding import derive_seed
 

@@ -53,7 +53,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from gpquarto.engine.lines import Rules
+    from gpquarto.games.quarto.lines import Rules
 
     rules = Rules(args.rules)
     if args.settings and args.target != "train":

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from gpquarto.engine.lines import Rules
+from gpquarto.games.quarto.lines import Rules
 
 
 def _whole_number(text: str, minimum: int) -> int:

@@ -16,8 +16,8 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Circle, FancyBboxPatch, Rectangle
 
 from gpquarto.arena.record import GameRecord, describe_action
-from gpquarto.engine.board import PLACE_OFFSET, Board, BoardQueries
-from gpquarto.engine.pieces import COLOURED, NO_PIECE, SOLID, SQUARE, TALL, piece_code
+from gpquarto.games.quarto.board import PLACE_OFFSET, Board, BoardQueries
+from gpquarto.games.quarto.pieces import COLOURED, NO_PIECE, SOLID, SQUARE, TALL, piece_code
 
 BOARD, EDGE, INK = "#e9d3a8", "#b98e55", "#2b2118"
 DARK, LIGHT, WIN, HINT = "#5a3418", "#f7e7c4", "#e0a100", "#2e8b57"

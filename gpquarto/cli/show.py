@@ -201,7 +201,7 @@ def game_or_position(text: str):
     """The :class:`~gpquarto.arena.record.GameRecord` in a game record file, the Board of position text, or None
     (then ``text`` names a player file). A position with a mistake is a ``ValueError`` saying where."""
     from gpquarto.arena.record import RECORD_FORMAT, GameRecord
-    from gpquarto.engine.board import Board
+    from gpquarto.games.quarto.board import Board
 
     path = Path(text)
     if path.is_file():

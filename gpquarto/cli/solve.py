@@ -17,9 +17,9 @@ import time
 
 from gpquarto.cli import UsageError
 from gpquarto.cli.common import non_negative_int
-from gpquarto.engine.board import PLACE_OFFSET, Board
-from gpquarto.engine.lines import SQUARE_COUNT, square_name
-from gpquarto.engine.pieces import piece_code
+from gpquarto.games.quarto.board import PLACE_OFFSET, Board
+from gpquarto.games.quarto.lines import SQUARE_COUNT, square_name
+from gpquarto.games.quarto.pieces import piece_code
 from gpquarto.search.solver import VALUE_WORDS, solve
 
 #: From this many empty squares on, solving can take seconds to minutes: say so before starting.

@@ -42,7 +42,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from gpquarto.arena.record import describe_action
-    from gpquarto.engine.board import PLACE_OFFSET, Board
+    from gpquarto.games.quarto.board import PLACE_OFFSET, Board
     from gpquarto.web.sessions import explained_game, outcome, parse_start
 
     if args.delay < 0:

@@ -15,10 +15,10 @@ from collections.abc import Callable
 from functools import cached_property
 from typing import TypeVar
 
-from gpquarto.engine.board import Board, BoardView
-from gpquarto.engine.lines import ALL_SQUARES_MASK, CLASSIC_LINES, SQUARE_COUNT
-from gpquarto.engine.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE, PIECE_COUNT
-from gpquarto.engine.tables import CLASSIC_LINE_MASKS as NAMED_LINE_MASKS
+from gpquarto.games.quarto.board import Board, BoardView
+from gpquarto.games.quarto.lines import ALL_SQUARES_MASK, CLASSIC_LINES, SQUARE_COUNT
+from gpquarto.games.quarto.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE, PIECE_COUNT
+from gpquarto.games.quarto.tables import CLASSIC_LINE_MASKS as NAMED_LINE_MASKS
 from gpquarto.search import tactics
 
 T = TypeVar("T")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from gpquarto.engine.board import BoardView
+from gpquarto.games.quarto.board import BoardView
 from gpquarto.gp.genome import Genome, RuleSet
 from gpquarto.players.base import BasePlayer
 

@@ -45,8 +45,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 
-from gpquarto.engine.board import Board
-from gpquarto.engine.lines import Rules
+from gpquarto.games.quarto.board import Board
+from gpquarto.games.quarto.lines import Rules
 from gpquarto.gp.features import Features
 from gpquarto.gp.types import NO_ACTION, NODE_TYPES, Characteristic, Count, Piece, Square, type_name
 

@@ -25,7 +25,7 @@ class Count(int):
 
 
 class Characteristic(int):
-    """One of the eight characteristics 0..7, indexed like ``gpquarto.engine.pieces.CHARACTERISTIC_NAMES``."""
+    """One of the eight characteristics 0..7, indexed like ``gpquarto.games.quarto.pieces.CHARACTERISTIC_NAMES``."""
 
 
 #: What a ``Square`` or ``Piece`` node returns when it has nothing to propose.

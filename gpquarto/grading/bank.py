@@ -28,9 +28,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from gpquarto.arena.game import play_game
-from gpquarto.engine.board import Board
-from gpquarto.engine.lines import SQUARE_COUNT, Rules
-from gpquarto.engine.symmetry import canonical_key
+from gpquarto.games.quarto.board import Board
+from gpquarto.games.quarto.lines import SQUARE_COUNT, Rules
+from gpquarto.games.quarto.symmetry import canonical_key
 from gpquarto.grading.players import make_unattended_player
 from gpquarto.runner import SERIAL, Runner
 from gpquarto.search.solver import DRAW, WIN, solve

@@ -24,7 +24,7 @@ from time import perf_counter
 from gpquarto.arena import record
 from gpquarto.arena.game import player_name
 from gpquarto.arena.stats import wilson_interval
-from gpquarto.engine.board import IllegalActionError
+from gpquarto.games.quarto.board import IllegalActionError
 from gpquarto.grading.bank import CHOICE, Bank, BankPosition
 from gpquarto.grading.players import make_unattended_player
 from gpquarto.players.base import Player, PlayerQuit, ask_decision, raised_reason

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gpquarto.arena.game import play_game
-from gpquarto.engine.board import PLACE_OFFSET, BoardView
+from gpquarto.games.quarto.board import PLACE_OFFSET, BoardView
 from gpquarto.gp.genome import CHOOSE, KINDS, PLACE
 from gpquarto.gp.player import EvolvedPlayer
 from gpquarto.grading.bank import decision_matters, solve_position

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from gpquarto.arena.match import MatchResult, play_match
 from gpquarto.arena.ratings import DEFAULT_PRIOR_SD
 from gpquarto.arena.tournament import TournamentResult, pairing_seed, tournament_result
-from gpquarto.engine.lines import Rules
+from gpquarto.games.quarto.lines import Rules
 from gpquarto.gp.storage import player_from_data, read_player_file
 from gpquarto.resolve import check_player_specs, is_player_file, make_unattended_player
 from gpquarto.runner import Runner, SerialRunner

@@ -1,6 +1,6 @@
 """The player protocol: what the arena asks of every player.
 
-A player gets a read-only :class:`~gpquarto.engine.board.BoardView` and answers with a piece (when it
+A player gets a read-only :class:`~gpquarto.games.quarto.board.BoardView` and answers with a piece (when it
 must choose one for the opponent) or a square (when it must place the piece it was given). The engine
 validates every answer: an illegal one forfeits the game.
 """
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Protocol, runtime_checkable
 
-from gpquarto.engine.board import BoardView
-from gpquarto.engine.pieces import NO_PIECE
+from gpquarto.games.quarto.board import BoardView
+from gpquarto.games.quarto.pieces import NO_PIECE
 
 
 @runtime_checkable

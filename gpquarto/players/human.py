@@ -21,9 +21,9 @@ from __future__ import annotations
 import sys
 from typing import TextIO
 
-from gpquarto.engine.board import PLACE_OFFSET, BoardView
-from gpquarto.engine.lines import parse_square, square_name
-from gpquarto.engine.pieces import piece_code, piece_name
+from gpquarto.games.quarto.board import PLACE_OFFSET, BoardView
+from gpquarto.games.quarto.lines import parse_square, square_name
+from gpquarto.games.quarto.pieces import piece_code, piece_name
 from gpquarto.players.base import BasePlayer, PlayerQuit
 from gpquarto.players.registry import register_player
 from gpquarto.search.solver import VALUE_WORDS, hint

@@ -6,7 +6,7 @@ one untried action, *play out* to the end of the game, and *back up* the result 
 for the player who made each move). The most visited action is played.
 
 Playouts run on the engine's internals in tight loops: ``random`` is the engine's
-:func:`~gpquarto.engine.playout.random_playout`; ``novice`` (here) takes an immediate win and never gives a
+:func:`~gpquarto.games.quarto.playout.random_playout`; ``novice`` (here) takes an immediate win and never gives a
 piece that wins at once while a safe one exists; it keeps threat counters up to date per placement instead of
 rescanning the lines (the same draws and results as a rescan: tests check it against the kept reference).
 
@@ -23,11 +23,11 @@ import random
 import time as clock
 from collections.abc import Callable
 
-from gpquarto.engine.board import PLACE_OFFSET, Board, BoardView
-from gpquarto.engine.lines import ALL_SQUARES_MASK, SQUARE_COUNT
-from gpquarto.engine.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
-from gpquarto.engine.playout import NO_WINNER, random_playout
-from gpquarto.engine.tables import (
+from gpquarto.games.quarto.board import PLACE_OFFSET, Board, BoardView
+from gpquarto.games.quarto.lines import ALL_SQUARES_MASK, SQUARE_COUNT
+from gpquarto.games.quarto.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
+from gpquarto.games.quarto.playout import NO_WINNER, random_playout
+from gpquarto.games.quarto.tables import (
     CELL_CHARACTERISTICS,
     COUNTER_CARRY,
     COUNTER_HIGH,
@@ -47,7 +47,7 @@ def novice_playout(board: Board, rng: random.Random) -> int:
     if board.winner_index != NO_PIECE:
         return board.winner_index
     # Empty squares have every characteristic (0xFF, neutral for AND). The threat counters (see
-    # gpquarto.engine.tables) are updated per placement, from the lines through the square only.
+    # gpquarto.games.quarto.tables) are updated per placement, from the lines through the square only.
     chars = [CELL_CHARACTERISTICS[piece] for piece in board.raw_cells]
     others = OTHERS_THROUGH[board.rules]
     occupied = board.occupied_mask

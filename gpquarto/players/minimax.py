@@ -29,9 +29,9 @@ from __future__ import annotations
 
 import random
 
-from gpquarto.engine.board import Board, BoardView
-from gpquarto.engine.lines import ANTI_DIAGONAL, DIAGONAL, SQUARE_COUNT
-from gpquarto.engine.pieces import NO_PIECE
+from gpquarto.games.quarto.board import Board, BoardView
+from gpquarto.games.quarto.lines import ANTI_DIAGONAL, DIAGONAL, SQUARE_COUNT
+from gpquarto.games.quarto.pieces import NO_PIECE
 from gpquarto.players.base import BasePlayer
 from gpquarto.players.novice import NovicePlayer
 from gpquarto.players.registry import register_player

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import random
 
-from gpquarto.engine.board import BoardView
-from gpquarto.engine.pieces import MEMBERS
+from gpquarto.games.quarto.board import BoardView
+from gpquarto.games.quarto.pieces import MEMBERS
 from gpquarto.players.base import BasePlayer
 from gpquarto.players.registry import register_player
 from gpquarto.search import tactics

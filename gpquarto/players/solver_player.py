@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import random
 
-from gpquarto.engine.board import PLACE_OFFSET, Board, BoardView
-from gpquarto.engine.lines import SQUARE_COUNT
+from gpquarto.games.quarto.board import PLACE_OFFSET, Board, BoardView
+from gpquarto.games.quarto.lines import SQUARE_COUNT
 from gpquarto.players.base import BasePlayer
 from gpquarto.players.registry import register_player
 from gpquarto.search import tactics

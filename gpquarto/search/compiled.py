@@ -10,10 +10,10 @@ with ``gpquarto bench solver --compare gpquarto.search.compiled``: about 10x the
 
 from __future__ import annotations
 
-from gpquarto.engine.board import PLACE_OFFSET, Board, BoardView
-from gpquarto.engine.lines import Rules
-from gpquarto.engine.pieces import CHARACTERISTICS, NO_PIECE
-from gpquarto.engine.tables import COUNTER_CARRY, COUNTER_HIGH, COUNTER_OF, OTHERS_THROUGH, PIECES_MEETING
+from gpquarto.games.quarto.board import PLACE_OFFSET, Board, BoardView
+from gpquarto.games.quarto.lines import Rules
+from gpquarto.games.quarto.pieces import CHARACTERISTICS, NO_PIECE
+from gpquarto.games.quarto.tables import COUNTER_CARRY, COUNTER_HIGH, COUNTER_OF, OTHERS_THROUGH, PIECES_MEETING
 
 try:
     import numba

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from gpquarto.engine.board import Board
+from gpquarto.games.quarto.board import Board
 from gpquarto.search.tactics import PIECES_MEETING, safe_placements_mask, threat_line_count, threat_lines
 
 #: Largest absolute value a heuristic may return; proven wins and losses are scored beyond it.

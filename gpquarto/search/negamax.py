@@ -15,7 +15,7 @@ move is tried first. ``ordering=False`` gives a plain alpha-beta over every (squ
 relies on the engine's win test alone: tests use it to check the tactics.
 
 Speed (issue 8): with ordering and one of the built-in heuristics the search runs on its own state (the
-characteristic set of each cell, bit masks, the threat counters of :mod:`gpquarto.engine.tables` updated
+characteristic set of each cell, bit masks, the threat counters of :mod:`gpquarto.games.quarto.tables` updated
 per placement, an int key built incrementally) instead of a Board. The last ply is not searched piece by
 piece: after a placement every safe piece to give leads to the same leaf value for ``wins``, ``lines`` and
 ``quarticity`` (a safe piece completes no threat line, so it is not among the pieces a heuristic counts),
@@ -40,11 +40,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gpquarto.engine.board import Board
-from gpquarto.engine.lines import ALL_SQUARES_MASK, Rules
-from gpquarto.engine.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
-from gpquarto.engine.symmetry import square_maps
-from gpquarto.engine.tables import (
+from gpquarto.games.quarto.board import Board
+from gpquarto.games.quarto.lines import ALL_SQUARES_MASK, Rules
+from gpquarto.games.quarto.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
+from gpquarto.games.quarto.symmetry import square_maps
+from gpquarto.games.quarto.tables import (
     CELL_CHARACTERISTICS,
     COUNTER_CARRY,
     COUNTER_HIGH,

@@ -25,7 +25,7 @@ Quarto-specific pruning:
 Symmetric images are *not* merged in the table: from one root the search almost never meets two distinct
 images of one position (the pieces already placed pin both the square and the piece maps). Measured again
 for issue 8 at 10 empty squares: the 53,359 and 10,307 positions stored by a choice and a placement solve
-fell into exactly as many classes of :func:`~gpquarto.engine.symmetry.canonical_key`, so a canonical key
+fell into exactly as many classes of :func:`~gpquarto.games.quarto.symmetry.canonical_key`, so a canonical key
 (~0.2 ms each, against ~15 us per node) would only cost time. The optional compiled solver
 (:mod:`gpquarto.search.compiled`, ``pip install "gpquarto[fast]"``) runs the table search at every level
 (the lean split pays in Python only), about 10x faster.
@@ -42,10 +42,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gpquarto.engine.board import PLACE_OFFSET, Board, BoardView
-from gpquarto.engine.lines import ALL_SQUARES_MASK, SQUARE_COUNT
-from gpquarto.engine.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
-from gpquarto.engine.tables import (
+from gpquarto.games.quarto.board import PLACE_OFFSET, Board, BoardView
+from gpquarto.games.quarto.lines import ALL_SQUARES_MASK, SQUARE_COUNT
+from gpquarto.games.quarto.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
+from gpquarto.games.quarto.tables import (
     COUNTER_CARRY,
     COUNTER_HIGH,
     COUNTER_OF,
@@ -103,7 +103,7 @@ class SolverTable:
         self.entries.clear()
 
 
-# Threats are kept as threat counters (gpquarto.engine.tables): placing a piece changes only the lines
+# Threats are kept as threat counters (gpquarto.games.quarto.tables): placing a piece changes only the lines
 # through its square, so a child's counters are the parent's plus a few table additions (no rescan).
 _EMPTY_CHARS = 0xFF  # an empty square's characteristic set: neutral for AND
 

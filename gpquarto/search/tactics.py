@@ -1,11 +1,11 @@
 """Shared tactics: which pieces win where, which pieces are safe to give, which placements keep one safe.
 
-Everything here reads a :class:`~gpquarto.engine.board.Board` (or the :class:`BoardView` a player gets)
+Everything here reads a :class:`~gpquarto.games.quarto.board.Board` (or the :class:`BoardView` a player gets)
 through its raw state (``raw_cells``, ``occupied_mask``, ``available_mask``) and works with bit sets, so that search code and GP primitives can call it at every
 node:
 
 * a *threat line* is a line holding three pieces that share at least one characteristic; the AND of their
-  characteristic sets (:data:`~gpquarto.engine.pieces.CHARACTERISTICS`) is the set of characteristics a
+  characteristic sets (:data:`~gpquarto.games.quarto.pieces.CHARACTERISTICS`) is the set of characteristics a
   fourth piece needs to complete it, so a piece completes it iff its own set intersects that AND;
 * the *threat characteristics* of a board are the union of those sets over all threat lines: a piece wins
   somewhere at once iff its characteristic set meets the union;
@@ -22,10 +22,10 @@ Example: pieces 0, 1 and 2 (all short and light) on the top row leave only the t
 
 from __future__ import annotations
 
-from gpquarto.engine.board import Board, BoardView
-from gpquarto.engine.lines import ALL_SQUARES_MASK, Rules
-from gpquarto.engine.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
-from gpquarto.engine.tables import CELL_CHARACTERISTICS, COUNTER_OF, LINE_TABLE, PIECES_MEETING
+from gpquarto.games.quarto.board import Board, BoardView
+from gpquarto.games.quarto.lines import ALL_SQUARES_MASK, Rules
+from gpquarto.games.quarto.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
+from gpquarto.games.quarto.tables import CELL_CHARACTERISTICS, COUNTER_OF, LINE_TABLE, PIECES_MEETING
 
 __all__ = [
     "CELL_CHARACTERISTICS",
@@ -63,7 +63,7 @@ def cells_key(cells: list[int] | tuple[int, ...], rules: Rules) -> int:
 
 
 def threat_counters(chars: list[int], occupied: int, rules: Rules) -> int:
-    """Threat counters (:mod:`gpquarto.engine.tables`) of a board given by its cells' characteristic sets
+    """Threat counters (:mod:`gpquarto.games.quarto.tables`) of a board given by its cells' characteristic sets
     (0xFF for an empty cell)."""
     counters = 0
     for mask, a, b, c, d in LINE_TABLE[rules]:

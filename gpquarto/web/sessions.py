@@ -1,6 +1,6 @@
 """Games in the web app, without any web framework: play sessions kept in memory, hints, watched and replayed games.
 
-A :class:`PlaySession` holds a :class:`~gpquarto.engine.board.Board`, the opponent player and the moves so far.
+A :class:`PlaySession` holds a :class:`~gpquarto.games.quarto.board.Board`, the opponent player and the moves so far.
 The person moves through :meth:`PlaySession.human_move`; the opponent's decisions are taken by
 :func:`decide` on a copy of the board (in a worker thread, see :func:`play_opponent`) and applied with the
 same forfeit rules as matches: a player that raises, answers an illegal action or takes longer than the time
@@ -19,9 +19,9 @@ from dataclasses import dataclass
 
 from gpquarto.arena.game import play_game
 from gpquarto.arena.record import END_DRAW, END_FORFEIT, END_WIN, GameRecord, describe_action
-from gpquarto.engine.board import PLACE_OFFSET, Board, IllegalActionError
-from gpquarto.engine.lines import SQUARE_COUNT, Rules
-from gpquarto.engine.pieces import NO_PIECE
+from gpquarto.games.quarto.board import PLACE_OFFSET, Board, IllegalActionError
+from gpquarto.games.quarto.lines import SQUARE_COUNT, Rules
+from gpquarto.games.quarto.pieces import NO_PIECE
 from gpquarto.players.base import ask_decision, raised_reason
 from gpquarto.search.solver import VALUE_WORDS
 from gpquarto.search.solver import hint as solver_hint

@@ -8,7 +8,7 @@ checkout: this package is not shipped). :func:`make_player` builds the reference
 
 from __future__ import annotations
 
-from gpquarto.engine.board import Board
+from gpquarto.games.quarto.board import Board
 from gpquarto.players.novice import NovicePlayer
 from gpquarto.players.registry import parse_spec
 from gpquarto.players.solver_player import SolverPlayer

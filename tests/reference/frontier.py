@@ -38,9 +38,9 @@ from __future__ import annotations
 
 import random
 
-from gpquarto.engine.board import Board, BoardView
-from gpquarto.engine.lines import ALL_SQUARES_MASK
-from gpquarto.engine.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
+from gpquarto.games.quarto.board import Board, BoardView
+from gpquarto.games.quarto.lines import ALL_SQUARES_MASK
+from gpquarto.games.quarto.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
 from gpquarto.players.base import BasePlayer
 from gpquarto.players.minimax import PlannedChoice
 from tests.reference.negamax import Negamax

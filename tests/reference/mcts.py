@@ -6,7 +6,7 @@ one untried action, *play out* to the end of the game, and *back up* the result 
 for the player who made each move). The most visited action is played.
 
 Playouts run on the engine's internals in tight loops: ``random`` is the engine's
-:func:`~gpquarto.engine.playout.random_playout`; ``novice`` (here) takes an immediate win and never gives a
+:func:`~gpquarto.games.quarto.playout.random_playout`; ``novice`` (here) takes an immediate win and never gives a
 piece that wins at once while a safe one exists.
 
 ``solver_below``: once at most that many squares are empty, the exact solver decides (as the ``solver``
@@ -22,10 +22,10 @@ import random
 import time as clock
 from collections.abc import Callable
 
-from gpquarto.engine.board import PLACE_OFFSET, Board, BoardView
-from gpquarto.engine.lines import ALL_SQUARES_MASK, SQUARE_COUNT
-from gpquarto.engine.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
-from gpquarto.engine.playout import NO_WINNER, random_playout
+from gpquarto.games.quarto.board import PLACE_OFFSET, Board, BoardView
+from gpquarto.games.quarto.lines import ALL_SQUARES_MASK, SQUARE_COUNT
+from gpquarto.games.quarto.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
+from gpquarto.games.quarto.playout import NO_WINNER, random_playout
 from gpquarto.players.base import BasePlayer
 from gpquarto.players.solver_player import SolverPlayer
 from tests.reference.tactics import CELL_CHARACTERISTICS, LINE_TABLE

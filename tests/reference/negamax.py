@@ -28,9 +28,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gpquarto.engine.board import Board
-from gpquarto.engine.lines import ALL_SQUARES_MASK
-from gpquarto.engine.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
+from gpquarto.games.quarto.board import Board
+from gpquarto.games.quarto.lines import ALL_SQUARES_MASK
+from gpquarto.games.quarto.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
 from tests.reference.heuristics import Heuristic, get_heuristic
 from tests.reference.tactics import PIECES_MEETING, threat_characteristics, winning_squares
 

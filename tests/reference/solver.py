@@ -26,9 +26,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gpquarto.engine.board import PLACE_OFFSET, Board, BoardView
-from gpquarto.engine.lines import ALL_SQUARES_MASK, LINES_THROUGH, Rules
-from gpquarto.engine.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
+from gpquarto.games.quarto.board import PLACE_OFFSET, Board, BoardView
+from gpquarto.games.quarto.lines import ALL_SQUARES_MASK, LINES_THROUGH, Rules
+from gpquarto.games.quarto.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
 
 WIN, DRAW, LOSS = 1, 0, -1
 # Table entries are (lower bound, upper bound) pairs; only six exist, so they are shared, not rebuilt.
@@ -109,7 +109,7 @@ def _cell_key(cells: list[int], rules: Rules) -> int:
     function of the position alone. Symmetric images are *not* merged: from one endgame root the search
     almost never meets two distinct images of one position (the pieces already placed pin both the square
     and the piece maps). Measured: in four 9-empty solves, the 12k-23k stored positions fell into exactly
-    as many classes of :func:`~gpquarto.engine.symmetry.canonical_key`, so a canonical form (~0.2 ms)
+    as many classes of :func:`~gpquarto.games.quarto.symmetry.canonical_key`, so a canonical form (~0.2 ms)
     would only cost time. The key is built incrementally during the search (add ``(piece + 1) << 5s``).
     """
     key = _RULES_TAG[rules]

@@ -1,11 +1,11 @@
 """Shared tactics: which pieces win where, which pieces are safe to give, which placements keep one safe.
 
-Everything here reads a :class:`~gpquarto.engine.board.Board` (or the :class:`BoardView` a player gets)
+Everything here reads a :class:`~gpquarto.games.quarto.board.Board` (or the :class:`BoardView` a player gets)
 through its raw state (``raw_cells``, ``occupied_mask``, ``available_mask``) and works with bit sets, so that search code and GP primitives can call it at every
 node:
 
 * a *threat line* is a line holding three pieces that share at least one characteristic; the AND of their
-  characteristic sets (:data:`~gpquarto.engine.pieces.CHARACTERISTICS`) is the set of characteristics a
+  characteristic sets (:data:`~gpquarto.games.quarto.pieces.CHARACTERISTICS`) is the set of characteristics a
   fourth piece needs to complete it, so a piece completes it iff its own set intersects that AND;
 * the *threat characteristics* of a board are the union of those sets over all threat lines: a piece wins
   somewhere at once iff its characteristic set meets the union;
@@ -22,9 +22,9 @@ Example: pieces 0, 1 and 2 (all short and light) on the top row leave only the t
 
 from __future__ import annotations
 
-from gpquarto.engine.board import Board, BoardView
-from gpquarto.engine.lines import ALL_SQUARES_MASK, Rules
-from gpquarto.engine.pieces import CHARACTERISTICS, MEMBERS, PIECE_COUNT
+from gpquarto.games.quarto.board import Board, BoardView
+from gpquarto.games.quarto.lines import ALL_SQUARES_MASK, Rules
+from gpquarto.games.quarto.pieces import CHARACTERISTICS, MEMBERS, PIECE_COUNT
 
 #: Characteristic sets indexed by cell content: ``CELL_CHARACTERISTICS[-1]`` (an empty cell) is 0xFF, the
 #: neutral element of AND, so the AND over a line's four cells is the shared set of its pieces.

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import itertools
 
-from gpquarto.engine.board import Board, position_from_cells
-from gpquarto.engine.lines import Rules
-from gpquarto.engine.pieces import NO_PIECE
+from gpquarto.games.quarto.board import Board, position_from_cells
+from gpquarto.games.quarto.lines import Rules
+from gpquarto.games.quarto.pieces import NO_PIECE
 
 SquareMap = tuple[int, ...]
 PieceMap = tuple[int, ...]

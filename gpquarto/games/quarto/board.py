@@ -21,8 +21,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from operator import attrgetter
 
-from gpquarto.engine.indices import check_index
-from gpquarto.engine.lines import (
+from gpquarto.games.quarto.indices import check_index
+from gpquarto.games.quarto.lines import (
     ALL_SQUARES_MASK,
     LINE_MASKS_THROUGH,
     LINE_OF_MASK,
@@ -32,8 +32,8 @@ from gpquarto.engine.lines import (
     check_square,
     square_name,
 )
-from gpquarto.engine.notation import format_position, parse_position, render
-from gpquarto.engine.pieces import (
+from gpquarto.games.quarto.notation import format_position, parse_position, render
+from gpquarto.games.quarto.pieces import (
     ALL_PIECES_MASK,
     CHARACTERISTICS,
     MEMBERS,

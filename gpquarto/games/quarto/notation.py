@@ -5,16 +5,16 @@ the piece in hand (hex digit, or ``-`` when a choice is due); optionally `` adva
 The start position is ``"..../..../..../.... -"``.
 
 These functions work on the raw state (16 cells, the piece in hand, the rules); the board builds on them
-(:meth:`Board.text <gpquarto.engine.board.BoardQueries.text>`, :meth:`Board.from_text
-<gpquarto.engine.board.Board.from_text>`, ``str(board)``), so imports run one way: board -> notation.
+(:meth:`Board.text <gpquarto.games.quarto.board.BoardQueries.text>`, :meth:`Board.from_text
+<gpquarto.games.quarto.board.Board.from_text>`, ``str(board)``), so imports run one way: board -> notation.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gpquarto.engine.lines import Rules, square_name
-from gpquarto.engine.pieces import NO_PIECE, piece_code
+from gpquarto.games.quarto.lines import Rules, square_name
+from gpquarto.games.quarto.pieces import NO_PIECE, piece_code
 
 START_TEXT = "..../..../..../.... -"
 _HEX = "0123456789abcdefABCDEF"
@@ -32,7 +32,7 @@ def format_position(cells: Sequence[int], in_hand: int, rules: Rules) -> str:
 
 def parse_position(text: str) -> tuple[list[int], int, Rules]:
     """The cells, the piece in hand and the rules that position text spells; ``ValueError`` names what is
-    wrong and where. Only the spelling is checked here: :func:`gpquarto.engine.board.position_from_cells`
+    wrong and where. Only the spelling is checked here: :func:`gpquarto.games.quarto.board.position_from_cells`
     checks that the position can arise."""
     if not isinstance(text, str):
         raise ValueError(f"position text must be a string, got {type(text).__name__}")

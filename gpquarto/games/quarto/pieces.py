@@ -7,7 +7,7 @@ when its four pieces share at least one of them.
 
 from __future__ import annotations
 
-from gpquarto.engine.indices import check_index
+from gpquarto.games.quarto.indices import check_index
 
 PIECE_COUNT = 16
 ALL_PIECES_MASK = (1 << PIECE_COUNT) - 1

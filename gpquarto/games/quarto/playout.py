@@ -18,9 +18,9 @@ import random as _random
 from functools import cache
 from typing import TYPE_CHECKING
 
-from gpquarto.engine.board import Board, full_line_wins
-from gpquarto.engine.lines import ALL_SQUARES_MASK, LINE_MASKS_THROUGH
-from gpquarto.engine.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
+from gpquarto.games.quarto.board import Board, full_line_wins
+from gpquarto.games.quarto.lines import ALL_SQUARES_MASK, LINE_MASKS_THROUGH
+from gpquarto.games.quarto.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
 
 if TYPE_CHECKING:  # NumPy is imported when a batched playout runs: MCTS and the CLI start faster without it
     import numpy as np

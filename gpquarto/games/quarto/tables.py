@@ -14,8 +14,8 @@
 
 from __future__ import annotations
 
-from gpquarto.engine.lines import LINES_THROUGH, Rules
-from gpquarto.engine.pieces import CHARACTERISTICS, PIECE_COUNT
+from gpquarto.games.quarto.lines import LINES_THROUGH, Rules
+from gpquarto.games.quarto.pieces import CHARACTERISTICS, PIECE_COUNT
 
 CELL_CHARACTERISTICS: tuple[int, ...] = CHARACTERISTICS + (0xFF,)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import enum
 
-from gpquarto.engine.indices import check_index
+from gpquarto.games.quarto.indices import check_index
 
 SQUARE_COUNT = 16
 ALL_SQUARES_MASK = (1 << SQUARE_COUNT) - 1
