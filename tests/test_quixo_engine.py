@@ -273,3 +273,15 @@ def test_playouts_draw_by_repetition_from_the_boards_history():
     results = [random_playout(board, random.Random(seed)) for seed in range(100)]
     assert results == [replay_playout(board, seed) for seed in range(100)]
     assert -1 in results  # O's c2 to left comes back to the start a third time
+
+
+def test_settings_give_back_the_same_state_and_forget_history_restarts_the_counts():
+    quixo = get_game("quixo")
+    state = quixo.new_state(size=4, rules="course", ply_limit=50, repetitions=2)
+    state.apply(state.legal_actions()[3])
+    again = quixo.from_text(state.text(), **state.settings())
+    assert (again.text(), again.settings()) == (state.text(), state.settings())
+    state.forget_history()
+    assert state.history == () and state.repetition_count() == 1
+    with pytest.raises(IllegalActionError, match="nothing to undo"):
+        state.undo()

@@ -164,6 +164,16 @@ class QuixoQueries:
         mover, other = (self.x_mask, self.o_mask) if self.player == 0 else (self.o_mask, self.x_mask)
         return canonical_key(self.size, mover, other, self.rules is QuixoRules.OFFICIAL)
 
+    def settings(self) -> dict[str, object]:
+        """``rules``, ``size``, ``ply_limit`` and ``repetitions`` as plain data: ``from_text(text(), **settings())``
+        gives the same position under the same settings."""
+        return {
+            "rules": self.rules.value,
+            "size": self.size,
+            "ply_limit": self.ply_limit,
+            "repetitions": self.repetitions,
+        }
+
     def position_key(self) -> int:
         """The position (board and side to move) as one int, as repetitions count it."""
         return position_key(self.size, self.x_mask, self.o_mask, self.player)
@@ -243,6 +253,11 @@ class QuixoBoard(QuixoQueries):
     def history(self) -> tuple[int, ...]:
         """The actions played since the start (or since the position was set up)."""
         return tuple(self._history)
+
+    def forget_history(self) -> None:
+        """Make the current position the start: :meth:`undo` goes back no further, earlier positions no longer
+        count as repetitions, and the ply limit counts from here."""
+        self._set(self.x_mask, self.o_mask, self.player)
 
     def position_keys(self) -> tuple[int, ...]:
         """The position key (:meth:`position_key`) of every position of the history, the first one first."""
