@@ -1,7 +1,8 @@
 """Player specs: the one place where a spec, a zoo name or a saved player file, becomes a player.
 
 A *player spec* is either a named spec of the zoo (``random``, ``minimax:depth=2,heuristic=lines``; see
-:mod:`gpquarto.players.registry`) or the path of a saved player (``best_player.p`` or ``.json``, loaded
+:mod:`gpquarto.players.registry`), a searching player with an evolved evaluator
+(``minimax:depth=2,evaluator=FILE.json``; see :mod:`gpquarto.gp.evaluator_player`) or the path of a saved player (``best_player.p`` or ``.json``, loaded
 safely by :mod:`gpquarto.gp.storage`). Everything that takes players by spec (the CLI, matches,
 tournaments, training opponents, grading, the web app) goes through :func:`make_player`.
 
@@ -17,6 +18,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
+from gpquarto.gp.evaluator_player import evaluator_player, is_evaluator_spec
 from gpquarto.gp.storage import SUFFIXES, load_player
 from gpquarto.players.base import Player
 from gpquarto.players.registry import make_named_player
@@ -36,6 +38,8 @@ def make_player(spec: str, *, seed: int | None = None, plugins: Sequence[str] | 
     default the ``GPQUARTO_PLUGINS`` environment variable). Any problem is a one-line ``ValueError``."""
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError(f"a player spec must be a non-empty string, got {spec!r}")
+    if is_evaluator_spec(spec):
+        return evaluator_player(spec, seed=seed, plugins=None if plugins is None else tuple(plugins))
     if not is_player_file(spec):
         return make_named_player(spec, seed=seed)
     if not os.path.isfile(spec):
