@@ -28,7 +28,10 @@ PLAYER_FILE_SUFFIXES = (".p", ".json", ".dill", ".pkl", ".pickle")
 
 
 def is_player_file(spec: str) -> bool:
-    """True when ``spec`` names a file rather than a zoo player (by its suffix, a path separator, or an existing file)."""
+    """True when ``spec`` names a file rather than a zoo player (by its suffix, a path separator, or an existing file);
+    a searching player with an evaluator file (``minimax:depth=2,evaluator=FILE``) is not a player file."""
+    if is_evaluator_spec(spec):
+        return False
     suffix = os.path.splitext(spec)[1].lower()
     return suffix in PLAYER_FILE_SUFFIXES or os.path.sep in spec or os.path.isfile(spec)
 
