@@ -21,7 +21,7 @@ from gpquarto.grading.cache import (
 )
 from gpquarto.grading.grade import grade_player, grade_players
 from gpquarto.grading.report import format_reports, grade_png, reports_csv
-from gpquarto.players.base import BasePlayer
+from gpquarto.players.base import QuartoPlayer
 from gpquarto.runner import make_runner
 from gpquarto.search.solver import solve
 
@@ -115,7 +115,7 @@ def test_solver_player_scores_everything(small_bank):
     assert report.interval()[1] > 0.99
 
 
-class WorstPlayer(BasePlayer):
+class WorstPlayer(QuartoPlayer):
     """Takes an action that loses value whenever there is one (found with the solver)."""
 
     name = "worst"
@@ -140,7 +140,7 @@ def test_player_that_always_loses_value_scores_zero(small_bank):
     assert sorted(report.by_empties()) == [6, 7, 8]
 
 
-class RaisingPlayer(BasePlayer):
+class RaisingPlayer(QuartoPlayer):
     name = "raising"
 
     def choose_piece(self, board: BoardView) -> int:

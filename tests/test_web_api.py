@@ -13,7 +13,7 @@ import pytest
 from gpquarto.arena.game import play_game
 from gpquarto.arena.record import GameRecord
 from gpquarto.games.quarto.board import PLACE_OFFSET, Board
-from gpquarto.players.base import BasePlayer
+from gpquarto.players.base import QuartoPlayer
 from gpquarto.players.registry import register_player, unregister_player
 from gpquarto.search.solver import solve
 from gpquarto.web.players import load_player
@@ -25,7 +25,7 @@ ENDGAME = "5A3./.C8./1..F/.... -"
 TALL = 8
 
 
-class Crasher(BasePlayer):
+class Crasher(QuartoPlayer):
     """Raises on every decision."""
 
     name = "crasher"
@@ -37,7 +37,7 @@ class Crasher(BasePlayer):
         raise RuntimeError("boom")
 
 
-class Cheater(BasePlayer):
+class Cheater(QuartoPlayer):
     """Answers actions that do not exist."""
 
     name = "cheater"
@@ -49,7 +49,7 @@ class Cheater(BasePlayer):
         return None
 
 
-class Sleeper(BasePlayer):
+class Sleeper(QuartoPlayer):
     """Takes longer than the test server's time limit."""
 
     name = "sleeper"

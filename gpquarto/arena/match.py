@@ -11,8 +11,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from gpquarto.arena.game import play_game, player_name
-from gpquarto.arena.record import END_FORFEIT, GameRecord
+from gpquarto.arena.record import GameRecord
 from gpquarto.arena.stats import wilson_interval
+from gpquarto.games.interface import Termination
 from gpquarto.games.quarto.lines import Rules
 from gpquarto.players.base import Player
 from gpquarto.seeding import derive_seed
@@ -69,7 +70,7 @@ class MatchResult:
             self.wins += 1
         else:
             self.losses += 1
-        if record.end == END_FORFEIT:
+        if record.end == Termination.FORFEIT:
             side = 0 if record.forfeited_by == a_seat else 1
             self.forfeits[side] += 1
             if len(self.forfeit_reasons) < 20:

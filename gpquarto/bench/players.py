@@ -175,12 +175,8 @@ def counts_nodes_of(player) -> bool:
 
 
 def _decide(player, position: Board, seed: int, counts_nodes: bool) -> tuple[float, int]:
-    hook = getattr(player, "new_game", None)
-    if hook is not None:
-        hook(position.player)
-    hook = getattr(player, "seed", None)
-    if hook is not None:
-        hook(seed)
+    player.new_game(position.player)
+    player.seed(seed)
     view = position.copy().view()
     before = player.nodes if counts_nodes else 0
     began = perf_counter()

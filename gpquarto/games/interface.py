@@ -158,6 +158,16 @@ class GameState(GameView, Protocol):
         """A read-only view that follows this state as it changes."""
         ...
 
+    def forget_history(self) -> None:
+        """Make the current position the start: :meth:`undo` goes back no further, and (in games with a
+        repetition rule) positions before it no longer count."""
+        ...
+
+    def settings(self) -> dict[str, object]:
+        """The game's settings of this state (rules and the like), as plain data: ``from_text(text(),
+        **settings())`` gives the same position under the same settings."""
+        ...
+
 
 class Game(Protocol):
     """One game: its name, rule sets, action space, and the states it makes.

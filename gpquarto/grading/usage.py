@@ -24,7 +24,7 @@ from gpquarto.gp.genome import CHOOSE, KINDS, PLACE
 from gpquarto.gp.player import EvolvedPlayer
 from gpquarto.grading.bank import decision_matters, solve_position
 from gpquarto.grading.players import make_unattended_player
-from gpquarto.players.base import BasePlayer
+from gpquarto.players.base import QuartoPlayer
 from gpquarto.runner import SERIAL, Runner
 from gpquarto.seeding import derive_seed
 
@@ -68,7 +68,7 @@ class UsageReport:
         return sum(tally.fired for tally in self.of_kind(kind))
 
 
-class _RecordingPlayer(BasePlayer):
+class _RecordingPlayer(QuartoPlayer):
     """Plays as the evolved player and remembers, for each decision, (kind, rule index, position, action)."""
 
     def __init__(self, player: EvolvedPlayer) -> None:

@@ -24,7 +24,7 @@ from typing import TextIO
 from gpquarto.games.quarto.board import PLACE_OFFSET, BoardView
 from gpquarto.games.quarto.lines import parse_square, square_name
 from gpquarto.games.quarto.pieces import describe_piece, parse_piece
-from gpquarto.players.base import BasePlayer, PlayerQuit
+from gpquarto.players.base import PlayerQuit, QuartoPlayer
 from gpquarto.players.registry import register_player
 from gpquarto.search.solver import VALUE_WORDS, hint
 
@@ -48,7 +48,7 @@ def _describe_action(action: int) -> str:
     return f"give {describe_piece(action)}"
 
 
-class HumanPlayer(BasePlayer):
+class HumanPlayer(QuartoPlayer):
     """You, at the terminal: the board is drawn, you type pieces and squares."""
 
     name = "human"

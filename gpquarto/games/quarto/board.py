@@ -219,6 +219,10 @@ class BoardQueries:
         """The same int for every symmetric image of the position (see :mod:`~gpquarto.games.quarto.symmetry`)."""
         return canonical_key(self)
 
+    def settings(self) -> dict[str, object]:
+        """``{"rules": "classic"}`` or ``{"rules": "advanced"}`` (the position text carries them too)."""
+        return {"rules": self.rules.value}
+
     def __str__(self) -> str:
         if self.is_over():
             winner = self.winner
