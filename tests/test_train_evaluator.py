@@ -75,6 +75,10 @@ def test_the_cli_trains_an_evaluator_and_refuses_rule_options(tmp_path, capsys):
     assert state_of(run)["generation"] == 2
     spec = f"minimax:depth=1,evaluator={run / 'best_evaluator.json'}"
     assert main(["match", spec, "random", "--games", "2", "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["show", str(run / "best_evaluator.json")]) == 0
+    shown = capsys.readouterr().out
+    assert "evaluation = " in shown and "nodes" in shown
     for arguments in (
         ["train", "--genome", "evaluator", "--schedule", "0:random", "--run-dir", str(tmp_path / "x")],
         ["train", "--depth", "2", "--run-dir", str(tmp_path / "y")],

@@ -108,3 +108,31 @@ def load_evaluator(
     data = read_evaluator_file(path)
     library = library if library is not None else default_library(plugins)
     return evaluator_from_data(data, library, source=str(path))
+
+
+def is_evaluator_file(path: str | os.PathLike[str]) -> bool:
+    """True when ``path`` is a readable JSON file tagged as an evaluator (whatever else is wrong with it)."""
+    if Path(path).suffix.lower() != ".json":
+        return False
+    try:
+        data = read_plain_file(path, "evaluator file", json_format=True)
+    except ValueError:
+        return False
+    return isinstance(data, dict) and data.get("format") == EVALUATOR_FORMAT
+
+
+def describe_evaluator(path: str | os.PathLike[str], library=None, *, plugins: tuple[str, ...] | None = None) -> str:
+    """What ``show`` prints for an evaluator file: its name, formula, size and fitness."""
+    data = read_evaluator_file(path)
+    evaluator = evaluator_from_data(
+        data, library if library is not None else default_library(plugins), source=str(path)
+    )
+    fitness = ", ".join(f"{key} {value}" for key, value in sorted(data.get("fitness", {}).items()))
+    return "\n".join(
+        [
+            f"evaluator {evaluator.name} ({evaluator.genome.size} nodes; scores for the player to move)",
+            f"  {evaluator.genome.describe()}",
+            f"  fitness: {fitness or 'none recorded'}",
+            f"  play it as minimax:depth=D,evaluator={path}",
+        ]
+    )
