@@ -1,7 +1,8 @@
 """Player specs: the one place where a spec, a zoo name or a saved player file, becomes a player.
 
 A *player spec* is either a named spec of the zoo (``random``, ``minimax:depth=2,heuristic=lines``; see
-:mod:`gpquarto.players.registry`) or the path of a saved player (``best_player.p`` or ``.json``, loaded
+:mod:`gpquarto.players.registry`), a searching player with an evolved evaluator
+(``minimax:depth=2,evaluator=FILE.json``; see :mod:`gpquarto.gp.evaluator_player`) or the path of a saved player (``best_player.p`` or ``.json``, loaded
 safely by :mod:`gpquarto.gp.storage`). Everything that takes players by spec (the CLI, matches,
 tournaments, training opponents, grading, the web app) goes through :func:`make_player`.
 
@@ -18,6 +19,7 @@ import os
 from collections.abc import Sequence
 
 from gpquarto.games.registry import DEFAULT_GAME, get_game
+from gpquarto.gp.evaluator_player import evaluator_player, is_evaluator_spec
 from gpquarto.gp.storage import SUFFIXES, load_player
 from gpquarto.players.base import Player
 from gpquarto.players.registry import make_named_player
@@ -27,7 +29,10 @@ PLAYER_FILE_SUFFIXES = (".p", ".json", ".dill", ".pkl", ".pickle")
 
 
 def is_player_file(spec: str) -> bool:
-    """True when ``spec`` names a file rather than a zoo player (by its suffix, a path separator, or an existing file)."""
+    """True when ``spec`` names a file rather than a zoo player (by its suffix, a path separator, or an existing file);
+    a searching player with an evaluator file (``minimax:depth=2,evaluator=FILE``) is not a player file."""
+    if is_evaluator_spec(spec):
+        return False
     suffix = os.path.splitext(spec)[1].lower()
     return suffix in PLAYER_FILE_SUFFIXES or os.path.sep in spec or os.path.isfile(spec)
 
@@ -41,14 +46,17 @@ def make_player(
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError(f"a player spec must be a non-empty string, got {spec!r}")
     game = get_game(game).name
-    if not is_player_file(spec):
+    plugin_files = None if plugins is None else tuple(plugins)
+    if is_evaluator_spec(spec):
+        player = evaluator_player(spec, seed=seed, plugins=plugin_files)
+    elif not is_player_file(spec):
         return make_named_player(spec, seed=seed, game=game)
-    if not os.path.isfile(spec):
+    elif not os.path.isfile(spec):
         raise ValueError(f"player file not found: {spec}")
-    suffix = os.path.splitext(spec)[1].lower()
-    if suffix not in SUFFIXES:
+    elif os.path.splitext(spec)[1].lower() not in SUFFIXES:
         raise ValueError(f"cannot load a player from {spec!r}: saved players end in {' or '.join(SUFFIXES)}")
-    player = load_player(spec, seed=seed, plugins=None if plugins is None else tuple(plugins))
+    else:
+        player = load_player(spec, seed=seed, plugins=plugin_files)
     if player.game not in (None, game):
         raise ValueError(f"{spec} is a {player.game} player, not a {game} player")
     return player
