@@ -34,7 +34,8 @@ from gpquarto.gp.player import EvolvedPlayer
 from gpquarto.gp.storage import load_player, player_data, read_player_file, save_player
 from gpquarto.plain_files import read_plain_file
 from gpquarto.runner import Runner, SerialRunner
-from gpquarto.training.evolution import Evolution, EvolutionConfig
+from gpquarto.training.config import EvolutionConfig
+from gpquarto.training.evolution import Evolution
 from gpquarto.training.outputs import as_deap_logbook, write_fitness_plot, write_hall_of_fame, write_logbook
 
 RUN_FORMAT = "gpquarto-run/1"
