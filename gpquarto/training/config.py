@@ -19,6 +19,38 @@ DEFAULT_OPPONENTS = "random:1,minimax:depth=2:3"
 BASIC_DEFAULT_OPPONENTS = "random:1,minimax:depth=2:1"
 #: Config fields that may change when a run is resumed (they do not change the results of past generations).
 RESUMABLE_CHANGES = ("generations",)
+#: The largest value of each whole-number setting: far beyond any useful run, small enough that a run's plans
+#: (games per generation, the final games, the population) fit in memory. Larger values are refused.
+UPPER_LIMITS = {
+    "generations": 1_000_000,
+    "population": 10_000,
+    "games": 100_000,
+    "seed": 2**64 - 1,
+    "accuracy_positions": 10_000,
+    "accuracy_max_empties": 10,
+    "min_rules": 256,
+    "max_rules": 256,
+    "rule_cap": 256,
+    "height_limit": 64,
+    "init_min_height": 64,
+    "init_max_height": 64,
+    "tournament_size": 1_000,
+    "elite": 10_000,
+    "hall_of_fame": 1_000,
+    "immigrant_every": 1_000_000,
+    "immigrants": 10_000,
+    "screening_games": 1_000,
+    "screening_tries": 100,
+    "final_games": 100_000,
+}
+#: Settings that are shares (between 0 and 1).
+SHARES = (
+    "crossover_rate",
+    "rule_crossover_share",
+    "mutation_rate",
+    "screening_max_true_rate",
+    "screening_min_legal_rate",
+)
 
 
 @dataclass(frozen=True)
@@ -74,14 +106,19 @@ class EvolutionConfig:
     final_games: int = 2000
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "plugins", tuple(self.plugins))
-        object.__setattr__(self, "start_from", tuple(self.start_from))
+        for name in ("plugins", "start_from"):
+            value = getattr(self, name)
+            if not isinstance(value, list | tuple) or not all(isinstance(item, str) for item in value):
+                raise ValueError(f"bad evolution config: {name} must be a list of file paths, got {value!r:.60}")
+            object.__setattr__(self, name, tuple(value))
+        self._check_types_and_limits()
         if not self.tactical:  # the lookahead family builds on the tactical one: no tactics, no lookahead
             object.__setattr__(self, "lookahead", False)
         if not self.opponents:
             object.__setattr__(self, "opponents", DEFAULT_OPPONENTS if self.tactical else BASIC_DEFAULT_OPPONENTS)
         checks = [
             (self.generations >= 0, "generations must be >= 0"),
+            (self.seed >= 0, "seed must be >= 0"),
             (self.population >= 2, "population must be at least 2"),
             (0 <= self.elite < self.population, "elite must be between 0 and population - 1"),
             (1 <= self.min_rules <= self.max_rules <= self.rule_cap, "need 1 <= min_rules <= max_rules <= rule_cap"),
@@ -113,6 +150,31 @@ class EvolutionConfig:
         if self.schedule:
             parse_schedule(self.schedule)
 
+    def _check_types_and_limits(self) -> None:
+        """Each field has its type (a whole number, a finite number, a boolean, text) and stays within
+        :data:`UPPER_LIMITS` and :data:`SHARES`; a one-line ``ValueError`` names the first that does not."""
+        for item in fields(self):
+            value = getattr(self, item.name)
+            kind = type(item.default)
+            if kind is bool:
+                ok, expected = isinstance(value, bool), "true or false"
+            elif kind is int:
+                ok, expected = isinstance(value, int) and not isinstance(value, bool), "a whole number"
+            elif kind is float:
+                ok = isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+                expected = "a finite number"
+            elif kind is str:
+                ok, expected = isinstance(value, str), "text"
+            else:
+                continue
+            if not ok:
+                raise ValueError(f"bad evolution config: {item.name} must be {expected}, got {value!r:.60}")
+            limit = UPPER_LIMITS.get(item.name)
+            if limit is not None and value > limit:
+                raise ValueError(f"bad evolution config: {item.name} must be at most {limit:,}, got {value:,}")
+            if item.name in SHARES and not 0 <= value <= 1:
+                raise ValueError(f"bad evolution config: {item.name} must be between 0 and 1, got {value}")
+
     def as_dict(self) -> dict:
         """Plain JSON-able dict."""
         data = asdict(self)
@@ -122,7 +184,9 @@ class EvolutionConfig:
 
     @classmethod
     def from_dict(cls, data: dict) -> EvolutionConfig:
-        """Rebuild from :meth:`as_dict` output; unknown keys are an error."""
+        """Rebuild from :meth:`as_dict` output, checked field by field; unknown keys are an error."""
+        if not isinstance(data, dict):
+            raise ValueError(f"an evolution config is a mapping of settings, got {type(data).__name__}")
         known = {item.name for item in fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
@@ -135,8 +199,6 @@ class EvolutionConfig:
                 "accuracy_weight": 0.0,
                 "hall_of_fame_per_generation": False,
                 **data,
-                "plugins": tuple(data.get("plugins", ())),
-                "start_from": tuple(data.get("start_from", ())),
             }
         )
 

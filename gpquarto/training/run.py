@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, fields
@@ -43,6 +44,10 @@ CONFIG_FILE = "config.json"
 CHECKPOINT = "checkpoint.dill"
 BEST_PLAYER = "best_player.p"
 BEST_PLAYER_TEXT = "best_player.json"
+#: The keys of ``config.json``.
+RUN_CONFIG_KEYS = {"format", "run_id", "evolution", "best_player_copy"}
+#: What a best player's copy may be called.
+PLAYER_SUFFIXES = (".p", ".json")
 
 #: Called after every generation with the run in progress and its logbook row.
 GenerationHook = Callable[[Evolution, dict], None]
@@ -65,18 +70,18 @@ class RunFolder:
 
     @classmethod
     def open(cls, path: str | os.PathLike[str]) -> RunFolder:
-        """The run in ``path`` (finished or not); a one-line :class:`RunError` if it is not a run folder."""
+        """The run in ``path`` (finished or not); a one-line :class:`RunError` if it is not a run folder or its
+        ``config.json`` fails :func:`check_run_config`."""
         folder = Path(path)
         config_file = folder / CONFIG_FILE
         if not config_file.is_file():
             raise RunError(f"{folder}: not a run folder (no {CONFIG_FILE})")
         try:
-            data = json.loads(config_file.read_text(encoding="utf-8"))
-            config = EvolutionConfig.from_dict(data["evolution"])
-            copy = data.get("best_player_copy")
-            return cls(folder, config, str(data["run_id"]), None if copy is None else Path(copy))
-        except (OSError, ValueError, KeyError, TypeError) as error:
+            data = read_plain_file(config_file, "run config", json_format=True)
+            config, copy = check_run_config(data)
+        except ValueError as error:
             raise RunError(f"{config_file}: unreadable run config ({error})") from None
+        return cls(folder, config, data["run_id"], copy)
 
     # -- what the run made ------------------------------------------------------------------------------
 
@@ -124,6 +129,29 @@ class RunFolder:
         if not self.best_player_path.is_file():
             raise RunError(f"{self.path}: the run has not finished, so it has no best player yet")
         return load_player(self.best_player_path, seed=seed, plugins=self.config.plugins)
+
+
+def check_run_config(data: object) -> tuple[EvolutionConfig, Path | None]:
+    """The evolution config and best player's copy of a run folder's ``config.json`` data, checked field by
+    field: known keys only, the format, a run id of hex digits, the config's every field (types and ranges),
+    and a copy that is an absolute ``.p`` or ``.json`` path. Anything else is a one-line ``ValueError``."""
+    if not isinstance(data, dict):
+        raise ValueError("not a JSON object")
+    unknown = sorted(set(data) - RUN_CONFIG_KEYS)
+    if unknown:
+        raise ValueError(f"unknown keys: {', '.join(map(str, unknown))}")
+    if data.get("format") != RUN_FORMAT:
+        raise ValueError(f"format must be {RUN_FORMAT!r}")
+    run_id = data.get("run_id")
+    if not isinstance(run_id, str) or not re.fullmatch(r"[0-9a-f]{1,64}", run_id):
+        raise ValueError("run_id must be up to 64 hex digits")
+    config = EvolutionConfig.from_dict(data.get("evolution"))
+    copy = data.get("best_player_copy")
+    if copy is None:
+        return config, None
+    if not isinstance(copy, str) or not os.path.isabs(copy) or Path(copy).suffix.lower() not in PLAYER_SUFFIXES:
+        raise ValueError("best_player_copy must be null or the absolute path of a .p or .json file")
+    return config, Path(copy)
 
 
 def open_run(path: str | os.PathLike[str]) -> RunFolder:
@@ -231,7 +259,7 @@ def _check_copy_target(run: RunFolder) -> None:
     target = run.best_player_copy
     if target is None or not target.exists() or target.resolve() == run.best_player_path.resolve():
         return
-    if target.suffix.lower() not in (".p", ".json"):
+    if target.suffix.lower() not in PLAYER_SUFFIXES:
         raise RunError(f"{target}: the best player's copy must end in .p or .json")
     try:
         owner = read_player_file(target).get("run", {}).get("id")
