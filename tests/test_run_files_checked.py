@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import json
 import math
+import pickle
+import re
+from pathlib import Path
 
 import pytest
 
@@ -61,7 +64,7 @@ def test_plain_files_nested_absurdly_deep_are_refused(tmp_path):
     shared: list = []
     for _ in range(60):  # 2**60 paths through 60 lists: checked quickly, and accepted
         shared = [shared, shared]
-    path.write_bytes(__import__("pickle").dumps(shared))
+    path.write_bytes(pickle.dumps(shared))
     assert isinstance(read_plain_file(path, "checkpoint"), list)
 
 
@@ -133,3 +136,70 @@ def test_absurd_sizes_and_bad_config_files_are_one_line_before_any_work(tmp_path
     arguments = ["experiment", "--config", str(deep), "--seeds", "1", "--out", str(tmp_path / "exp")]
     assert main([*arguments, "--workers", "1", "--quiet"]) == 2
     assert "nested too deeply" in one_line_error(capsys)
+
+
+def tampered_copy(run, tmp_path, edit) -> Path:
+    """A copy of the run's folder whose checkpoint's plain data is changed by ``edit(data)``."""
+    folder = tmp_path / "tampered"
+    folder.mkdir()
+    for item in run.path.iterdir():
+        (folder / item.name).write_bytes(item.read_bytes())
+    data = pickle.loads((folder / "checkpoint.dill").read_bytes())
+    edit(data)
+    (folder / "checkpoint.dill").write_bytes(pickle.dumps(data))
+    return folder
+
+
+def drop(key):
+    return lambda data: data.pop(key)
+
+
+def change(key, value):
+    return lambda data: data.update({key: value})
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (drop("generation"), "missing: generation"),
+        (change("generation", -5), "generation must be a whole number from 0 to 1, got -5"),
+        (change("generation", 10**12), "generation must be a whole number from 0 to 1, got 1000000000000"),
+        (change("generation", "1"), "generation must be a whole number"),
+        (lambda data: data["hall_of_fame"][0].update(fitness=["x"]), "the fitness must be two finite numbers"),
+        (lambda data: data["hall_of_fame"][0].update(record=[1]), "the record must map names"),
+        (change("logbook", [1, 2, 3]), "the logbook must be a list of 1 rows"),
+        (change("logbook", [[1]]), "logbook row 0 must map names"),
+        (change("logbook", [{"generation": 0, "best": "x"}]), "logbook row 0 must hold numbers"),
+        (change("population", [{"choose": [], "place": []}]), "the population must be a list of 6 genomes"),
+        (change("rng", (3, (1, 2), None)), "the random generator's state is malformed"),
+        (change("hall_of_fame", []), "a hall of fame with 0 members after 1 generations"),
+        (lambda data: data["config"].update(population=10**9), "population must be at most"),
+    ],
+)
+def test_a_tampered_checkpoint_is_refused_in_one_line_and_nothing_is_written(
+    small_run, tmp_path, capsys, edit, message
+):
+    folder = tampered_copy(small_run, tmp_path, edit)
+    before = {item.name: item.read_bytes() for item in folder.iterdir()}
+    assert main(["train", "--resume", "--generations", "2", "--run-dir", str(folder), "--quiet", "--workers", "1"]) == 2
+    error = one_line_error(capsys)
+    assert message in error and "checkpoint.dill" in error
+    assert {item.name: item.read_bytes() for item in folder.iterdir()} == before
+    with pytest.raises(RunError, match=re.escape(message)):
+        open_run(folder).logbook()
+
+
+def test_a_checkpoint_nested_absurdly_deep_is_one_line(small_run, tmp_path, capsys):
+    folder = tampered_copy(small_run, tmp_path, lambda data: None)
+    (folder / "checkpoint.dill").write_bytes(deep_pickle(100_000))
+    assert main(["train", "--resume", "--run-dir", str(folder), "--quiet", "--workers", "1"]) == 2
+    assert "nested more than 64 levels" in one_line_error(capsys)
+
+
+def test_a_population_edited_in_config_json_mid_run_is_refused(small_run, tmp_path, capsys):
+    folder = tampered_copy(small_run, tmp_path, lambda data: None)
+    data = json.loads((folder / "config.json").read_text())
+    data["evolution"]["population"] = 8
+    (folder / "config.json").write_text(json.dumps(data))
+    assert main(["train", "--resume", "--generations", "2", "--run-dir", str(folder), "--quiet", "--workers", "1"]) == 2
+    assert "the config differs from the checkpoint's in population" in one_line_error(capsys)

@@ -35,6 +35,7 @@ from gpquarto.gp.player import EvolvedPlayer
 from gpquarto.gp.storage import load_player, player_data, read_player_file, save_player
 from gpquarto.plain_files import read_plain_file
 from gpquarto.runner import Runner, SerialRunner
+from gpquarto.training.checkpoint import read_checkpoint_data
 from gpquarto.training.config import EvolutionConfig
 from gpquarto.training.evolution import Evolution
 from gpquarto.training.outputs import as_deap_logbook, write_fitness_plot, write_hall_of_fame, write_logbook
@@ -96,15 +97,15 @@ class RunFolder:
         return self.path / BEST_PLAYER
 
     def _state(self) -> dict:
-        state = read_plain_file(self.checkpoint_path, "checkpoint")
-        if not isinstance(state, dict):
-            raise RunError(f"{self.checkpoint_path}: not a gpquarto checkpoint")
-        return state
+        try:
+            return read_checkpoint_data(self.checkpoint_path)
+        except ValueError as error:
+            raise RunError(str(error)) from None
 
     @property
     def generations_done(self) -> int:
         """Generations evaluated so far."""
-        return int(self._state()["generation"])
+        return self._state()["generation"]
 
     @property
     def finished(self) -> bool:
@@ -122,7 +123,10 @@ class RunFolder:
     def evolution(self) -> Evolution:
         """The run's state after its last finished generation."""
         library = get_library(self.config.library())
-        return Evolution.load_checkpoint(str(self.checkpoint_path), library)
+        try:
+            return Evolution.load_checkpoint(str(self.checkpoint_path), library, self.config)
+        except ValueError as error:
+            raise RunError(str(error)) from None
 
     def best_player(self, *, seed: int | None = None) -> EvolvedPlayer:
         """The best player the run saved (a :class:`RunError` before the run has finished)."""
@@ -202,7 +206,6 @@ def resume(
         _write_config(run)
     _check_copy_target(run)
     evolution = run.evolution()
-    evolution.config = run.config
     if evolution.generation >= run.config.generations and run.best_player_path.is_file():
         return run
     return _train(run, evolution, runner or SerialRunner(), on_generation)
