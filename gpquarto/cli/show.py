@@ -9,6 +9,7 @@ from pathlib import Path
 
 from gpquarto.cli import UsageError
 from gpquarto.cli.common import add_plugin_argument
+from gpquarto.plain_files import read_plain_file
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -212,8 +213,8 @@ def game_or_position(text: str):
         if path.suffix.lower() != ".json":
             return None
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError):
+            data = read_plain_file(path, "JSON file", json_format=True)
+        except ValueError:
             return None  # the player reader says what is wrong
         return GameRecord.load(path) if isinstance(data, dict) and data.get("format") == RECORD_FORMAT else None
     if text.count("/") == 3 and " " in text.strip():  # looks like position text, not a missing file
