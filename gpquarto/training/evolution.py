@@ -128,7 +128,7 @@ class EvolutionConfig:
                 "bad immigrant settings",
             ),
             (self.fallback_weight >= 0, "fallback_weight must be >= 0"),
-            (self.accuracy_weight >= 0 and math.isfinite(self.accuracy_weight), "accuracy_weight must be >= 0"),
+            (self.accuracy_weight >= 0, "accuracy_weight must be >= 0"),
             (self.accuracy_positions >= 1, "accuracy_positions must be >= 1"),
             (6 <= self.accuracy_max_empties <= 10, "accuracy_max_empties must be 6..10"),
             (self.screening_games >= 1 and self.screening_tries >= 1, "screening games and tries must be >= 1"),
@@ -138,6 +138,8 @@ class EvolutionConfig:
                 f"start_from names {len(self.start_from)} players, more than the population ({self.population})",
             ),
         ]
+        float_fields = [item.name for item in fields(self) if isinstance(getattr(self, item.name), float)]
+        checks[:0] = [(math.isfinite(getattr(self, name)), f"{name} must be a finite number") for name in float_fields]
         for ok, message in checks:
             if not ok:
                 raise ValueError(f"bad evolution config: {message}")
