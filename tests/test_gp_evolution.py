@@ -126,6 +126,13 @@ def test_bad_configs_are_refused():
         EvolutionConfig.from_dict({"colour": 1})
 
 
+@pytest.mark.parametrize("field", ["fallback_weight", "accuracy_weight", "mutation_rate", "crossover_rate"])
+@pytest.mark.parametrize("value", [float("inf"), float("nan")])
+def test_float_settings_must_be_finite(field, value):
+    with pytest.raises(ValueError, match=f"{field} must be a finite number"):
+        EvolutionConfig(**{field: value})
+
+
 def test_a_config_saved_before_a_setting_existed_keeps_what_it_trained_with():
     saved = EvolutionConfig().as_dict()
     del saved["lookahead"], saved["accuracy_weight"], saved["hall_of_fame_per_generation"]  # written before them
