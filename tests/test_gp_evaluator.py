@@ -393,3 +393,24 @@ def test_the_evaluator_benchmark_times_leaves_and_searches_beside_lines(tmp_path
     assert main(["bench", "evaluators", "--evaluator", str(tmp_path / "missing.json")]) == 2
     err = capsys.readouterr().err.strip()
     assert "missing.json" in err and "\n" not in err
+
+
+def test_match_workers_get_the_evaluator_as_data_not_as_a_path(tmp_path):
+    """The evaluator file is read once, where the match starts: tasks carry its content, so a worker (here: a runner
+    that deletes the file before it plays) needs no file, and the games equal a serial match's."""
+    from gpquarto.jobs.matches import run_matches
+    from gpquarto.runner import SerialRunner
+
+    path = tmp_path / "gl.json"
+    save_evaluator(path, evaluator_data(EvaluatorGenome.from_text(GUARANTEED_LOSS, LIBRARY), LIBRARY))
+    spec = f"minimax:depth=1,evaluator={path}"
+    expected = run_matches([(spec, "random", 3)], 6)[0]
+
+    class FarAwayRunner(SerialRunner):
+        def map(self, function, items, **options):
+            path.unlink(missing_ok=True)
+            return super().map(function, items, **options)
+
+    result = run_matches([(spec, "random", 3)], 6, runner=FarAwayRunner())[0]
+    assert not path.exists()
+    assert (result.wins, result.draws, result.losses) == (expected.wins, expected.draws, expected.losses)

@@ -1,7 +1,7 @@
 """What an evaluation costs: time per leaf of an evolved evaluator against the hand-written heuristics.
 
 A *leaf* is what negamax hands to a heuristic: a position with a piece in hand that cannot win at once.
-:func:`leaf_positions` draws such positions by seeded random play, spread over the game (4 to 13 pieces on the
+:func:`~gpquarto.gp.evaluator.leaf_positions` draws such positions by seeded random play, spread over the game (4 to 13 pieces on the
 board); :func:`time_per_leaf` times evaluations over them with :func:`~gpquarto.bench.timing.median_rates`
 (interleaved repeats, medians: the machine is shared), so the ratios are fair. An evolved evaluator is timed
 twice: on a Board (``evaluator(board)``, what a player outside a search pays) and on the fast search's leaf
@@ -15,32 +15,15 @@ prints both tables (:func:`evaluator_benchmark`).
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Mapping
 
 from gpquarto.bench.timing import median_rates
 from gpquarto.games.quarto.board import Board
-from gpquarto.games.quarto.pieces import CHARACTERISTICS
 from gpquarto.games.quarto.tables import CELL_CHARACTERISTICS
-from gpquarto.gp.evaluator import CompiledEvaluator
+from gpquarto.gp.evaluator import CompiledEvaluator, leaf_positions
 from gpquarto.search.heuristics import HEURISTICS
 from gpquarto.search.negamax import Negamax
-from gpquarto.search.tactics import SearchLeaf, threat_characteristics, threat_counters
-
-
-def leaf_positions(count: int, seed: int = 0) -> list[Board]:
-    """``count`` positions where a placement is due and the piece in hand cannot win at once (4..13 pieces down)."""
-    rng = random.Random(seed)
-    positions: list[Board] = []
-    while len(positions) < count:
-        board = Board()
-        stop = rng.randint(4, 13)
-        while not board.is_over() and not (board.placement_due and board.placed_count >= stop):
-            actions = board.legal_actions()
-            board.apply(actions[rng.randrange(len(actions))])
-        if not board.is_over() and not CHARACTERISTICS[board.in_hand] & threat_characteristics(board):
-            positions.append(board)
-    return positions
+from gpquarto.search.tactics import SearchLeaf, threat_counters
 
 
 def time_per_leaf(

@@ -207,14 +207,7 @@ class Features:
     def open_lines(self) -> tuple[tuple[int, int, int], ...]:
         """Lines of the rules holding at least one piece and one empty square, as ``(square mask, pieces,
         characteristics all their pieces share)``, in the rules' line order."""
-        cells, occupied = self.cells, self.occupied
-        chars = tactics.CELL_CHARACTERISTICS
-        lines = []
-        for mask, a, b, c, d in tactics.LINE_TABLE[self.rules]:
-            count = (occupied & mask).bit_count()
-            if 0 < count < 4:
-                lines.append((mask, count, chars[cells[a]] & chars[cells[b]] & chars[cells[c]] & chars[cells[d]]))
-        return tuple(lines)
+        return tactics.open_lines(self.cells, self.occupied, self.rules)
 
     def fit(self, piece: int, squares: int = ALL_SQUARES_MASK) -> int:
         """Pieces on the fullest open line through one of ``squares`` (a mask) that ``piece`` *fits*, i.e. shares a
@@ -335,11 +328,5 @@ class LeafFeatures(Features):
 
     @cached_fact
     def open_lines(self) -> tuple[tuple[int, int, int], ...]:
-        """As :attr:`Features.open_lines`, from the leaf's characteristic sets."""
-        chars, occupied = self.leaf.chars, self.occupied
-        lines = []
-        for mask, a, b, c, d in tactics.LINE_TABLE[self.rules]:
-            count = (occupied & mask).bit_count()
-            if 0 < count < 4:
-                lines.append((mask, count, chars[a] & chars[b] & chars[c] & chars[d]))
-        return tuple(lines)
+        """As :attr:`Features.open_lines`, shared by every piece given at the leaf."""
+        return self.leaf.open_lines()

@@ -521,6 +521,8 @@ class _FastSearch:
         counter_of = COUNTER_OF
         search = self
 
+        killer = [-1, -1]  # the square and piece of the last cutoff: siblings are often refuted by the same reply
+
         def last_ply(depth, piece, empties, occupied, available, counters, key, plans, alpha, beta, values=None):
             owner.nodes += 1
             if empties == 1:
@@ -529,6 +531,9 @@ class _FastSearch:
             loss = -(WIN_SCORE + empties - 1)
             rules = search.rules
             best = -_INFINITY
+            killer_square, killer_piece = killer
+            if values is None and killer_square >= 0 and not occupied >> killer_square & 1:
+                plans = sorted(plans, key=lambda plan: plan[0] != killer_square)
             for square, after, _, pairs in plans:
                 for common in pairs:
                     after += counter_of[common & own]
@@ -539,11 +544,15 @@ class _FastSearch:
                     chars[square], cells[square] = own, piece
                     leaf = SearchLeaf(rules, cells, chars, occupied | 1 << square, after)
                     value, pieces = -_INFINITY, []
-                    for given in MEMBERS[safe]:
+                    order = MEMBERS[safe]
+                    if values is None and square == killer_square and safe >> killer_piece & 1:
+                        order = (killer_piece, *(given for given in order if given != killer_piece))
+                    for given in order:
                         score = -evaluate(leaf, available ^ (1 << given), given)
                         if score > value:
                             value, pieces = score, [given]
                             if values is None and score >= beta:
+                                killer[:] = square, given
                                 break
                         elif score == value:
                             pieces.append(given)

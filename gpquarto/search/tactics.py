@@ -45,6 +45,7 @@ __all__ = [
     "cells_key",
     "deadly_pieces_mask",
     "is_safe_piece",
+    "open_lines",
     "safe_pieces",
     "safe_pieces_mask",
     "safe_placements",
@@ -204,6 +205,18 @@ def threat_lines(board: Board | BoardView) -> list[tuple[int, int]]:
     return found
 
 
+def open_lines(cells: list[int] | tuple[int, ...], occupied: int, rules: Rules) -> tuple[tuple[int, int, int], ...]:
+    """Lines of ``rules`` holding at least one piece and one empty square, as ``(square mask, pieces,
+    characteristics all their pieces share)``, in the rules' line order."""
+    chars = CELL_CHARACTERISTICS
+    lines = []
+    for mask, a, b, c, d in LINE_TABLE[rules]:
+        count = (occupied & mask).bit_count()
+        if 0 < count < 4:
+            lines.append((mask, count, chars[cells[a]] & chars[cells[b]] & chars[cells[c]] & chars[cells[d]]))
+    return tuple(lines)
+
+
 # ---------------------------------------------------------------------- square plans and search leaves
 #: ``THREATS_OF_COUNTERS[(counters + COUNTER_CARRY) & COUNTER_HIGH]``: the characteristics some threat line needs.
 THREATS_OF_COUNTERS: dict[int, int] = {
@@ -253,7 +266,7 @@ class SearchLeaf:
     and :func:`threat_line_count` give for the same board (tests check them).
     """
 
-    __slots__ = ("rules", "cells", "chars", "occupied", "counters", "_plans", "_squares")
+    __slots__ = ("rules", "cells", "chars", "occupied", "counters", "_plans", "_squares", "_winners", "_open_lines")
 
     def __init__(self, rules: Rules, cells: list[int], chars: list[int], occupied: int, counters: int) -> None:
         self.rules = rules
@@ -263,6 +276,8 @@ class SearchLeaf:
         self.counters = counters
         self._plans: list[SquarePlan] | None = None
         self._squares: list[tuple[int, int, int, int]] | None = None
+        self._winners = -1
+        self._open_lines: tuple[tuple[int, int, int], ...] | None = None
 
     def plans(self) -> list[SquarePlan]:
         """The square plans of the board (computed on first use)."""
@@ -295,9 +310,22 @@ class SearchLeaf:
             ]
         return self._squares
 
+    def open_lines(self) -> tuple[tuple[int, int, int], ...]:
+        """Lines holding at least one piece and one empty square, as ``(square mask, pieces, characteristics all
+        their pieces share)``, in the rules' line order (computed on first use)."""
+        if self._open_lines is None:
+            self._open_lines = open_lines(self.cells, self.occupied, self.rules)
+        return self._open_lines
+
     def winning_squares(self, piece: int) -> int:
         """Mask of the empty squares where ``piece`` completes a line at once."""
         own = CHARACTERISTICS[piece]
+        if self._winners < 0:
+            self._winners = 0
+            for _bit, filled, _left, _pairs in self.square_threats():
+                self._winners |= filled
+        if not own & self._winners:  # the pieces a search gives at its leaves: no square to win on
+            return 0
         found = 0
         for bit, filled, _left, _pairs in self.square_threats():
             if filled & own:
