@@ -14,7 +14,8 @@ of workers, and the checkpoint (plain JSON: the trees as text, their fitness, th
 resuming is bit-identical to running on.
 
 The run folder holds ``config.json``, ``logbook.csv``, ``checkpoint.json`` (after every generation, atomic) and
-at the end ``best_evaluator.json`` (the best tree ever scored, as an evaluator file). Not yet shared with rule
+at the end ``best_evaluator.json`` (the best tree ever scored, as an evaluator file) and
+``best_evaluator.simplified.json`` (its formula folded: :func:`~gpquarto.training.simplified.simplify_evaluator`). Not yet shared with rule
 training: the ``hof`` opponent (played as ``random`` here), the accuracy term, plots and experiments.
 """
 
@@ -40,6 +41,7 @@ from gpquarto.plain_files import read_plain_file
 from gpquarto.runner import SERIAL, Runner
 from gpquarto.seeding import derive_seed
 from gpquarto.training.fitness import FitnessGame, check_opponents, game_plan, play_games
+from gpquarto.training.simplified import SIMPLIFIED_EVALUATOR, simplify_evaluator
 
 CHECKPOINT_FORMAT = "gpquarto-evaluator-run/1"
 LOGBOOK_FIELDS = ("generation", "best", "mean", "best_size", "mean_size", "best_tree")
@@ -285,4 +287,17 @@ def train_evaluator(
             run={"folder": str(folder)},
         )
         save_evaluator(folder / "best_evaluator.json", data)
+        simplified, report = simplify_evaluator(
+            EvaluatorGenome.from_text(text, library), library, evolution.config.seed
+        )
+        save_evaluator(
+            folder / SIMPLIFIED_EVALUATOR,
+            {
+                **data,
+                "name": f"{data['name']}-simplified",
+                "tree": simplified.to_data(),
+                "primitives": evaluator_data(simplified, library)["primitives"],
+                "simplification": report,
+            },
+        )
     return evolution

@@ -3,7 +3,8 @@
 Like PySR's run folders, a run folder remembers everything needed to resume it: ``config.json`` (the
 evolution config, the run's id and where its best player is copied), ``checkpoint.dill`` (after every
 generation, written atomically, plain data only), ``logbook.csv``, ``hall_of_fame.txt``, and at the end
-``fitness.png``, ``best_player.p`` and ``best_player.json``. Example::
+``fitness.png``, ``best_player.p`` and ``best_player.json``, and the same champion simplified for reading,
+``best_player.simplified.json`` (:mod:`gpquarto.training.simplified`). Example::
 
     >>> from gpquarto.training import EvolutionConfig, train, open_run
     >>> config = EvolutionConfig(generations=2, population=4, games=2, opponents="random", final_games=0)
@@ -39,6 +40,7 @@ from gpquarto.training.checkpoint import read_checkpoint_data
 from gpquarto.training.config import EvolutionConfig
 from gpquarto.training.evolution import Evolution
 from gpquarto.training.outputs import as_deap_logbook, write_fitness_plot, write_hall_of_fame, write_logbook
+from gpquarto.training.simplified import SIMPLIFIED_PLAYER, simplify_champion
 
 RUN_FORMAT = "gpquarto-run/1"
 CONFIG_FILE = "config.json"
@@ -243,6 +245,18 @@ def _train(run: RunFolder, evolution: Evolution, runner: Runner, on_generation: 
     save_player(run.best_player_path, data)
     save_player(run.path / BEST_PLAYER_TEXT, data)
     _copy_best_player(run, data)
+    simplified, report = simplify_champion(
+        best, evolution.library, evolution.opponents_now(), config.seed, config.final_games or config.games
+    )
+    simplified_data = player_data(
+        simplified,
+        evolution.library,
+        name=f"{name}-simplified",
+        config=data["config"],
+        fitness=fitness,
+        run=data["run"],
+    )
+    save_player(run.path / SIMPLIFIED_PLAYER, {**simplified_data, "simplification": report.to_data()})
     return run
 
 
