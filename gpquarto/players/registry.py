@@ -30,6 +30,8 @@ BUILTIN_PLAYER_MODULES = [
     "gpquarto.players.minimax",
     "gpquarto.players.frontier",
     "gpquarto.players.human",
+    "gpquarto.players.quixo.search_players",
+    "gpquarto.players.quixo.mcts",
 ]
 
 
