@@ -14,6 +14,7 @@ from gpquarto.gp.variation import random_genome
 from gpquarto.runner import SerialRunner
 from gpquarto.runner.processes import ProcessRunner
 from gpquarto.training.evolution import Evolution, EvolutionConfig, make_generator
+from gpquarto.training.hall_of_fame import restored_hall_of_fame
 
 TINY = {
     "population": 6,
@@ -123,6 +124,13 @@ def test_bad_configs_are_refused():
         EvolutionConfig(opponents="human:1")
     with pytest.raises(ValueError, match="unknown config keys: colour"):
         EvolutionConfig.from_dict({"colour": 1})
+
+
+@pytest.mark.parametrize("field", ["fallback_weight", "accuracy_weight", "mutation_rate", "crossover_rate"])
+@pytest.mark.parametrize("value", [float("inf"), float("nan")])
+def test_float_settings_must_be_finite(field, value):
+    with pytest.raises(ValueError, match=f"{field} must be a finite number"):
+        EvolutionConfig(**{field: value})
 
 
 def test_a_config_saved_before_a_setting_existed_keeps_what_it_trained_with():
@@ -251,3 +259,23 @@ def test_a_per_generation_hall_of_fame_keeps_each_generation_best_and_changes_no
     resumed = Evolution.load_checkpoint(str(tmp_path / "checkpoint.dill"), library)
     resumed.run(SerialRunner())
     assert summary(resumed) == summary(per_generation)
+
+
+@pytest.mark.parametrize("per_generation", [True, False])
+def test_a_restored_hall_of_fame_keeps_its_order_ties_included_and_its_rules(library, per_generation):
+    config = EvolutionConfig(
+        generations=1, **{**TINY, "hall_of_fame": 5, "hall_of_fame_per_generation": per_generation}
+    )
+    limits = {"min_rules": 1, "max_rules": 2, "min_height": 1, "max_height": 3}
+    genomes = [random_genome(random.Random(seed), make_generator(library, 8), **limits) for seed in range(4)]
+    for generation, (genome, score) in enumerate(zip(genomes, (0.9, 0.5, 0.5, 0.5), strict=True)):
+        genome.fitness.values = (score, 3.0)
+        genome.record = {"generation": generation}
+    for order in (genomes, [genomes[0], genomes[3], genomes[1], genomes[2]]):
+        restored = restored_hall_of_fame(config, list(order))
+        assert [genome.key() for genome in restored] == [genome.key() for genome in order]
+        better = random_genome(random.Random(99), make_generator(library, 8), **limits)  # goes first, as before
+        better.fitness.values = (1.0, 3.0)
+        better.record = {"generation": 9}
+        restored.update([better])
+        assert restored[0].fitness.values == (1.0, 3.0) and len(restored) == 5
