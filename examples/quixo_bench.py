@@ -29,7 +29,9 @@ def main(argv: list[str]) -> None:
     elif what == "alphabeta":
         positions = quixo.game_positions(int(argv[1]) if len(argv) > 1 else 30)
         for depth in (4, 5):
-            print(f"depth {depth}: {quixo.summary(quixo.alphabeta_times(depth, positions))}")
+            for clock in (time.perf_counter, time.process_time):
+                times = quixo.alphabeta_times(depth, positions, clock=clock)
+                print(f"depth {depth} ({clock.__name__}): {quixo.summary(times)}")
     elif what == "strength":
         games = int(argv[2]) if len(argv) > 2 else 1000
         result = quixo.strength(argv[1], games)
