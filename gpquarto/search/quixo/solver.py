@@ -14,7 +14,7 @@ on 3x3, 3**16 (43 million) on 4x4, one byte each for the value and one for the d
 
 The ply limit is ignored (the longest win is far shorter than 300 plies). The same functions run in pure Python
 (3x3: seconds) and, compiled by numba when it is installed, for 4x4 (minutes). A solution is cached in the
-gpquarto cache folder (``$GPQUARTO_CACHE``, as the grading banks: see :func:`gpquarto.grading.cache.cache_folder`)
+gpquarto cache folder (``$GPQUARTO_CACHE``, as the grading banks: see :func:`gpquarto.cache_dir.cache_folder`)
 under ``quixo/``, written atomically, and checked when read.
 """
 
@@ -30,6 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from gpquarto.atomic import write_bytes_atomic
+from gpquarto.cache_dir import cache_folder
 from gpquarto.games.quixo.board import QuixoBoard, QuixoRules, QuixoView
 from gpquarto.games.quixo.tables import mask_has_line, tables
 
@@ -296,19 +297,8 @@ def compute(size: int, rules: QuixoRules | str = QuixoRules.OFFICIAL, compiled: 
 
 def solution_path(size: int, rules: str, cache_dir: str | os.PathLike[str] | None = None) -> Path:
     """Where the solution of ``size`` under ``rules`` is cached."""
-    folder = _cache_folder(cache_dir)
+    folder = cache_folder(cache_dir)
     return folder / "quixo" / f"solution-{size}x{size}-{rules}-v{FORMAT}.npz"
-
-
-def _cache_folder(cache_dir: str | os.PathLike[str] | None) -> Path:
-    # The grading layer's cache_folder sits above search; the rule is the same (see its docstring).
-    if cache_dir is not None:
-        return Path(cache_dir)
-    if os.environ.get("GPQUARTO_CACHE"):
-        return Path(os.environ["GPQUARTO_CACHE"])
-    if os.environ.get("XDG_CACHE_HOME"):
-        return Path(os.environ["XDG_CACHE_HOME"]) / "gpquarto"
-    return Path.home() / ".cache" / "gpquarto"
 
 
 def _digest(values: np.ndarray, dists: np.ndarray) -> str:
