@@ -203,7 +203,11 @@ def run(args: argparse.Namespace) -> int:
         try:
             if args.resume:
                 result = training.resume(
-                    run_dir, generations=args.generations, runner=runner, on_generation=after_generation
+                    run_dir,
+                    generations=args.generations,
+                    plugins=_given(args).get("plugins", ()),
+                    runner=runner,
+                    on_generation=after_generation,
                 )
             else:
                 result = training.train(

@@ -250,7 +250,7 @@ def measure(plan: ExperimentPlan, run: RunFolder, runner: Runner) -> dict:
             opponent,
             plan.evaluation_games,
             seed=derive_seed(run.config.seed, "evaluation", index),
-            plugins=run.config.plugins,
+            plugins=run.checked_plugins(),
             runner=runner,
         )
         scores[opponent] = result.score_rate

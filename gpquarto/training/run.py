@@ -22,8 +22,8 @@ import json
 import os
 import re
 import uuid
-from collections.abc import Callable
-from dataclasses import dataclass, fields
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 from deap import tools
@@ -33,7 +33,7 @@ from gpquarto.gp.genome import Genome
 from gpquarto.gp.library import get_library
 from gpquarto.gp.player import EvolvedPlayer
 from gpquarto.gp.storage import load_player, player_data, read_player_file, save_player
-from gpquarto.plain_files import read_plain_file
+from gpquarto.plain_files import file_sha256, read_plain_file
 from gpquarto.runner import Runner, SerialRunner
 from gpquarto.training.checkpoint import read_checkpoint_data
 from gpquarto.training.config import EvolutionConfig
@@ -46,7 +46,7 @@ CHECKPOINT = "checkpoint.dill"
 BEST_PLAYER = "best_player.p"
 BEST_PLAYER_TEXT = "best_player.json"
 #: The keys of ``config.json``.
-RUN_CONFIG_KEYS = {"format", "run_id", "evolution", "best_player_copy"}
+RUN_CONFIG_KEYS = {"format", "run_id", "evolution", "best_player_copy", "plugin_files"}
 #: What a best player's copy may be called.
 PLAYER_SUFFIXES = (".p", ".json")
 
@@ -68,6 +68,8 @@ class RunFolder:
     best_player_copy: Path | None
     #: Generations trained by the call that returned this folder (0 when opened, or nothing was left).
     trained_now: int = 0
+    #: The SHA-256 of each plugin file of the config, recorded when the run started.
+    plugin_hashes: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def open(cls, path: str | os.PathLike[str]) -> RunFolder:
@@ -79,10 +81,10 @@ class RunFolder:
             raise RunError(f"{folder}: not a run folder (no {CONFIG_FILE})")
         try:
             data = read_plain_file(config_file, "run config", json_format=True)
-            config, copy = check_run_config(data)
+            config, copy, hashes = check_run_config(data)
         except ValueError as error:
             raise RunError(f"{config_file}: unreadable run config ({error})") from None
-        return cls(folder, config, data["run_id"], copy)
+        return cls(folder, config, data["run_id"], copy, plugin_hashes=hashes)
 
     # -- what the run made ------------------------------------------------------------------------------
 
@@ -120,8 +122,34 @@ class RunFolder:
         """The hall of fame, best first; each genome has ``fitness.values`` and its games' ``record``."""
         return self.evolution().hall_of_fame.items
 
+    def checked_plugins(self, given: Sequence[str] = ()) -> tuple[str, ...]:
+        """The config's plugin files, once each is checked to be the file recorded when the run started (the
+        same SHA-256): a run folder names code to run, so an edited or foreign one runs nothing. A plugin
+        without a recorded hash (a run from before they were recorded) is accepted only when ``given`` again
+        (``--plugin``). Anything else is a one-line :class:`RunError`."""
+        for path in self.config.plugins:
+            recorded = self.plugin_hashes.get(path)
+            if recorded is None:
+                if path not in given:
+                    raise RunError(
+                        f"{self.path / CONFIG_FILE} names the plugin {path} without its recorded SHA-256: "
+                        "give it again with --plugin to run it"
+                    )
+                continue
+            try:
+                now = file_sha256(path)
+            except OSError as error:
+                raise RunError(f"plugin {path} of the run {self.path}: cannot read it ({error.strerror})") from None
+            if now != recorded:
+                raise RunError(
+                    f"plugin {path} has changed since the run {self.path} started (SHA-256 {recorded[:12]}..., now "
+                    f"{now[:12]}...): put the original back, or start a new run"
+                )
+        return self.config.plugins
+
     def evolution(self) -> Evolution:
         """The run's state after its last finished generation."""
+        self.checked_plugins()
         library = get_library(self.config.library())
         try:
             return Evolution.load_checkpoint(str(self.checkpoint_path), library, self.config)
@@ -132,13 +160,14 @@ class RunFolder:
         """The best player the run saved (a :class:`RunError` before the run has finished)."""
         if not self.best_player_path.is_file():
             raise RunError(f"{self.path}: the run has not finished, so it has no best player yet")
-        return load_player(self.best_player_path, seed=seed, plugins=self.config.plugins)
+        return load_player(self.best_player_path, seed=seed, plugins=self.checked_plugins())
 
 
-def check_run_config(data: object) -> tuple[EvolutionConfig, Path | None]:
-    """The evolution config and best player's copy of a run folder's ``config.json`` data, checked field by
-    field: known keys only, the format, a run id of hex digits, the config's every field (types and ranges),
-    and a copy that is an absolute ``.p`` or ``.json`` path. Anything else is a one-line ``ValueError``."""
+def check_run_config(data: object) -> tuple[EvolutionConfig, Path | None, dict[str, str]]:
+    """The evolution config, best player's copy and plugin hashes of a run folder's ``config.json`` data,
+    checked field by field: known keys only, the format, a run id of hex digits, the config's every field
+    (types and ranges), a copy that is an absolute ``.p`` or ``.json`` path, and a SHA-256 for plugins of the
+    config only. Anything else is a one-line ``ValueError``."""
     if not isinstance(data, dict):
         raise ValueError("not a JSON object")
     unknown = sorted(set(data) - RUN_CONFIG_KEYS)
@@ -151,11 +180,22 @@ def check_run_config(data: object) -> tuple[EvolutionConfig, Path | None]:
         raise ValueError("run_id must be up to 64 hex digits")
     config = EvolutionConfig.from_dict(data.get("evolution"))
     copy = data.get("best_player_copy")
-    if copy is None:
-        return config, None
-    if not isinstance(copy, str) or not os.path.isabs(copy) or Path(copy).suffix.lower() not in PLAYER_SUFFIXES:
+    if copy is not None and (
+        not isinstance(copy, str) or not os.path.isabs(copy) or Path(copy).suffix.lower() not in PLAYER_SUFFIXES
+    ):
         raise ValueError("best_player_copy must be null or the absolute path of a .p or .json file")
-    return config, Path(copy)
+    hashes = {}
+    for entry in data.get("plugin_files", []) if isinstance(data.get("plugin_files", []), list) else [None]:
+        if (
+            not isinstance(entry, dict)
+            or set(entry) != {"path", "sha256"}
+            or entry["path"] not in config.plugins
+            or not isinstance(entry["sha256"], str)
+            or not re.fullmatch(r"[0-9a-f]{64}", entry["sha256"])
+        ):
+            raise ValueError("plugin_files must list {path, sha256} for plugins of the config")
+        hashes[entry["path"]] = entry["sha256"]
+    return config, None if copy is None else Path(copy), hashes
 
 
 def open_run(path: str | os.PathLike[str]) -> RunFolder:
@@ -179,6 +219,7 @@ def train(
     copy = None if best_player_copy is None else Path(best_player_copy).absolute()
     run = RunFolder(folder, config, uuid.uuid4().hex, copy)
     _check_copy_target(run)
+    run.plugin_hashes = _plugin_hashes(config.plugins)
     library = get_library(config.library())
     runner = runner or SerialRunner()
     evolution = Evolution.start(config, library, runner)
@@ -192,14 +233,24 @@ def resume(
     run_dir: str | os.PathLike[str],
     *,
     generations: int | None = None,
+    plugins: Sequence[str] = (),
     runner: Runner | None = None,
     on_generation: GenerationHook | None = None,
 ) -> RunFolder:
     """Continue the run in ``run_dir`` from its checkpoint, bit-identically, to ``generations`` (default: its
-    config's). A finished run with nothing left to train returns at once with ``trained_now == 0``."""
+    config's). A finished run with nothing left to train returns at once with ``trained_now == 0``.
+
+    The run's plugin files are run only if they are the files recorded at its start (see
+    :meth:`RunFolder.checked_plugins`); ``plugins`` given again vouch for plugins of a run that recorded no
+    hash, which is then recorded."""
     run = RunFolder.open(run_dir)
     if not run.checkpoint_path.is_file():
         raise RunError(f"nothing to resume: {run.checkpoint_path} does not exist")
+    run.checked_plugins(plugins)
+    unrecorded = [path for path in run.config.plugins if path not in run.plugin_hashes]
+    if unrecorded:
+        run.plugin_hashes.update(_plugin_hashes(unrecorded))
+        _write_config(run)
     if generations is not None and generations != run.config.generations:
         values = {item.name: getattr(run.config, item.name) for item in fields(run.config)}
         run.config = EvolutionConfig(**{**values, "generations": generations})
@@ -246,12 +297,24 @@ def _train(run: RunFolder, evolution: Evolution, runner: Runner, on_generation: 
     return run
 
 
+def _plugin_hashes(paths: Sequence[str]) -> dict[str, str]:
+    """The SHA-256 of each plugin file (a one-line :class:`RunError` for one that cannot be read)."""
+    hashes = {}
+    for path in paths:
+        try:
+            hashes[path] = file_sha256(path)
+        except OSError as error:
+            raise RunError(f"plugin {path}: cannot read it ({error.strerror})") from None
+    return hashes
+
+
 def _write_config(run: RunFolder) -> None:
     data = {
         "format": RUN_FORMAT,
         "run_id": run.run_id,
         "evolution": run.config.as_dict(),
         "best_player_copy": None if run.best_player_copy is None else str(run.best_player_copy),
+        "plugin_files": [{"path": path, "sha256": run.plugin_hashes[path]} for path in run.config.plugins],
     }
     write_text_atomic(run.path / CONFIG_FILE, json.dumps(data, indent=2) + "\n")
 
