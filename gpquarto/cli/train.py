@@ -182,7 +182,7 @@ def run(args: argparse.Namespace) -> int:
         _check_resume_options(args, folder)
         generations = args.generations if args.generations is not None else folder.config.generations
         done = folder.generations_done
-        if done >= generations and folder.best_player_path.exists():
+        if done >= generations and folder.finished:
             print(f"nothing left to train: {run_dir} has finished its {done} generations (--generations {generations})")
             return 0
         total, start = generations, done

@@ -22,13 +22,14 @@ import json
 import os
 import re
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 from deap import tools
 
-from gpquarto.atomic import write_bytes_atomic, write_text_atomic
+from gpquarto.atomic import check_writable_folder, write_bytes_atomic, write_text_atomic
 from gpquarto.gp.genome import Genome
 from gpquarto.gp.library import get_library
 from gpquarto.gp.player import EvolvedPlayer
@@ -45,6 +46,10 @@ CONFIG_FILE = "config.json"
 CHECKPOINT = "checkpoint.dill"
 BEST_PLAYER = "best_player.p"
 BEST_PLAYER_TEXT = "best_player.json"
+FINISHED_FILE = "finished.json"
+FINISHED_FORMAT = "gpquarto-finished/1"
+#: What a run's end writes in its folder (and lists, with the best player's copy, in ``finished.json``).
+OUTPUTS = ("logbook.csv", "hall_of_fame.txt", "fitness.png", BEST_PLAYER, BEST_PLAYER_TEXT)
 #: The keys of ``config.json``.
 RUN_CONFIG_KEYS = {"format", "run_id", "evolution", "best_player_copy", "plugin_files"}
 #: What a best player's copy may be called.
@@ -110,9 +115,28 @@ class RunFolder:
         return self._state()["generation"]
 
     @property
+    def finished_path(self) -> Path:
+        """The completion mark, written last when the run ends."""
+        return self.path / FINISHED_FILE
+
+    @property
     def finished(self) -> bool:
-        """True when every generation of the config is done and the best player is saved."""
-        return self.generations_done >= self.config.generations and self.best_player_path.is_file()
+        """True when every generation of the config is done and the run's end wrote every output: the
+        completion mark lists the generations done and each output's SHA-256, and they still match."""
+        try:
+            mark = read_plain_file(self.finished_path, "completion mark", json_format=True)
+            done = self.generations_done
+            if not isinstance(mark, dict) or mark.get("format") != FINISHED_FORMAT or mark.get("generations") != done:
+                return False
+            outputs = mark.get("outputs")
+            return (
+                done >= self.config.generations
+                and isinstance(outputs, dict)
+                and set(OUTPUTS) <= set(outputs)
+                and all(isinstance(name, str) and file_sha256(self.path / name) == sha for name, sha in outputs.items())
+            )
+        except (ValueError, OSError):
+            return False
 
     def logbook(self) -> tools.Logbook:
         """One entry per generation, as a DEAP :class:`~deap.tools.Logbook` (exact values, from the checkpoint)."""
@@ -212,20 +236,24 @@ def train(
     on_generation: GenerationHook | None = None,
 ) -> RunFolder:
     """Start a new run in ``run_dir`` and train it to the end; the best player is also copied to
-    ``best_player_copy`` (None: no copy). Everything is checked before the folder is written."""
+    ``best_player_copy`` (None: no copy). Everything is checked before the folder is written: the folder and
+    the copy's folder can be written, the copy is a ``.p`` or ``.json`` file of no other run."""
     folder = Path(run_dir)
     if (folder / CHECKPOINT).exists() or (folder / CONFIG_FILE).exists():
         raise RunError(f"{folder} already holds a run: resume it, or use another run folder")
+    if config.generations < 1:
+        raise RunError("a new run trains 1 generation or more")
     copy = None if best_player_copy is None else Path(best_player_copy).absolute()
     run = RunFolder(folder, config, uuid.uuid4().hex, copy)
-    _check_copy_target(run)
+    _check_outputs(run)
     run.plugin_hashes = _plugin_hashes(config.plugins)
     library = get_library(config.library())
     runner = runner or SerialRunner()
     evolution = Evolution.start(config, library, runner)
-    folder.mkdir(parents=True, exist_ok=True)
-    evolution.save_checkpoint(str(run.checkpoint_path))
-    _write_config(run)
+    with _saying_how_to_resume(run):
+        folder.mkdir(parents=True, exist_ok=True)
+        evolution.save_checkpoint(str(run.checkpoint_path))
+        _write_config(run)
     return _train(run, evolution, runner, on_generation)
 
 
@@ -238,7 +266,9 @@ def resume(
     on_generation: GenerationHook | None = None,
 ) -> RunFolder:
     """Continue the run in ``run_dir`` from its checkpoint, bit-identically, to ``generations`` (default: its
-    config's). A finished run with nothing left to train returns at once with ``trained_now == 0``.
+    config's), and complete what its end did not write (a run killed while its champion was chosen, or
+    stopped by a full disk). A finished run (:attr:`RunFolder.finished`) with nothing left to train returns at
+    once with ``trained_now == 0``.
 
     The run's plugin files are run only if they are the files recorded at its start (see
     :meth:`RunFolder.checked_plugins`); ``plugins`` given again vouch for plugins of a run that recorded no
@@ -247,35 +277,48 @@ def resume(
     if not run.checkpoint_path.is_file():
         raise RunError(f"nothing to resume: {run.checkpoint_path} does not exist")
     run.checked_plugins(plugins)
-    unrecorded = [path for path in run.config.plugins if path not in run.plugin_hashes]
-    if unrecorded:
-        run.plugin_hashes.update(_plugin_hashes(unrecorded))
-        _write_config(run)
-    if generations is not None and generations != run.config.generations:
-        values = {item.name: getattr(run.config, item.name) for item in fields(run.config)}
-        run.config = EvolutionConfig(**{**values, "generations": generations})
-        _write_config(run)
-    _check_copy_target(run)
-    evolution = run.evolution()
-    if evolution.generation >= run.config.generations and run.best_player_path.is_file():
+    _check_outputs(run)
+    with _saying_how_to_resume(run):
+        unrecorded = [path for path in run.config.plugins if path not in run.plugin_hashes]
+        if unrecorded:
+            run.plugin_hashes.update(_plugin_hashes(unrecorded))
+            _write_config(run)
+        if generations is not None and generations != run.config.generations:
+            values = {item.name: getattr(run.config, item.name) for item in fields(run.config)}
+            run.config = EvolutionConfig(**{**values, "generations": generations})
+            _write_config(run)
+    if run.finished:
         return run
-    return _train(run, evolution, runner or SerialRunner(), on_generation)
+    return _train(run, run.evolution(), runner or SerialRunner(), on_generation)
 
 
 def _train(run: RunFolder, evolution: Evolution, runner: Runner, on_generation: GenerationHook | None) -> RunFolder:
+    """Train the generations left, then write the run's end (:func:`_finish`)."""
     started_at = evolution.generation
 
     def after_generation(evolution: Evolution, row: dict) -> None:
-        evolution.save_checkpoint(str(run.checkpoint_path))
-        write_logbook(run.path / "logbook.csv", evolution.logbook)
-        write_hall_of_fame(run.path / "hall_of_fame.txt", evolution.hall_of_fame)
+        with _saying_how_to_resume(run):
+            evolution.save_checkpoint(str(run.checkpoint_path))
+            write_logbook(run.path / "logbook.csv", evolution.logbook)
+            write_hall_of_fame(run.path / "hall_of_fame.txt", evolution.hall_of_fame)
         if on_generation is not None:
             on_generation(evolution, row)
 
+    if evolution.generation < run.config.generations:
+        with _saying_how_to_resume(run):
+            run.finished_path.unlink(missing_ok=True)  # the mark of an earlier end no longer holds
     evolution.run(runner, after_generation)
     run.trained_now = evolution.generation - started_at
     if not evolution.hall_of_fame.items:
         raise RunError("no generation was evaluated: nothing to save (train 1 generation or more)")
+    with _saying_how_to_resume(run):
+        _finish(run, evolution, runner)
+    return run
+
+
+def _finish(run: RunFolder, evolution: Evolution, runner: Runner) -> None:
+    """The run's end: choose the champion, write the logbook, hall of fame, figure and best player files, copy
+    the best player, and last of all the completion mark ``finished.json`` listing them with their SHA-256."""
     best = evolution.champion(runner)
     write_logbook(run.path / "logbook.csv", evolution.logbook)
     write_hall_of_fame(run.path / "hall_of_fame.txt", evolution.hall_of_fame)
@@ -294,7 +337,28 @@ def _train(run: RunFolder, evolution: Evolution, runner: Runner, on_generation: 
     save_player(run.best_player_path, data)
     save_player(run.path / BEST_PLAYER_TEXT, data)
     _copy_best_player(run, data)
-    return run
+    outputs = list(OUTPUTS)  # by name in the run folder; the copy by its absolute path
+    if run.best_player_copy is not None and run.best_player_copy.resolve() != run.best_player_path.resolve():
+        outputs.append(str(run.best_player_copy))
+    mark = {
+        "format": FINISHED_FORMAT,
+        "generations": evolution.generation,
+        "outputs": {name: file_sha256(run.path / name) for name in outputs},
+    }
+    write_text_atomic(run.finished_path, json.dumps(mark, indent=2) + "\n")
+
+
+@contextmanager
+def _saying_how_to_resume(run: RunFolder) -> Iterator[None]:
+    """An ``OSError`` while the run writes (a full disk) becomes a one-line :class:`RunError` that names the
+    file and says how to go on: the last checkpoint is whole, so ``--resume`` continues from it."""
+    try:
+        yield
+    except OSError as error:
+        raise RunError(
+            f"{error.strerror or error}; the run is saved up to its last checkpoint: make room, then "
+            f"python -m gpquarto train --resume --run-dir {run.path}"
+        ) from None
 
 
 def _plugin_hashes(paths: Sequence[str]) -> dict[str, str]:
@@ -319,14 +383,34 @@ def _write_config(run: RunFolder) -> None:
     write_text_atomic(run.path / CONFIG_FILE, json.dumps(data, indent=2) + "\n")
 
 
+def _check_outputs(run: RunFolder) -> None:
+    """Before any work: the run folder can be written, and so can the best player's copy (see
+    :func:`_check_copy_target`)."""
+    try:
+        check_writable_folder(run.path)
+    except OSError as error:
+        raise RunError(f"the run folder: {error.strerror}") from None
+    _check_copy_target(run)
+
+
 def _check_copy_target(run: RunFolder) -> None:
-    """Refuse, before any work, a best-player copy that would write over a file of another run (or any
-    other file)."""
+    """Refuse, before any work, a best-player copy that could not be written: not a ``.p`` or ``.json`` file,
+    in a folder that does not exist (none is created, but the run's own) or cannot be written, or a file of another run (or any
+    other file) that it would write over."""
     target = run.best_player_copy
-    if target is None or not target.exists() or target.resolve() == run.best_player_path.resolve():
+    if target is None or target.resolve() == run.best_player_path.resolve():
         return
     if target.suffix.lower() not in PLAYER_SUFFIXES:
         raise RunError(f"{target}: the best player's copy must end in .p or .json")
+    in_run_folder = target.parent == run.path.absolute()  # the run makes its own folder
+    if not in_run_folder and not target.parent.is_dir():
+        raise RunError(f"{target}: the folder {target.parent} does not exist (create it, or choose another file)")
+    try:
+        check_writable_folder(target.parent)
+    except OSError as error:
+        raise RunError(f"{target}: {error.strerror}") from None
+    if not target.exists():
+        return
     try:
         owner = read_player_file(target).get("run", {}).get("id")
     except ValueError:
