@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import errno
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -14,12 +16,22 @@ from gpquarto.cli import main
 from gpquarto.gp import storage
 from gpquarto.training import EvolutionConfig, RunError, open_run, resume, train
 from gpquarto.training.evolution import Evolution
+from gpquarto.training.lock import folder_lock
 
 TINY = {"population": 6, "games": 4, "opponents": "random:1", "seed": 8, "final_games": 6, "accuracy_weight": 0.0}
 TINY_CLI = [
     "--population", "6", "--games", "4", "--opponents", "random:1", "--seed", "8", "--final-games", "6",
     "--accuracy-weight", "0", "--workers", "1", "--quiet",
 ]  # fmt: skip
+
+#: A stand-in for a train process at work: it holds the run folder's lock until it is killed.
+HOLD_LOCK = """
+import sys, time
+from gpquarto.training.lock import folder_lock
+with folder_lock(sys.argv[1]):
+    print("locked", flush=True)
+    time.sleep(120)
+"""
 
 
 def one_line_error(capsys) -> str:
@@ -116,3 +128,31 @@ def test_an_atomic_write_that_fails_names_the_file(tmp_path):
     blocker.write_text("")
     with pytest.raises(OSError, match=f"cannot write {blocker / 'x.p'}"):
         write_bytes_atomic(blocker / "x.p", b"data")
+
+
+def test_a_second_train_process_on_the_same_run_folder_is_refused_and_a_dead_one_leaves_no_lock(tmp_path, capsys):
+    run = train(EvolutionConfig(generations=1, **TINY), tmp_path / "run", best_player_copy=None)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD_LOCK, str(run.path)], stdout=subprocess.PIPE, text=True
+    )  # another train process, working in the folder
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        resume_arguments = ["train", "--resume", "--generations", "2", "--run-dir", str(run.path), "--quiet"]
+        assert main([*resume_arguments, "--workers", "1"]) == 2
+        assert f"is in use: process {holder.pid} is training in it" in one_line_error(capsys)
+        assert open_run(run.path).generations_done == 1
+    finally:
+        holder.kill()  # a kill -9: the lock goes with the process
+        holder.wait()
+    assert (run.path / "train.lock").exists()
+    assert main([*resume_arguments, "--workers", "1"]) == 0
+    assert open_run(run.path).generations_done == 2 and open_run(run.path).finished
+
+
+def test_a_new_run_started_meanwhile_in_the_same_folder_is_refused(tmp_path):
+    folder = tmp_path / "run"
+    folder.mkdir()
+    with folder_lock(folder):
+        with pytest.raises(ValueError, match="is in use"):
+            train(EvolutionConfig(generations=1, **TINY), folder, best_player_copy=None)
+    assert sorted(item.name for item in folder.iterdir()) == ["train.lock"]

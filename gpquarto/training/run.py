@@ -39,6 +39,7 @@ from gpquarto.runner import Runner, SerialRunner
 from gpquarto.training.checkpoint import read_checkpoint_data
 from gpquarto.training.config import EvolutionConfig
 from gpquarto.training.evolution import Evolution
+from gpquarto.training.lock import folder_lock
 from gpquarto.training.outputs import as_deap_logbook, write_fitness_plot, write_hall_of_fame, write_logbook
 
 RUN_FORMAT = "gpquarto-run/1"
@@ -252,9 +253,13 @@ def train(
     evolution = Evolution.start(config, library, runner)
     with _saying_how_to_resume(run):
         folder.mkdir(parents=True, exist_ok=True)
-        evolution.save_checkpoint(str(run.checkpoint_path))
-        _write_config(run)
-    return _train(run, evolution, runner, on_generation)
+    with folder_lock(folder):
+        if (folder / CHECKPOINT).exists() or (folder / CONFIG_FILE).exists():  # started meanwhile by another
+            raise RunError(f"{folder} already holds a run: resume it, or use another run folder")
+        with _saying_how_to_resume(run):
+            evolution.save_checkpoint(str(run.checkpoint_path))
+            _write_config(run)
+        return _train(run, evolution, runner, on_generation)
 
 
 def resume(
@@ -272,24 +277,27 @@ def resume(
 
     The run's plugin files are run only if they are the files recorded at its start (see
     :meth:`RunFolder.checked_plugins`); ``plugins`` given again vouch for plugins of a run that recorded no
-    hash, which is then recorded."""
+    hash, which is then recorded. One process at a time works in a run folder: another one holding its lock
+    is a one-line :class:`~gpquarto.training.lock.FolderInUse`."""
     run = RunFolder.open(run_dir)
     if not run.checkpoint_path.is_file():
         raise RunError(f"nothing to resume: {run.checkpoint_path} does not exist")
     run.checked_plugins(plugins)
     _check_outputs(run)
-    with _saying_how_to_resume(run):
-        unrecorded = [path for path in run.config.plugins if path not in run.plugin_hashes]
-        if unrecorded:
-            run.plugin_hashes.update(_plugin_hashes(unrecorded))
-            _write_config(run)
-        if generations is not None and generations != run.config.generations:
-            values = {item.name: getattr(run.config, item.name) for item in fields(run.config)}
-            run.config = EvolutionConfig(**{**values, "generations": generations})
-            _write_config(run)
-    if run.finished:
-        return run
-    return _train(run, run.evolution(), runner or SerialRunner(), on_generation)
+    with folder_lock(run.path):
+        run._state()  # the checkpoint is checked before anything is written
+        with _saying_how_to_resume(run):
+            unrecorded = [path for path in run.config.plugins if path not in run.plugin_hashes]
+            if unrecorded:
+                run.plugin_hashes.update(_plugin_hashes(unrecorded))
+                _write_config(run)
+            if generations is not None and generations != run.config.generations:
+                values = {item.name: getattr(run.config, item.name) for item in fields(run.config)}
+                run.config = EvolutionConfig(**{**values, "generations": generations})
+                _write_config(run)
+        if run.finished:
+            return run
+        return _train(run, run.evolution(), runner or SerialRunner(), on_generation)
 
 
 def _train(run: RunFolder, evolution: Evolution, runner: Runner, on_generation: GenerationHook | None) -> RunFolder:
