@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from gpquarto.players.base import Player
@@ -36,6 +36,8 @@ class Parameter:
     name: str
     type: type
     default: object
+    #: The values allowed (both ends included), for numbers; None: no limit.
+    limits: tuple[float, float] | None = None
 
 
 @dataclass(frozen=True)
@@ -53,12 +55,17 @@ _REGISTRY: dict[str, PlayerInfo] = {}
 _loaded = False
 
 
-def register_player(name: str) -> Callable[[Callable[..., Player]], Callable[..., Player]]:
+def register_player(
+    name: str, *, limits: Mapping[str, tuple[float, float]] | None = None
+) -> Callable[[Callable[..., Player]], Callable[..., Player]]:
     """Decorator: register a player class or factory under ``name``.
 
     Its keyword parameters (with defaults and ``int``/``float``/``bool``/``str`` annotations) become the
-    spec's parameters; a parameter called ``seed`` receives the match seed and is not listed.
+    spec's parameters; a parameter called ``seed`` receives the match seed and is not listed. ``limits``
+    bounds numeric parameters (``{"depth": (1, 16)}``): a spec outside them is refused before the player is
+    built, so a search is never asked for more than the game allows.
     """
+    limits = dict(limits or {})
 
     def decorate(factory: Callable[..., Player]) -> Callable[..., Player]:
         if name in _REGISTRY and _REGISTRY[name].factory is not factory:
@@ -80,8 +87,11 @@ def register_player(name: str) -> Callable[[Callable[..., Player]], Callable[...
                     parameter.name,
                     _plain_type(kind),
                     None if parameter.default is parameter.empty else parameter.default,
+                    limits.pop(parameter.name, None),
                 )
             )
+        if limits:
+            raise ValueError(f"player {name!r}: limits for parameters it does not have: {', '.join(limits)}")
         doc = inspect.getdoc(factory) or ""
         _REGISTRY[name] = PlayerInfo(
             name=name,
@@ -168,6 +178,11 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     return name.strip(), values
 
 
+def format_limits(bounds: tuple[float, float]) -> str:
+    """``(1, 16)`` as ``"1 to 16"`` (whole numbers with thousands separators)."""
+    return " to ".join(f"{int(end):,}" if float(end).is_integer() else f"{end:g}" for end in bounds)
+
+
 def make_named_player(spec: str, *, seed: int | None = None) -> Player:
     """Build a zoo player from a named spec such as ``"random"`` or ``"minimax:depth=2"``."""
     if not isinstance(spec, str) or not spec.strip():
@@ -185,6 +200,9 @@ def make_named_player(spec: str, *, seed: int | None = None) -> Player:
             allowed = ", ".join(by_name) or "none"
             raise ValueError(f"player {name!r} has no parameter {key!r} (parameters: {allowed})")
         kwargs[key] = _convert(value, by_name[key].type, key, name)
+        bounds = by_name[key].limits
+        if bounds is not None and not bounds[0] <= kwargs[key] <= bounds[1]:
+            raise ValueError(f"player {name!r}: parameter {key} must be {format_limits(bounds)}, got {value}")
     if info.accepts_seed:
         kwargs["seed"] = seed
     try:
