@@ -105,3 +105,15 @@ def test_a_long_match_is_made_task_by_task_in_bounded_chunks_with_the_same_resul
     chunked = run_match("random", "novice", 40, seed=3, runner=Spy())
     assert seen == [3] * 6 + [2] and sum(seen) == 20
     assert (chunked.wins, chunked.draws, chunked.losses) == (whole.wins, whole.draws, whole.losses)
+
+
+def test_a_port_out_of_range_and_a_missing_compare_module_are_one_line(capsys):
+    with pytest.raises(SystemExit) as exit:
+        main(["serve", "--port", "70000"])
+    assert exit.value.code == 2
+    assert "expected a number from 0 to 65535, got 70000" in capsys.readouterr().err
+    for command in (["bench", "solver", "--empties", "8"], ["bench", "players", "--players", "random"]):
+        assert main([*command, "--positions", "1", "--compare", "nosuchmodule"]) == 2
+        assert "--compare nosuchmodule: cannot import it" in one_line_error(capsys)
+    assert main(["bench", "solver", "--empties", "8", "--positions", "1", "--compare", "json"]) == 2
+    assert "has no solve(board)" in one_line_error(capsys)
