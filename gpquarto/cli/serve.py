@@ -11,7 +11,7 @@ import socket
 from pathlib import Path
 
 from gpquarto.cli import UsageError
-from gpquarto.cli.common import add_plugin_argument, non_negative_int, positive_float, positive_int
+from gpquarto.cli.common import add_plugin_argument, port_number, positive_float, positive_int
 
 DEFAULT_PORT = 8000
 
@@ -28,7 +28,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)"
     )
     parser.add_argument(
-        "--port", type=non_negative_int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0 picks a free one)"
+        "--port", type=port_number, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0 picks a free one)"
     )
     parser.add_argument("--runs-dir", default="runs", metavar="DIR", help="folder of training runs (default runs)")
     parser.add_argument(
