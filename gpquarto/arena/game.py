@@ -15,7 +15,7 @@ from gpquarto.arena.record import END_DRAW, END_FORFEIT, END_WIN, GameRecord
 from gpquarto.games.quarto.board import Board, IllegalActionError
 from gpquarto.games.quarto.lines import Rules
 from gpquarto.games.quarto.pieces import NO_PIECE
-from gpquarto.players.base import Player, PlayerQuit, raised_reason
+from gpquarto.players.base import Player, PlayerQuit, raised_reason, too_slow_reason
 from gpquarto.seeding import derive_seed
 
 _START_TEXTS = {rules: Board(rules).text() for rules in Rules}
@@ -151,4 +151,4 @@ def _raised(seat: int, error: BaseException) -> _Outcome:
 
 
 def _too_slow(seat: int, elapsed: float, limit: float) -> _Outcome:
-    return _forfeit(seat, f"took {elapsed:.3f} s, over the {limit:g} s limit")
+    return _forfeit(seat, too_slow_reason(elapsed, limit))

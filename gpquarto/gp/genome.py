@@ -19,12 +19,13 @@ from dataclasses import dataclass, field
 
 from deap import base, gp
 
+from gpquarto.arena.views import CHOOSE, PLACE
 from gpquarto.gp.compiler import compile_tree
 from gpquarto.gp.features import Features
 from gpquarto.gp.textform import format_tree, parse_tree
 from gpquarto.gp.types import Piece, Square
 
-CHOOSE, PLACE = "choose", "place"
+#: CHOOSE and PLACE, the decision kinds, are named once, in the arena.
 #: The two rule kinds, in genome order.
 KINDS = (CHOOSE, PLACE)
 #: Root type of the *then* tree of each kind of rule; *if* trees return ``bool``.

@@ -170,6 +170,16 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
 
 def make_named_player(spec: str, *, seed: int | None = None) -> Player:
     """Build a zoo player from a named spec such as ``"random"`` or ``"minimax:depth=2"``."""
+    info, kwargs = named_player_recipe(spec, seed=seed)
+    try:
+        return info.factory(**kwargs)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"player {spec!r}: {error}") from None
+
+
+def named_player_recipe(spec: str, *, seed: int | None = None) -> tuple[PlayerInfo, dict[str, object]]:
+    """The registered player a named spec names and the keyword arguments its factory gets (parameters
+    converted and checked, ``seed`` included when the factory takes one); ``ValueError`` in one line."""
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError(f"a player spec must be a non-empty string, got {spec!r}")
     load_builtin_players()
@@ -187,7 +197,4 @@ def make_named_player(spec: str, *, seed: int | None = None) -> Player:
         kwargs[key] = _convert(value, by_name[key].type, key, name)
     if info.accepts_seed:
         kwargs["seed"] = seed
-    try:
-        return info.factory(**kwargs)
-    except (TypeError, ValueError) as error:
-        raise ValueError(f"player {spec!r}: {error}") from None
+    return info, kwargs
