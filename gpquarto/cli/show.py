@@ -225,8 +225,8 @@ def game_or_position(text: str):
 def show_game_or_position(game, png: str | None) -> int:
     """Print a game record (moves, final board, result) or a position; draw it to ``png`` when given."""
     from gpquarto.arena.record import GameRecord
+    from gpquarto.arena.views import outcome  # shared with watch and the web app
     from gpquarto.cli.pictures import game_figure, position_figure, save_png
-    from gpquarto.web.sessions import outcome  # framework-free, shared with watch and the web app
 
     if isinstance(game, GameRecord):
         board = game.replay()

@@ -223,6 +223,19 @@ def make_named_player(
     ``overrides`` are keyword arguments given as objects rather than text (an evolved evaluator's heuristic for
     ``minimax``: :mod:`gpquarto.gp.evaluator_player`); they replace what the spec says.
     """
+    info, kwargs = named_player_recipe(spec, seed=seed, game=game, overrides=overrides)
+    try:
+        return info.factory(**kwargs)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"player {spec!r}: {error}") from None
+
+
+def named_player_recipe(
+    spec: str, *, seed: int | None = None, game: str = DEFAULT_GAME, overrides: dict[str, object] | None = None
+) -> tuple[PlayerInfo, dict[str, object]]:
+    """The registered player of ``game`` a named spec names and the keyword arguments its factory gets
+    (parameters converted and checked, ``overrides`` applied, ``seed`` included when the factory takes one);
+    ``ValueError`` in one line."""
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError(f"a player spec must be a non-empty string, got {spec!r}")
     load_builtin_players()
@@ -251,7 +264,4 @@ def make_named_player(
     kwargs.update(overrides or {})
     if info.accepts_seed:
         kwargs["seed"] = seed
-    try:
-        return info.factory(**kwargs)
-    except (TypeError, ValueError) as error:
-        raise ValueError(f"player {spec!r}: {error}") from None
+    return info, kwargs
