@@ -1,8 +1,9 @@
 """Player specs: the one place where a spec, a zoo name or a saved player file, becomes a player.
 
 A *player spec* is either a named spec of the zoo (``random``, ``minimax:depth=2,heuristic=lines``; see
-:mod:`gpquarto.players.registry`) or the path of a saved player (``best_player.p`` or ``.json``, loaded
-safely by :mod:`gpquarto.gp.storage`). Everything that takes players by spec (the CLI, matches,
+:mod:`gpquarto.players.registry`) or the path of a saved player: an evolved player (``best_player.p`` or
+``.json``, loaded safely by :mod:`gpquarto.gp.storage`) or a learned one (``learned_player.npz``, loaded
+safely by :mod:`gpquarto.learned.storage`). Everything that takes players by spec (the CLI, matches,
 tournaments, training opponents, grading, the web app) goes through :func:`make_player`.
 
 Example::
@@ -17,12 +18,15 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
-from gpquarto.gp.storage import SUFFIXES, load_player
+from gpquarto.gp.storage import SUFFIXES, load_player, player_from_data, read_player_file
+from gpquarto.learned.storage import LEARNED_SUFFIX, learned_player_from_arrays, load_learned_player, read_learned_file
 from gpquarto.players.base import Player
 from gpquarto.players.registry import make_named_player
 
 #: Suffixes that always mean "a saved player file" (only ``.p`` and ``.json`` are gpquarto's own).
-PLAYER_FILE_SUFFIXES = (".p", ".json", ".dill", ".pkl", ".pickle")
+PLAYER_FILE_SUFFIXES = (".p", ".json", LEARNED_SUFFIX, ".dill", ".pkl", ".pickle")
+#: The suffixes of the saved players gpquarto loads.
+LOADABLE_SUFFIXES = (*SUFFIXES, LEARNED_SUFFIX)
 
 
 def is_player_file(spec: str) -> bool:
@@ -41,9 +45,29 @@ def make_player(spec: str, *, seed: int | None = None, plugins: Sequence[str] | 
     if not os.path.isfile(spec):
         raise ValueError(f"player file not found: {spec}")
     suffix = os.path.splitext(spec)[1].lower()
-    if suffix not in SUFFIXES:
-        raise ValueError(f"cannot load a player from {spec!r}: saved players end in {' or '.join(SUFFIXES)}")
+    if suffix not in LOADABLE_SUFFIXES:
+        raise ValueError(f"cannot load a player from {spec!r}: saved players end in {', '.join(LOADABLE_SUFFIXES)}")
+    if suffix == LEARNED_SUFFIX:
+        return load_learned_player(spec, seed=seed)
     return load_player(spec, seed=seed, plugins=None if plugins is None else tuple(plugins))
+
+
+def read_saved_player(path: str) -> dict:
+    """A saved player file's checked plain data, to travel to workers instead of its path: an evolved
+    player's dict, or ``{"learned": header, "arrays": arrays}`` for a learned one."""
+    if os.path.splitext(path)[1].lower() == LEARNED_SUFFIX:
+        header, arrays = read_learned_file(path)
+        return {"learned": header, "arrays": arrays}
+    return read_player_file(path)
+
+
+def player_from_saved(
+    data: dict, *, seed: int | None = None, plugins: Sequence[str] | None = None, source: str = ""
+) -> Player:
+    """The player that :func:`read_saved_player` data describes."""
+    if "learned" in data:
+        return learned_player_from_arrays(data["learned"], data["arrays"], source=source)
+    return player_from_data(data, seed=seed, plugins=None if plugins is None else tuple(plugins), source=source)
 
 
 #: What the refusal of an interactive player suggests, unless the caller knows better.

@@ -20,8 +20,13 @@ from gpquarto.arena.match import MatchResult, play_match
 from gpquarto.arena.ratings import DEFAULT_PRIOR_SD
 from gpquarto.arena.tournament import TournamentResult, pairing_seed, tournament_result
 from gpquarto.games.quarto.lines import Rules
-from gpquarto.gp.storage import player_from_data, read_player_file
-from gpquarto.resolve import check_player_specs, is_player_file, make_unattended_player
+from gpquarto.resolve import (
+    check_player_specs,
+    is_player_file,
+    make_unattended_player,
+    player_from_saved,
+    read_saved_player,
+)
 from gpquarto.runner import Runner, SerialRunner
 
 #: The most games in one task: small enough for a progress bar to move, large enough to keep overhead low.
@@ -49,7 +54,7 @@ class MatchSlice:
 def _player(spec: str, task: MatchSlice):
     saved = dict(task.saved)
     if spec in saved:
-        return player_from_data(saved[spec], seed=task.seed, plugins=task.plugins or None, source=spec)
+        return player_from_saved(saved[spec], seed=task.seed, plugins=task.plugins or None, source=spec)
     return make_unattended_player(spec, seed=task.seed, plugins=task.plugins or None)
 
 
@@ -94,7 +99,7 @@ def run_matches(
         for spec in (spec_a, spec_b):
             make_unattended_player(spec, plugins=plugins or None)  # a bad spec fails here, in one line
             if is_player_file(spec):
-                saved[spec] = read_player_file(spec)
+                saved[spec] = read_saved_player(spec)
     runner = runner or SerialRunner()
     rules = Rules(rules).value
     size = max(1, min(MAX_SLICE, -(-games // (runner.workers * 4)))) if games else 1
