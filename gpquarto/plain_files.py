@@ -15,6 +15,9 @@ import pickle
 
 #: Larger files are refused before they are parsed.
 MAX_FILE_BYTES = 20_000_000
+#: Deeper containers are refused: no file gpquarto writes nests more than a few levels, and code that walks
+#: the data (comparisons, ``repr``, writing it again) recurses.
+MAX_DEPTH = 64
 
 
 class _PlainUnpickler(pickle.Unpickler):
@@ -36,9 +39,7 @@ def read_plain_file(path: str | os.PathLike[str], kind: str, *, json_format: boo
     if len(raw) > MAX_FILE_BYTES:
         raise ValueError(f"{path}: file is larger than {MAX_FILE_BYTES} bytes, not a {kind}")
     try:
-        if json_format:
-            return json.loads(raw.decode("utf-8"))
-        return _PlainUnpickler(io.BytesIO(raw)).load()
+        data = json.loads(raw.decode("utf-8")) if json_format else _PlainUnpickler(io.BytesIO(raw)).load()
     except RecursionError:
         raise ValueError(f"{path}: corrupt {kind} (nested too deeply)") from None
     except (
@@ -55,3 +56,35 @@ def read_plain_file(path: str | os.PathLike[str], kind: str, *, json_format: boo
         what = "truncated" if isinstance(error, EOFError) else "corrupt"
         detail = str(error).splitlines()[0] if str(error) else type(error).__name__
         raise ValueError(f"{path}: {what} or foreign {kind} ({detail})") from None
+    if nesting_depth(data) > MAX_DEPTH:
+        raise ValueError(f"{path}: corrupt {kind} (nested more than {MAX_DEPTH} levels deep)")
+    return data
+
+
+def _children(item: object) -> list:
+    if isinstance(item, dict):
+        return [*item.keys(), *item.values()]
+    return list(item) if isinstance(item, list | tuple | set | frozenset) else []
+
+
+def nesting_depth(data: object, limit: int = MAX_DEPTH) -> int:
+    """How deeply lists, tuples, sets and dicts nest in ``data`` (0 for a plain value), found without
+    recursion; past ``limit`` it stops and says ``limit + 1``. A pickle may share a container many times (it
+    is measured once) or hold a cycle (the way back does not count: printing and checking such data is
+    bounded elsewhere)."""
+    heights: dict[int, int] = {}
+    on_path: set[int] = set()
+    stack: list[tuple[object, bool]] = [(data, False)]
+    while stack:
+        item, children_done = stack.pop()
+        key = id(item)
+        if children_done:
+            on_path.discard(key)
+            heights[key] = 1 + max((heights.get(id(child), 0) for child in _children(item)), default=0)
+        elif key not in heights and key not in on_path and isinstance(item, dict | list | tuple | set | frozenset):
+            on_path.add(key)
+            if len(on_path) > limit:
+                return limit + 1
+            stack.append((item, True))
+            stack.extend((child, False) for child in _children(item))
+    return heights.get(id(data), 0)

@@ -80,6 +80,43 @@ def test_bad_record_files_give_clear_errors(tmp_path, content, message):
         GameRecord.load(path)
 
 
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"forfeited_by": 7, "end": "forfeit"}, "forfeited_by must be a seat"),
+        ({"winner": 1.0}, "winner must be a seat"),
+        ({"winner": True}, "winner must be a seat"),
+        ({"end": "forfeit", "forfeited_by": None}, "forfeited_by must name a seat"),
+        ({"end": "forfeit", "forfeited_by": 1, "winner": 1}, "the winner is the other seat"),
+        ({"times": [float("nan")]}, "times must be finite"),
+        ({"times": [float("inf")]}, "times must be finite"),
+        ({"times": [-1.0]}, "times must be finite numbers >= 0"),
+        ({"times": ["1"]}, "times must be finite"),
+        ({"actions": [1.5]}, "actions must be whole numbers"),
+        ({"actions": [99]}, "actions must be whole numbers"),
+        ({"actions": "0"}, "actions must be a list"),
+        ({"seed": 10**5000}, "seed must be a whole number"),
+        ({"seed": -1}, "seed must be a whole number"),
+        ({"players": ["a", 3]}, "players must be a list of two names"),
+        ({"players": ["a"]}, "players must be a list of two names"),
+        ({"start": ["x"]}, "start must be position text"),
+        ({"end": "resigned"}, "unknown end"),
+        ({"reason": {"a": 1}}, "reason must be text"),
+    ],
+)
+def test_malformed_records_are_refused_in_one_line(change, message):
+    data = {**play_game((RandomPlayer(), RandomPlayer()), seed=5).to_dict(), **change}
+    with pytest.raises(ValueError, match=message) as caught:
+        GameRecord.from_dict(data)
+    assert "\n" not in str(caught.value) and len(str(caught.value)) < 200
+
+
+def test_a_forfeit_record_round_trips():
+    record = play_game((ScriptedPlayer(bad_choice=99), RandomPlayer()), seed=1)
+    assert record.end == "forfeit"
+    assert GameRecord.from_dict(record.to_dict()) == record
+
+
 def test_tampered_record_is_caught_on_replay():
     record = play_game((RandomPlayer(), RandomPlayer()), seed=5)
     record.actions[2] = record.actions[0]  # choose the same piece again

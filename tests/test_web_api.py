@@ -338,7 +338,7 @@ def test_bad_records_get_400(site):
     record = play_game((load_player("random", seed=1), load_player("random", seed=2)), seed=1).to_dict()
     for broken, message in (
         ({"format": "other"}, "not a gpquarto game record"),
-        ({**record, "actions": [1, 1]}, "is illegal"),
+        ({**record, "actions": [1, 1], "times": [0.0, 0.0]}, "is illegal"),
         ({**record, "winner": 1 - (record["winner"] or 0), "end": "win"}, "replay gives"),
     ):
         status, answer = call(site[0], "POST", "/api/replay", broken)

@@ -84,7 +84,7 @@ def play_game(
         start_text,
         list(state.history),
         outcome.winner,
-        outcome.termination,
+        outcome.termination.value,
         outcome.forfeited_by,
         outcome.reason,
         times,

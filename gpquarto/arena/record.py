@@ -8,6 +8,7 @@ first format (``gpquarto-game/1``, before the game interface) are Quarto games a
 from __future__ import annotations
 
 import json
+import math
 import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -20,6 +21,12 @@ from gpquarto.games.registry import DEFAULT_GAME, get_game
 RECORD_FORMAT = "gpquarto-game/2"
 #: Records written before the game interface: Quarto games, without game, settings or positions.
 FIRST_RECORD_FORMAT = "gpquarto-game/1"
+#: Seeds are whole numbers below this (as :func:`~gpquarto.seeding.derive_seed` makes them).
+MAX_SEED = 2**63
+#: The longest position text or forfeit reason a record may hold.
+MAX_TEXT = 1000
+#: The most actions a record may hold (far above any game's ply limit; it bounds a hostile file's work).
+MAX_ACTIONS = 10_000
 
 
 @dataclass
@@ -112,32 +119,66 @@ class GameRecord:
 
     @classmethod
     def from_dict(cls, data: dict) -> GameRecord:
-        """Inverse of :meth:`to_dict`; raises ``ValueError`` on a foreign or malformed dict."""
+        """Inverse of :meth:`to_dict`; raises a one-line ``ValueError`` on a foreign or malformed dict.
+
+        Every field is checked for its type and range (a known game and plain settings, seats 0 or 1, actions in
+        the game's range, times finite and >= 0, a seed in [0, 2**63), an outcome that holds together), so a
+        tampered record is refused here rather than failing where it is used.
+        """
         if not isinstance(data, dict) or data.get("format") not in (RECORD_FORMAT, FIRST_RECORD_FORMAT):
             raise ValueError(f"not a gpquarto game record (expected format {RECORD_FORMAT!r})")
         try:
-            players = tuple(str(name) for name in data["players"])
-            if len(players) != 2:
-                raise ValueError("players must name two players")
+            game_name, settings = data.get("game", DEFAULT_GAME), data.get("settings", {})
+            if not isinstance(game_name, str) or len(game_name) > MAX_TEXT:
+                raise ValueError("game must be a game's name")
+            game = get_game(game_name)
+            if not isinstance(settings, dict) or not all(
+                isinstance(name, str) and (isinstance(value, str) or _whole(value, 0, MAX_SEED))
+                for name, value in settings.items()
+            ):
+                raise ValueError("settings must map names to text or whole numbers")
+            players = data["players"]
+            if not isinstance(players, list) or len(players) != 2 or not all(isinstance(p, str) for p in players):
+                raise ValueError("players must be a list of two names")
+            start, actions, end = data["start"], data["actions"], data["end"]
+            if not isinstance(start, str) or len(start) > MAX_TEXT:
+                raise ValueError("start must be position text")
+            if not isinstance(actions, list) or len(actions) > MAX_ACTIONS:
+                raise ValueError(f"actions must be a list of at most {MAX_ACTIONS} actions")
+            if not all(_whole(action, 0, game.action_count - 1) for action in actions):
+                raise ValueError(f"actions must be whole numbers 0..{game.action_count - 1}")
+            if end not in {termination.value for termination in Termination}:
+                raise ValueError(f"unknown end {str(end)[:20]!r}")
+            winner, forfeited_by = data["winner"], data.get("forfeited_by")
+            for name, seat in (("winner", winner), ("forfeited_by", forfeited_by)):
+                if seat is not None and not _whole(seat, 0, 1):
+                    raise ValueError(f"{name} must be a seat, 0 or 1 (or null)")
+            reason, times, seed = data.get("reason", ""), data.get("times", []), data.get("seed")
+            if not isinstance(reason, str) or len(reason) > MAX_TEXT:
+                raise ValueError("reason must be text")
+            Outcome(Termination(end), winner, forfeited_by, reason)  # a result that holds together
+            if not isinstance(times, list) or len(times) > len(actions) + 1:
+                raise ValueError("times must be a list with at most one entry per decision")
+            if not all(_number(t) and math.isfinite(t) and t >= 0 for t in times):
+                raise ValueError("times must be finite numbers >= 0")
+            if seed is not None and not _whole(seed, 0, MAX_SEED - 1):
+                raise ValueError("seed must be a whole number 0..2**63-1 (or null)")
             record = cls(
-                players=(players[0], players[1]),
-                start=str(data["start"]),
-                actions=[int(action) for action in data["actions"]],
-                winner=None if data["winner"] is None else int(data["winner"]),
-                end=str(data["end"]),
-                forfeited_by=None if data.get("forfeited_by") is None else int(data["forfeited_by"]),
-                reason=str(data.get("reason", "")),
-                times=[float(t) for t in data.get("times", [])],
-                seed=None if data.get("seed") is None else int(data["seed"]),
-                game=get_game(str(data.get("game", DEFAULT_GAME))).name,
-                settings=dict(data.get("settings", {})),
+                (players[0], players[1]),
+                start,
+                list(actions),
+                winner,
+                end,
+                forfeited_by,
+                reason,
+                [float(t) for t in times],
+                seed,
+                game.name,
+                dict(settings),
             )
-        except (KeyError, TypeError, ValueError) as error:
-            raise ValueError(f"malformed game record: {error}") from None
-        if record.end not in {termination.value for termination in Termination}:
-            raise ValueError(f"malformed game record: unknown end {record.end!r}")
-        try:
             record.start_state()
+        except KeyError as error:
+            raise ValueError(f"malformed game record: missing {error}") from None
         except ValueError as error:
             raise ValueError(f"malformed game record: {error}") from None
         return record
@@ -157,3 +198,12 @@ class GameRecord:
             return cls.from_dict(data)
         except ValueError as error:
             raise ValueError(f"{path}: {error}") from None
+
+
+def _whole(value: object, least: int, most: int) -> bool:
+    """True when ``value`` is an int (not a bool) in ``least..most``."""
+    return isinstance(value, int) and not isinstance(value, bool) and least <= value <= most
+
+
+def _number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)

@@ -10,6 +10,7 @@ from pathlib import Path
 from gpquarto.cli import UsageError
 from gpquarto.cli.common import add_plugin_argument
 from gpquarto.learned.storage import LEARNED_SUFFIX
+from gpquarto.plain_files import read_plain_file
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -156,6 +157,7 @@ def to_dot(genome) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from gpquarto.gp.evaluator_files import describe_evaluator, is_evaluator_file
     from gpquarto.gp.storage import default_library, genome_from_data, read_player_file
 
     if args.file.lower().endswith(LEARNED_SUFFIX):
@@ -168,6 +170,9 @@ def run(args: argparse.Namespace) -> int:
         return show_game_or_position(game, args.png)
     if args.png:
         raise UsageError("--png draws a game record or a position, not a player")
+    if is_evaluator_file(args.file):
+        print(describe_evaluator(args.file, plugins=tuple(args.plugins) if args.plugins else None))
+        return 0
     data = read_player_file(args.file)
     try:
         library = default_library(tuple(args.plugins) if args.plugins else None)
@@ -242,8 +247,8 @@ def game_or_position(text: str):
         if path.suffix.lower() != ".json":
             return None
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError):
+            data = read_plain_file(path, "JSON file", json_format=True)
+        except ValueError:
             return None  # the player reader says what is wrong
         return GameRecord.load(path) if isinstance(data, dict) and data.get("format") == RECORD_FORMAT else None
     if text.count("/") == 3 and " " in text.strip():  # looks like position text, not a missing file

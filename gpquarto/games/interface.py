@@ -72,9 +72,9 @@ class Outcome:
         if decisive != (self.winner is not None):
             raise ValueError(f"a {self.termination.value} outcome {'needs' if decisive else 'has no'} winner")
         if (self.termination is Termination.FORFEIT) != (self.forfeited_by is not None):
-            raise ValueError("forfeited_by is set exactly on a forfeit")
+            raise ValueError("forfeited_by must name a seat on a forfeit, and only then")
         if self.forfeited_by is not None and self.forfeited_by == self.winner:
-            raise ValueError("the seat that forfeits cannot win")
+            raise ValueError("on a forfeit, the winner is the other seat")
 
     @property
     def is_draw(self) -> bool:

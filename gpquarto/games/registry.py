@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from gpquarto.games.interface import Game
 from gpquarto.games.quarto.game import QUARTO
+from gpquarto.games.quixo.game import QUIXO
 
 DEFAULT_GAME = "quarto"
 
-_GAMES: dict[str, Game] = {QUARTO.name: QUARTO}
+_GAMES: dict[str, Game] = {QUARTO.name: QUARTO, QUIXO.name: QUIXO}
 
 
 def register_game(game: Game) -> None:

@@ -23,8 +23,9 @@ from time import perf_counter
 
 from gpquarto.arena.game import player_name
 from gpquarto.arena.stats import wilson_interval
+from gpquarto.games.interface import DecisionKind
 from gpquarto.games.quarto.board import IllegalActionError, action_name
-from gpquarto.grading.bank import CHOICE, Bank, BankPosition
+from gpquarto.grading.bank import Bank, BankPosition
 from gpquarto.grading.players import make_unattended_player
 from gpquarto.players.base import Player, PlayerQuit, ask_decision, raised_reason
 from gpquarto.runner import SERIAL, Runner
@@ -108,7 +109,7 @@ class GradeReport:
         return self.total.interval()
 
     def by_kind(self) -> dict[str, Tally]:
-        """``{"choice": ..., "placement": ...}`` (kinds absent from the bank are left out)."""
+        """``{DecisionKind.CHOOSE: ..., DecisionKind.PLACE: ...}`` (kinds absent from the bank are left out)."""
         return self._split(lambda decision: decision.position.kind)
 
     def by_empties(self) -> dict[int, Tally]:
@@ -133,7 +134,7 @@ def decide(player: Player, position: BankPosition, seed: int) -> tuple[int | Non
     player.seed(seed)
     player.new_game(board.player)
     view = board.view()
-    choosing = position.kind == CHOICE
+    choosing = position.kind == DecisionKind.CHOOSE
     started = perf_counter()
     try:
         answer = ask_decision(player, view)

@@ -19,8 +19,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gpquarto.arena.game import play_game
+from gpquarto.games.interface import DecisionKind
 from gpquarto.games.quarto.board import PLACE_OFFSET, BoardView
-from gpquarto.gp.genome import CHOOSE, KINDS, PLACE
+from gpquarto.gp.genome import KINDS
 from gpquarto.gp.player import EvolvedPlayer
 from gpquarto.grading.bank import decision_matters, solve_position
 from gpquarto.grading.players import make_unattended_player
@@ -82,13 +83,13 @@ class _RecordingPlayer(QuartoPlayer):
     def choose_piece(self, board: BoardView) -> int:
         text = board.text()
         piece = self.player.choose_piece(board)
-        self.log.append((CHOOSE, self.player.rules.last_rule, text, int(piece)))
+        self.log.append((DecisionKind.CHOOSE, self.player.rules.last_rule, text, int(piece)))
         return piece
 
     def place_piece(self, board: BoardView, piece: int) -> int:
         text = board.text()
         square = self.player.place_piece(board, piece)
-        self.log.append((PLACE, self.player.rules.last_rule, text, PLACE_OFFSET + int(square)))
+        self.log.append((DecisionKind.PLACE, self.player.rules.last_rule, text, PLACE_OFFSET + int(square)))
         return square
 
 

@@ -31,6 +31,7 @@ from gpquarto.grading.bank import BankParameters
 from gpquarto.grading.cache import load_or_build_bank
 from gpquarto.grading.grade import grade_player
 from gpquarto.jobs.matches import run_match
+from gpquarto.plain_files import read_plain_file
 from gpquarto.runner import Runner, SerialRunner
 from gpquarto.seeding import derive_seed
 from gpquarto.training import EvolutionConfig, RunFolder, open_run, resume, train
@@ -166,10 +167,7 @@ def parse_setting(text: str) -> tuple[str, object]:
 def variant_from_file(path: str | os.PathLike[str]) -> Variant:
     """A variant named after a JSON file of config fields (``{"generations": 30, "tactical": false}``)."""
     path = Path(path)
-    try:
-        settings = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:
-        raise ValueError(f"{path}: not a readable JSON config ({error})") from None
+    settings = read_plain_file(path, "JSON config", json_format=True)
     if not isinstance(settings, dict):
         raise ValueError(f"{path}: a config file holds one JSON object of settings")
     settings.pop("seed", None)
@@ -213,8 +211,8 @@ def _check_or_write_plan(plan: ExperimentPlan, out: Path) -> ExperimentPlan:
     path = out / PLAN_FILE
     if path.exists():
         try:
-            saved = ExperimentPlan.from_dict(json.loads(path.read_text(encoding="utf-8")))
-        except (OSError, ValueError) as error:
+            saved = ExperimentPlan.from_dict(read_plain_file(path, "experiment plan", json_format=True))
+        except ValueError as error:
             raise ValueError(f"{path}: {error}") from None
         if saved != plan:
             raise ValueError(f"{out} holds another experiment: use another output folder, or the same options")
@@ -295,8 +293,8 @@ def summarize(out: str | os.PathLike[str]) -> ExperimentSummary:
     """Read a finished experiment and compare its variants (runs not measured yet are an error)."""
     out = Path(out)
     try:
-        plan = ExperimentPlan.from_dict(json.loads((out / PLAN_FILE).read_text(encoding="utf-8")))
-    except (OSError, ValueError) as error:
+        plan = ExperimentPlan.from_dict(read_plain_file(out / PLAN_FILE, "experiment plan", json_format=True))
+    except ValueError as error:
         raise ValueError(f"{out / PLAN_FILE}: {error}") from None
     variants = []
     for variant in plan.variants:
@@ -305,8 +303,8 @@ def summarize(out: str | os.PathLike[str]) -> ExperimentSummary:
         for seed in plan.seeds:
             folder = run_folder(out, variant.name, seed)
             try:
-                measured = json.loads((folder / STRENGTH_FILE).read_text(encoding="utf-8"))["score"]
-            except (OSError, ValueError, KeyError) as error:
+                measured = read_plain_file(folder / STRENGTH_FILE, "strength file", json_format=True)["score"]
+            except (ValueError, KeyError, TypeError) as error:
                 raise ValueError(
                     f"{folder}: not measured yet ({type(error).__name__}); run the experiment again"
                 ) from None

@@ -85,10 +85,7 @@ def _opponent(spec: str, game: str) -> Player:
 
     key = (game, spec)
     if key not in _OPPONENTS:
-        player = make_unattended_player(spec)
-        if player.game not in (None, game):
-            raise ValueError(f"opponent {spec!r} plays {player.game}, not {game}")
-        _OPPONENTS[key] = player
+        _OPPONENTS[key] = make_unattended_player(spec, game=game)
     return _OPPONENTS[key]
 
 

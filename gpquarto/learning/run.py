@@ -243,7 +243,8 @@ def _evaluate(run: LearnRun, episodes: int, runner: Runner) -> list[dict]:
             spec,
             config.eval_games,
             seed=derive_seed(config.seed, "curve"),
-            rules=str(config.settings.get("rules", "classic")),
+            game=config.game,
+            settings=config.settings,
             runner=runner,
         )
         low, high = result.score_interval()

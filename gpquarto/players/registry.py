@@ -200,8 +200,14 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     return name.strip(), values
 
 
-def make_named_player(spec: str, *, seed: int | None = None, game: str = DEFAULT_GAME) -> Player:
-    """Build a zoo player of ``game`` from a named spec such as ``"random"`` or ``"minimax:depth=2"``."""
+def make_named_player(
+    spec: str, *, seed: int | None = None, game: str = DEFAULT_GAME, overrides: dict[str, object] | None = None
+) -> Player:
+    """Build a zoo player of ``game`` from a named spec such as ``"random"`` or ``"minimax:depth=2"``.
+
+    ``overrides`` are keyword arguments given as objects rather than text (an evolved evaluator's heuristic for
+    ``minimax``: :mod:`gpquarto.gp.evaluator_player`); they replace what the spec says.
+    """
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError(f"a player spec must be a non-empty string, got {spec!r}")
     load_builtin_players()
@@ -224,6 +230,7 @@ def make_named_player(spec: str, *, seed: int | None = None, game: str = DEFAULT
             allowed = ", ".join(by_name) or "none"
             raise ValueError(f"player {name!r} has no parameter {key!r} (parameters: {allowed})")
         kwargs[key] = _convert(value, by_name[key].type, key, name)
+    kwargs.update(overrides or {})
     if info.accepts_seed:
         kwargs["seed"] = seed
     try:

@@ -5,7 +5,8 @@ finished (or interrupted) one: its logbook (a DEAP ``Logbook``), hall of fame an
 The command ``gpquarto train`` is argument parsing over these functions.
 """
 
-from gpquarto.training.evolution import Evolution, EvolutionConfig
+from gpquarto.training.config import EvolutionConfig
+from gpquarto.training.evolution import Evolution
 from gpquarto.training.run import RunError, RunFolder, open_run, resume, train
 
 __all__ = ["Evolution", "EvolutionConfig", "RunError", "RunFolder", "open_run", "resume", "train"]

@@ -1,5 +1,9 @@
 """The evolution loop: evaluate, keep a hall of fame and a logbook, breed the next generation, checkpoint.
 
+The loop only: the config is :mod:`~gpquarto.training.config`'s, the hall of fame
+:mod:`~gpquarto.training.hall_of_fame`'s, the logbook's rows :mod:`~gpquarto.training.statistics`' and the
+checkpoint's format :mod:`~gpquarto.training.checkpoint`'s.
+
 One generation: every genome plays the generation's games (the same for all, seeded from the run seed and
 the generation) through the back-end's ``map``; the hall of fame and the logbook are updated; the next
 population is bred (elites, tournament selection on ``(score, size)``, crossover, mutation, immigrants every
@@ -11,197 +15,37 @@ its population (as text) and the generator's state, so a resumed run is bit-iden
 
 from __future__ import annotations
 
-import math
-import operator
 import random
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field
 
-import dill
 from deap import tools
 
-from gpquarto.atomic import write_bytes_atomic
 from gpquarto.gp.generation import TreeGenerator
 from gpquarto.gp.genome import ACTION_TYPES, CONDITION_TYPE, KINDS, Genome
+from gpquarto.gp.primitives import PrimitiveLibrary
 from gpquarto.gp.screening import RuleScreen, ScreeningConfig
+from gpquarto.gp.storage import genome_from_data, read_player_file
 from gpquarto.gp.variation import mutate_genome, random_genome, rule_crossover, tree_crossover
-from gpquarto.plain_files import read_plain_file
 from gpquarto.runner import SERIAL, Runner
 from gpquarto.seeding import derive_seed
+from gpquarto.training.checkpoint import Checkpoint, read_checkpoint, write_checkpoint
+from gpquarto.training.config import EvolutionConfig
 from gpquarto.training.fitness import (
     EvaluationResult,
     EvaluationTask,
-    LibraryConfig,
-    check_opponents,
     evaluate,
     game_plan,
     opponents_at,
     parse_opponents,
-    parse_schedule,
 )
-
-CHECKPOINT_FORMAT = "gpquarto-checkpoint/1"
-#: The default opponent mix: a quarter of the games keep the player sound against random play, the rest are
-#: against the yardstick the project cares about.
-DEFAULT_OPPONENTS = "random:1,minimax:depth=2:3"
-#: The default mix without the tactical families (``tactical=False``). Those players score about 5% against
-#: minimax whatever they learn, so three quarters of minimax games would mostly teach them draws, at the price
-#: of wins against random; half and half gave 95.2-96.5% wins against random on three seeds, against
-#: 84.5-96.0% with the full-vocabulary mix (docs/experiments.md).
-BASIC_DEFAULT_OPPONENTS = "random:1,minimax:depth=2:1"
-#: Config fields that may change when a run is resumed (they do not change the results of past generations).
-RESUMABLE_CHANGES = ("generations",)
+from gpquarto.training.hall_of_fame import new_hall_of_fame, restored_hall_of_fame
+from gpquarto.training.statistics import generation_row
 
 
-@dataclass(frozen=True)
-class EvolutionConfig:
-    """Everything that decides a run's results (execution details such as workers live elsewhere).
-
-    Defaults: 50 genomes x 80 games (40 seeds, both seats) per generation keep 120 generations within about
-    ten minutes on two cores; 80 games rather than 40 halve the variance of a score, and lifted each of three
-    seeds above 50% against minimax:depth=2. Rules per genome 5..10 at creation (up to ``rule_cap`` later),
-    height limit 8. The accuracy term (weight 1 on 200 solved decisions with 6 to 8 empty squares) teaches the
-    endgame that one-turn lookahead cannot see. The champion is the best of ten generations' bests, each
-    replayed on the same 2,000 games. ``docs/experiments.md`` has the runs behind these choices.
-    ``opponents`` left empty means the default mix for the vocabulary: :data:`DEFAULT_OPPONENTS`, or
-    :data:`BASIC_DEFAULT_OPPONENTS` without the tactical families.
-    """
-
-    generations: int = 120
-    population: int = 50
-    games: int = 80
-    opponents: str = ""
-    schedule: str = ""
-    seed: int = 0
-    fallback_weight: float = 0.4
-    accuracy_weight: float = 1.0
-    accuracy_positions: int = 200
-    accuracy_max_empties: int = 8
-    tactical: bool = True
-    lookahead: bool = True
-    plugins: tuple[str, ...] = ()
-    #: Player files (``.json`` or ``.p``) whose rules join generation 0 in place of as many random genomes.
-    start_from: tuple[str, ...] = ()
-    min_rules: int = 5
-    max_rules: int = 10
-    rule_cap: int = 16
-    height_limit: int = 8
-    init_min_height: int = 1
-    init_max_height: int = 4
-    tournament_size: int = 3
-    elite: int = 2
-    hall_of_fame: int = 10
-    #: At most one hall of fame member per generation, its best. Scores of different generations come from
-    #: different games, so a plain hall fills with the top genomes of the luckiest generation, near-copies.
-    hall_of_fame_per_generation: bool = True
-    immigrant_every: int = 6
-    immigrants: int = 2
-    crossover_rate: float = 0.6
-    rule_crossover_share: float = 0.5
-    mutation_rate: float = 0.6
-    screening_games: int = 3
-    screening_max_true_rate: float = 1.0
-    screening_min_legal_rate: float = 0.5
-    screening_tries: int = 5
-    final_games: int = 2000
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "plugins", tuple(self.plugins))
-        object.__setattr__(self, "start_from", tuple(self.start_from))
-        if not self.tactical:  # the lookahead family builds on the tactical one: no tactics, no lookahead
-            object.__setattr__(self, "lookahead", False)
-        if not self.opponents:
-            object.__setattr__(self, "opponents", DEFAULT_OPPONENTS if self.tactical else BASIC_DEFAULT_OPPONENTS)
-        checks = [
-            (self.generations >= 0, "generations must be >= 0"),
-            (self.population >= 2, "population must be at least 2"),
-            (0 <= self.elite < self.population, "elite must be between 0 and population - 1"),
-            (1 <= self.min_rules <= self.max_rules <= self.rule_cap, "need 1 <= min_rules <= max_rules <= rule_cap"),
-            (
-                1 <= self.init_min_height <= self.init_max_height <= self.height_limit,
-                "need 1 <= init heights <= height_limit",
-            ),
-            (self.tournament_size >= 1, "tournament_size must be >= 1"),
-            (self.hall_of_fame >= 1, "hall_of_fame must be >= 1"),
-            (
-                self.immigrant_every >= 1 and 0 <= self.immigrants <= self.population - self.elite,
-                "bad immigrant settings",
-            ),
-            (self.fallback_weight >= 0, "fallback_weight must be >= 0"),
-            (self.accuracy_weight >= 0 and math.isfinite(self.accuracy_weight), "accuracy_weight must be >= 0"),
-            (self.accuracy_positions >= 1, "accuracy_positions must be >= 1"),
-            (6 <= self.accuracy_max_empties <= 10, "accuracy_max_empties must be 6..10"),
-            (self.screening_games >= 1 and self.screening_tries >= 1, "screening games and tries must be >= 1"),
-            (self.final_games >= 0 and self.final_games % 2 == 0, "final_games must be an even number >= 0"),
-            (
-                len(self.start_from) <= self.population,
-                f"start_from names {len(self.start_from)} players, more than the population ({self.population})",
-            ),
-        ]
-        for ok, message in checks:
-            if not ok:
-                raise ValueError(f"bad evolution config: {message}")
-        game_plan(check_opponents(self.opponents), self.games, self.seed, 0)
-        if self.schedule:
-            parse_schedule(self.schedule)
-
-    def as_dict(self) -> dict:
-        """Plain JSON-able dict."""
-        data = asdict(self)
-        data["plugins"] = list(self.plugins)
-        data["start_from"] = list(self.start_from)
-        return data
-
-    @classmethod
-    def from_dict(cls, data: dict) -> EvolutionConfig:
-        """Rebuild from :meth:`as_dict` output; unknown keys are an error."""
-        known = {item.name for item in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ValueError(f"unknown config keys: {', '.join(unknown)}")
-        # Runs saved before the lookahead family, the accuracy term or the per-generation hall of fame existed
-        # trained without them: keep them as they were.
-        return cls(
-            **{
-                "lookahead": False,
-                "accuracy_weight": 0.0,
-                "hall_of_fame_per_generation": False,
-                **data,
-                "plugins": tuple(data.get("plugins", ())),
-                "start_from": tuple(data.get("start_from", ())),
-            }
-        )
-
-    def training_bank(self):
-        """The parameters of the training bank graded by the accuracy term: the run's seed, purpose
-        ``training`` (other games than ``grade``'s bank, whose default stays unseen)."""
-        from gpquarto.grading.bank import BankParameters
-
-        return BankParameters(
-            seed=self.seed,
-            positions=self.accuracy_positions,
-            max_empties=self.accuracy_max_empties,
-            purpose="training",
-        )
-
-    def library(self) -> LibraryConfig:
-        """Which primitive library the run uses."""
-        return LibraryConfig(self.plugins, self.tactical, self.lookahead)
-
-    def differences(self, other: EvolutionConfig) -> list[str]:
-        """Names of fields that differ, other than those a resume may change."""
-        return [
-            item.name
-            for item in fields(self)
-            if item.name not in RESUMABLE_CHANGES and getattr(self, item.name) != getattr(other, item.name)
-        ]
-
-
-def start_genomes(config: EvolutionConfig, library) -> list[Genome]:
+def start_genomes(config: EvolutionConfig, library: PrimitiveLibrary) -> list[Genome]:
     """The genomes of the player files in ``config.start_from``, read safely (plain data only) and checked
     against the run's library and limits; any problem is a one-line ``ValueError`` naming the file."""
-    from gpquarto.gp.storage import genome_from_data, read_player_file
-
     genomes = []
     for path in config.start_from:
         genome = genome_from_data(read_player_file(path), library, path)
@@ -218,45 +62,12 @@ def start_genomes(config: EvolutionConfig, library) -> list[Genome]:
     return genomes
 
 
-def same_place(first: Genome, second: Genome) -> bool:
-    """Whether two genomes take one place in a per-generation hall of fame: the same rules, or evaluated in the
-    same generation (``record["generation"]``)."""
-    generation = first.record.get("generation")
-    return first == second or (generation is not None and generation == second.record.get("generation"))
-
-
-class GenerationHallOfFame(tools.HallOfFame):
-    """DEAP's hall of fame with :func:`same_place` as its similarity, except that a better genome of a member's
-    generation replaces the member (DEAP would drop it): at most one member per generation, its best. A genome
-    already in it is not entered again, as in DEAP's."""
-
-    def __init__(self, maxsize: int) -> None:
-        super().__init__(maxsize, similar=same_place)
-
-    def update(self, population) -> None:
-        for genome in population:
-            twin = next((index for index, member in enumerate(self) if self.similar(genome, member)), None)
-            if twin is None:
-                super().update([genome])
-            elif genome != self[twin] and genome.fitness > self[twin].fitness:
-                self.remove(twin)
-                self.insert(genome)
-
-
-def new_hall_of_fame(config: EvolutionConfig) -> tools.HallOfFame:
-    """An empty hall of fame of ``config.hall_of_fame`` members, one per generation with
-    ``hall_of_fame_per_generation``."""
-    if config.hall_of_fame_per_generation:
-        return GenerationHallOfFame(config.hall_of_fame)
-    return tools.HallOfFame(config.hall_of_fame, similar=operator.eq)
-
-
 @dataclass
 class Evolution:
     """A run in progress: population for ``generation`` (not yet evaluated), random state, hall of fame, logbook."""
 
     config: EvolutionConfig
-    library: object
+    library: PrimitiveLibrary
     generation: int
     population: list[Genome]
     rng: random.Random
@@ -276,7 +87,7 @@ class Evolution:
         self._evaluations = 0
 
     @classmethod
-    def start(cls, config: EvolutionConfig, library, runner: Runner = SERIAL) -> Evolution:
+    def start(cls, config: EvolutionConfig, library: PrimitiveLibrary, runner: Runner = SERIAL) -> Evolution:
         """A new run: a random population for generation 0, its rules screened on ``runner``; the players of
         ``config.start_from`` (read first: a bad file fails before any work) take the first places, as they are.
 
@@ -357,35 +168,13 @@ class Evolution:
     def record(self) -> dict:
         """Update the hall of fame and append this generation's logbook row."""
         self.hall_of_fame.update(self.population)
-        scores = [genome.fitness.values[0] for genome in self.population]
-        best = max(self.population, key=lambda genome: genome.fitness.wvalues)
-        mean = sum(scores) / len(scores)
-        rates = [
-            genome.record["fallbacks"] / genome.record["decisions"] if genome.record["decisions"] else 0.0
-            for genome in self.population
-        ]
-        row = {
-            "generation": self.generation,
-            "evaluations": self._evaluations,
-            "best": best.fitness.values[0],
-            "mean": mean,
-            "std": math.sqrt(sum((score - mean) ** 2 for score in scores) / len(scores)),
-            "worst": min(scores),
-            "best_wins": best.record["wins"],
-            "best_draws": best.record["draws"],
-            "best_losses": best.record["losses"],
-            "best_fallback_rate": best.record["fallbacks"] / best.record["decisions"]
-            if best.record["decisions"]
-            else 0.0,
-            "mean_fallback_rate": sum(rates) / len(rates),
-            "best_size": best.record["size"],
-            "mean_size": sum(genome.record["size"] for genome in self.population) / len(self.population),
-            "hall_of_fame_best": self.hall_of_fame[0].fitness.values[0],
-        }
-        if self.config.accuracy_weight:
-            accuracies = [genome.record["accuracy"] for genome in self.population]
-            row["best_accuracy"] = best.record["accuracy"]
-            row["mean_accuracy"] = sum(accuracies) / len(accuracies)
+        row = generation_row(
+            self.generation,
+            self._evaluations,
+            self.population,
+            self.hall_of_fame,
+            accuracy=bool(self.config.accuracy_weight),
+        )
         self.logbook.append(row)
         return row
 
@@ -461,66 +250,38 @@ class Evolution:
 
     # -- checkpoints ----------------------------------------------------------------------------------
 
-    def state(self) -> dict:
-        """The whole state as plain data (texts, numbers, the random state)."""
-        return {
-            "format": CHECKPOINT_FORMAT,
-            "config": self.config.as_dict(),
-            "generation": self.generation,
-            "population": [genome.to_data() for genome in self.population],
-            "rng": self.rng.getstate(),
-            "hall_of_fame": [
-                {"genome": genome.to_data(), "fitness": list(genome.fitness.values), "record": genome.record}
-                for genome in self.hall_of_fame
-            ],
-            "logbook": self.logbook,
-        }
+    def checkpoint(self) -> Checkpoint:
+        """The state to go on from (the next generation's population, the generator's state, the hall of fame,
+        the logbook)."""
+        return Checkpoint(
+            self.config, self.generation, self.population, self.rng.getstate(), list(self.hall_of_fame), self.logbook
+        )
 
     def save_checkpoint(self, path: str) -> None:
-        """Write :meth:`state` atomically (temporary file in the same folder, then rename)."""
-        write_bytes_atomic(path, dill.dumps(self.state()))
+        """Write :meth:`checkpoint` atomically (temporary file in the same folder, then rename)."""
+        write_checkpoint(path, self.checkpoint())
 
     @classmethod
-    def from_state(cls, state: dict, library, config: EvolutionConfig | None = None) -> Evolution:
-        """Rebuild a run from :meth:`state`; ``config`` (if given) must match except for resumable fields."""
-        if not isinstance(state, dict) or state.get("format") != CHECKPOINT_FORMAT:
-            raise ValueError("not a gpquarto checkpoint")
-        saved = EvolutionConfig.from_dict(state["config"])
-        if config is not None:
-            changed = saved.differences(config)
-            if changed:
-                raise ValueError(f"cannot resume: the config differs from the checkpoint's in {', '.join(changed)}")
-        else:
-            config = saved
-        pset = library.primitive_set()
+    def from_checkpoint(cls, checkpoint: Checkpoint, library: PrimitiveLibrary) -> Evolution:
+        """The run a checkpoint saved, ready to evaluate its next generation."""
         rng = random.Random()
-        rng.setstate(_as_state(state["rng"]))
-        hall_of_fame = new_hall_of_fame(config)
-        for entry in state["hall_of_fame"]:
-            genome = Genome.from_data(entry["genome"], pset)
-            genome.fitness.values = tuple(entry["fitness"])
-            genome.record = dict(entry["record"])
-            hall_of_fame.items.append(genome)
-            hall_of_fame.keys.insert(0, genome.fitness)
-        population = [Genome.from_data(data, pset) for data in state["population"]]
-        for genome in population:  # every rule of a bred population has been screened
-            for rule in genome.choose_rules + genome.place_rules:
-                rule.screened = True
-        return cls(config, library, int(state["generation"]), population, rng, hall_of_fame, list(state["logbook"]))
+        rng.setstate(checkpoint.rng_state)
+        hall_of_fame = restored_hall_of_fame(checkpoint.config, checkpoint.hall_of_fame)
+        return cls(
+            checkpoint.config,
+            library,
+            checkpoint.generation,
+            checkpoint.population,
+            rng,
+            hall_of_fame,
+            list(checkpoint.logbook),
+        )
 
     @classmethod
-    def load_checkpoint(cls, path: str, library, config: EvolutionConfig | None = None) -> Evolution:
-        """Read a checkpoint written by :meth:`save_checkpoint` (plain data only; anything else is refused)."""
-        state = read_plain_file(path, "checkpoint")  # plain data only: a tampered file cannot run code
-        try:
-            return cls.from_state(state, library, config)
-        except (ValueError, KeyError, TypeError, IndexError, AttributeError) as error:
-            detail = str(error) if isinstance(error, ValueError) else f"malformed ({type(error).__name__}: {error})"
-            raise ValueError(f"{path}: {detail}") from None
-
-
-def _as_state(value):
-    return tuple(_as_state(item) for item in value) if isinstance(value, list | tuple) else value
+    def load_checkpoint(cls, path: str, library: PrimitiveLibrary, config: EvolutionConfig | None = None) -> Evolution:
+        """Read a checkpoint written by :meth:`save_checkpoint` (plain data only; anything else is refused);
+        ``config`` (if given) must match the saved one except for resumable fields."""
+        return cls.from_checkpoint(read_checkpoint(path, library, config), library)
 
 
 def _screening_config(config: EvolutionConfig) -> ScreeningConfig:
@@ -529,7 +290,7 @@ def _screening_config(config: EvolutionConfig) -> ScreeningConfig:
     )
 
 
-def make_generator(library, height_limit: int) -> TreeGenerator:
+def make_generator(library: PrimitiveLibrary, height_limit: int) -> TreeGenerator:
     """A tree generator over the library, after checking every root type can be built under the limit."""
     check = getattr(library, "check_reachable", None)
     if check is not None:

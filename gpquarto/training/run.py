@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, fields
@@ -34,7 +35,9 @@ from gpquarto.gp.player import EvolvedPlayer
 from gpquarto.gp.storage import load_player, player_data, read_player_file, save_player
 from gpquarto.plain_files import read_plain_file
 from gpquarto.runner import Runner, SerialRunner
-from gpquarto.training.evolution import Evolution, EvolutionConfig
+from gpquarto.training.checkpoint import read_checkpoint_data
+from gpquarto.training.config import EvolutionConfig
+from gpquarto.training.evolution import Evolution
 from gpquarto.training.outputs import as_deap_logbook, write_fitness_plot, write_hall_of_fame, write_logbook
 
 RUN_FORMAT = "gpquarto-run/1"
@@ -42,6 +45,10 @@ CONFIG_FILE = "config.json"
 CHECKPOINT = "checkpoint.dill"
 BEST_PLAYER = "best_player.p"
 BEST_PLAYER_TEXT = "best_player.json"
+#: The keys of ``config.json``.
+RUN_CONFIG_KEYS = {"format", "run_id", "evolution", "best_player_copy"}
+#: What a best player's copy may be called.
+PLAYER_SUFFIXES = (".p", ".json")
 
 #: Called after every generation with the run in progress and its logbook row.
 GenerationHook = Callable[[Evolution, dict], None]
@@ -64,18 +71,18 @@ class RunFolder:
 
     @classmethod
     def open(cls, path: str | os.PathLike[str]) -> RunFolder:
-        """The run in ``path`` (finished or not); a one-line :class:`RunError` if it is not a run folder."""
+        """The run in ``path`` (finished or not); a one-line :class:`RunError` if it is not a run folder or its
+        ``config.json`` fails :func:`check_run_config`."""
         folder = Path(path)
         config_file = folder / CONFIG_FILE
         if not config_file.is_file():
             raise RunError(f"{folder}: not a run folder (no {CONFIG_FILE})")
         try:
-            data = json.loads(config_file.read_text(encoding="utf-8"))
-            config = EvolutionConfig.from_dict(data["evolution"])
-            copy = data.get("best_player_copy")
-            return cls(folder, config, str(data["run_id"]), None if copy is None else Path(copy))
-        except (OSError, ValueError, KeyError, TypeError) as error:
+            data = read_plain_file(config_file, "run config", json_format=True)
+            config, copy = check_run_config(data)
+        except ValueError as error:
             raise RunError(f"{config_file}: unreadable run config ({error})") from None
+        return cls(folder, config, data["run_id"], copy)
 
     # -- what the run made ------------------------------------------------------------------------------
 
@@ -90,15 +97,15 @@ class RunFolder:
         return self.path / BEST_PLAYER
 
     def _state(self) -> dict:
-        state = read_plain_file(self.checkpoint_path, "checkpoint")
-        if not isinstance(state, dict):
-            raise RunError(f"{self.checkpoint_path}: not a gpquarto checkpoint")
-        return state
+        try:
+            return read_checkpoint_data(self.checkpoint_path)
+        except ValueError as error:
+            raise RunError(str(error)) from None
 
     @property
     def generations_done(self) -> int:
         """Generations evaluated so far."""
-        return int(self._state()["generation"])
+        return self._state()["generation"]
 
     @property
     def finished(self) -> bool:
@@ -116,13 +123,39 @@ class RunFolder:
     def evolution(self) -> Evolution:
         """The run's state after its last finished generation."""
         library = get_library(self.config.library())
-        return Evolution.load_checkpoint(str(self.checkpoint_path), library)
+        try:
+            return Evolution.load_checkpoint(str(self.checkpoint_path), library, self.config)
+        except ValueError as error:
+            raise RunError(str(error)) from None
 
     def best_player(self, *, seed: int | None = None) -> EvolvedPlayer:
         """The best player the run saved (a :class:`RunError` before the run has finished)."""
         if not self.best_player_path.is_file():
             raise RunError(f"{self.path}: the run has not finished, so it has no best player yet")
         return load_player(self.best_player_path, seed=seed, plugins=self.config.plugins)
+
+
+def check_run_config(data: object) -> tuple[EvolutionConfig, Path | None]:
+    """The evolution config and best player's copy of a run folder's ``config.json`` data, checked field by
+    field: known keys only, the format, a run id of hex digits, the config's every field (types and ranges),
+    and a copy that is an absolute ``.p`` or ``.json`` path. Anything else is a one-line ``ValueError``."""
+    if not isinstance(data, dict):
+        raise ValueError("not a JSON object")
+    unknown = sorted(set(data) - RUN_CONFIG_KEYS)
+    if unknown:
+        raise ValueError(f"unknown keys: {', '.join(map(str, unknown))}")
+    if data.get("format") != RUN_FORMAT:
+        raise ValueError(f"format must be {RUN_FORMAT!r}")
+    run_id = data.get("run_id")
+    if not isinstance(run_id, str) or not re.fullmatch(r"[0-9a-f]{1,64}", run_id):
+        raise ValueError("run_id must be up to 64 hex digits")
+    config = EvolutionConfig.from_dict(data.get("evolution"))
+    copy = data.get("best_player_copy")
+    if copy is None:
+        return config, None
+    if not isinstance(copy, str) or not os.path.isabs(copy) or Path(copy).suffix.lower() not in PLAYER_SUFFIXES:
+        raise ValueError("best_player_copy must be null or the absolute path of a .p or .json file")
+    return config, Path(copy)
 
 
 def open_run(path: str | os.PathLike[str]) -> RunFolder:
@@ -173,7 +206,6 @@ def resume(
         _write_config(run)
     _check_copy_target(run)
     evolution = run.evolution()
-    evolution.config = run.config
     if evolution.generation >= run.config.generations and run.best_player_path.is_file():
         return run
     return _train(run, evolution, runner or SerialRunner(), on_generation)
@@ -230,7 +262,7 @@ def _check_copy_target(run: RunFolder) -> None:
     target = run.best_player_copy
     if target is None or not target.exists() or target.resolve() == run.best_player_path.resolve():
         return
-    if target.suffix.lower() not in (".p", ".json"):
+    if target.suffix.lower() not in PLAYER_SUFFIXES:
         raise RunError(f"{target}: the best player's copy must end in .p or .json")
     try:
         owner = read_player_file(target).get("run", {}).get("id")

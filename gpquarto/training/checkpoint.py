@@ -1,0 +1,170 @@
+"""Checkpoints: a run's state after a generation, as plain data, written atomically and read back safely.
+
+A checkpoint holds the *next* generation's index, its population (as text), the random generator's state, the
+hall of fame (genomes as text, with their fitness and games) and the logbook, so a resumed run is
+bit-identical to an uninterrupted one. It is a pickle of plain data only: reading it never runs code.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+from dataclasses import dataclass
+
+import dill
+
+from gpquarto.atomic import write_bytes_atomic
+from gpquarto.gp.genome import Genome
+from gpquarto.gp.primitives import PrimitiveLibrary
+from gpquarto.plain_files import read_plain_file
+from gpquarto.training.config import EvolutionConfig
+
+CHECKPOINT_FORMAT = "gpquarto-checkpoint/1"
+CHECKPOINT_KEYS = {"format", "config", "generation", "population", "rng", "hall_of_fame", "logbook"}
+
+
+@dataclass
+class Checkpoint:
+    """A run's state before ``generation`` is evaluated: what :class:`~gpquarto.training.evolution.Evolution`
+    needs to go on."""
+
+    config: EvolutionConfig
+    generation: int
+    population: list[Genome]
+    rng_state: tuple
+    #: Best first, each with its fitness and record.
+    hall_of_fame: list[Genome]
+    logbook: list[dict]
+
+    def to_data(self) -> dict:
+        """The whole state as plain data (texts, numbers, the random state)."""
+        return {
+            "format": CHECKPOINT_FORMAT,
+            "config": self.config.as_dict(),
+            "generation": self.generation,
+            "population": [genome.to_data() for genome in self.population],
+            "rng": self.rng_state,
+            "hall_of_fame": [
+                {"genome": genome.to_data(), "fitness": list(genome.fitness.values), "record": genome.record}
+                for genome in self.hall_of_fame
+            ],
+            "logbook": self.logbook,
+        }
+
+    @classmethod
+    def from_data(cls, data: object, library: PrimitiveLibrary, config: EvolutionConfig | None = None) -> Checkpoint:
+        """Rebuild from :meth:`to_data` output, checked by :func:`check_checkpoint_data`; ``config`` (if given)
+        must match the saved one except for resumable fields, and replaces it."""
+        saved = check_checkpoint_data(data)
+        if config is not None:
+            changed = saved.differences(config)
+            if changed:
+                raise ValueError(f"cannot resume: the config differs from the checkpoint's in {', '.join(changed)}")
+        else:
+            config = saved
+        pset = library.primitive_set()
+        hall_of_fame = []
+        for entry in data["hall_of_fame"]:
+            genome = Genome.from_data(entry["genome"], pset)
+            genome.fitness.values = tuple(entry["fitness"])
+            genome.record = dict(entry["record"])
+            hall_of_fame.append(genome)
+        population = [Genome.from_data(genome, pset) for genome in data["population"]]
+        for genome in population:  # every rule of a bred population has been screened
+            for rule in genome.choose_rules + genome.place_rules:
+                rule.screened = True
+        return cls(config, data["generation"], population, _as_state(data["rng"]), hall_of_fame, list(data["logbook"]))
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _check_record(record: object, where: str) -> None:
+    if not isinstance(record, dict) or not all(
+        isinstance(key, str) and (value is None or isinstance(value, bool | str) or _is_number(value))
+        for key, value in record.items()
+    ):
+        raise ValueError(f"{where} must map names to numbers, texts or null")
+
+
+def check_checkpoint_data(data: object) -> EvolutionConfig:
+    """Check a checkpoint's plain data field by field, before anything uses it, and return its config.
+
+    The format and keys; the config (every field); ``generation`` between 0 and the config's generations;
+    a population of the config's size; the random state; a hall of fame of at most the config's size whose
+    members have two finite fitness values and a record of plain values; and a logbook of one row of numbers
+    per generation done. The genomes' rules are read later, against the library. A one-line ``ValueError``
+    says what is wrong.
+    """
+    if not isinstance(data, dict) or data.get("format") != CHECKPOINT_FORMAT:
+        raise ValueError("not a gpquarto checkpoint")
+    if set(data) != CHECKPOINT_KEYS:
+        missing, unknown = sorted(CHECKPOINT_KEYS - set(data)), sorted(map(str, set(data) - CHECKPOINT_KEYS))
+        raise ValueError(
+            f"malformed checkpoint (missing: {', '.join(missing) or 'none'}; unknown: {', '.join(unknown) or 'none'})"
+        )
+    config = EvolutionConfig.from_dict(data["config"])
+    generation = data["generation"]
+    if not isinstance(generation, int) or isinstance(generation, bool) or not 0 <= generation <= config.generations:
+        raise ValueError(f"generation must be a whole number from 0 to {config.generations}, got {generation!r:.40}")
+    population = data["population"]
+    if not isinstance(population, list) or len(population) != config.population:
+        raise ValueError(f"the population must be a list of {config.population} genomes")
+    try:
+        random.Random().setstate(_as_state(data["rng"]))
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError("the random generator's state is malformed") from None
+    hall_of_fame = data["hall_of_fame"]
+    if not isinstance(hall_of_fame, list) or len(hall_of_fame) > config.hall_of_fame:
+        raise ValueError(f"the hall of fame must be a list of at most {config.hall_of_fame} members")
+    if bool(hall_of_fame) != (generation > 0):
+        raise ValueError(f"a hall of fame with {len(hall_of_fame)} members after {generation} generations")
+    for rank, entry in enumerate(hall_of_fame, 1):
+        if not isinstance(entry, dict) or set(entry) != {"genome", "fitness", "record"}:
+            raise ValueError(f"hall of fame member {rank} must have a genome, a fitness and a record")
+        fitness = entry["fitness"]
+        if not isinstance(fitness, list | tuple) or len(fitness) != 2 or not all(map(_is_number, fitness)):
+            raise ValueError(f"hall of fame member {rank}: the fitness must be two finite numbers, got {fitness!r:.40}")
+        _check_record(entry["record"], f"hall of fame member {rank}: the record")
+    logbook = data["logbook"]
+    if not isinstance(logbook, list) or len(logbook) != generation:
+        raise ValueError(f"the logbook must be a list of {generation} rows, one per generation done")
+    for index, row in enumerate(logbook):
+        _check_record(row, f"logbook row {index}")
+        if row.get("generation") != index or not all(_is_number(value) for value in row.values()):
+            raise ValueError(f"logbook row {index} must hold numbers, its generation {index} first")
+    return config
+
+
+def write_checkpoint(path: str | os.PathLike[str], checkpoint: Checkpoint) -> None:
+    """Write ``checkpoint`` atomically (temporary file in the same folder, then rename)."""
+    write_bytes_atomic(path, dill.dumps(checkpoint.to_data()))
+
+
+def read_checkpoint(
+    path: str | os.PathLike[str], library: PrimitiveLibrary, config: EvolutionConfig | None = None
+) -> Checkpoint:
+    """Read a checkpoint written by :func:`write_checkpoint` (plain data only; anything else is refused in a
+    one-line ``ValueError`` naming the file)."""
+    data = read_plain_file(path, "checkpoint")  # plain data only: a tampered file cannot run code
+    try:
+        return Checkpoint.from_data(data, library, config)
+    except ValueError as error:
+        raise ValueError(f"{path}: {error}") from None
+
+
+def read_checkpoint_data(path: str | os.PathLike[str]) -> dict:
+    """The plain data of the checkpoint in ``path``, checked by :func:`check_checkpoint_data` (no genome is
+    read, so no library is needed): for the generations done and the logbook."""
+    data = read_plain_file(path, "checkpoint")
+    try:
+        check_checkpoint_data(data)
+    except ValueError as error:
+        raise ValueError(f"{path}: {error}") from None
+    return data
+
+
+def _as_state(value: object) -> object:
+    return tuple(_as_state(item) for item in value) if isinstance(value, list | tuple) else value
