@@ -17,9 +17,9 @@ LAYERS = (
     ("gpquarto.search",),
     ("gpquarto.players",),
     ("gpquarto.arena",),
-    ("gpquarto.gp", "gpquarto_primitives"),
+    ("gpquarto.gp", "gpquarto.learned", "gpquarto_primitives"),
     ("gpquarto.resolve",),
-    ("gpquarto.training", "gpquarto.jobs", "gpquarto.grading"),
+    ("gpquarto.training", "gpquarto.learning", "gpquarto.jobs", "gpquarto.grading"),
     ("gpquarto.bench", "gpquarto.adapters", "gpquarto.web"),
     ("gpquarto.cli", "gpquarto.__main__"),
 )

@@ -23,8 +23,13 @@ from gpquarto.arena.tournament import TournamentResult, pairing_seed, tournament
 from gpquarto.games.interface import Game
 from gpquarto.games.quarto.lines import Rules
 from gpquarto.games.registry import DEFAULT_GAME, get_game
-from gpquarto.gp.storage import player_from_data, read_player_file
-from gpquarto.resolve import check_player_specs, is_player_file, make_unattended_player
+from gpquarto.resolve import (
+    check_player_specs,
+    is_player_file,
+    make_unattended_player,
+    player_from_saved,
+    read_saved_player,
+)
 from gpquarto.runner import Runner, SerialRunner
 
 #: The most games in one task: small enough for a progress bar to move, large enough to keep overhead low.
@@ -59,7 +64,7 @@ class MatchSlice:
 def _player(spec: str, task: MatchSlice):
     saved = dict(task.saved)
     if spec in saved:
-        return player_from_data(saved[spec], seed=task.seed, plugins=task.plugins or None, source=spec)
+        return player_from_saved(saved[spec], seed=task.seed, plugins=task.plugins or None, source=spec)
     return make_unattended_player(spec, seed=task.seed, plugins=task.plugins or None, game=task.game)
 
 
@@ -110,7 +115,7 @@ def run_matches(
         for spec in (spec_a, spec_b):
             make_unattended_player(spec, plugins=plugins or None, game=the_game.name)  # a bad spec fails here
             if is_player_file(spec):
-                saved[spec] = read_player_file(spec)
+                saved[spec] = read_saved_player(spec)
     runner = runner or SerialRunner()
     size = max(1, min(MAX_SLICE, -(-games // (runner.workers * 4)))) if games else 1
     tasks = (
