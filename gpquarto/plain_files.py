@@ -8,6 +8,7 @@ plain by nature. Any problem (missing, too large, truncated, corrupt or foreign 
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import os
@@ -88,3 +89,12 @@ def nesting_depth(data: object, limit: int = MAX_DEPTH) -> int:
             stack.append((item, True))
             stack.extend((child, False) for child in _children(item))
     return heights.get(id(data), 0)
+
+
+def file_sha256(path: str | os.PathLike[str]) -> str:
+    """The SHA-256 of the file's content, in hex (an ``OSError`` if it cannot be read)."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as stream:
+        for block in iter(lambda: stream.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()

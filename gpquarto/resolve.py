@@ -2,8 +2,10 @@
 
 A *player spec* is either a named spec of the zoo (``random``, ``minimax:depth=2,heuristic=lines``; see
 :mod:`gpquarto.players.registry`), a searching player with an evolved evaluator
-(``minimax:depth=2,evaluator=FILE.json``; see :mod:`gpquarto.gp.evaluator_player`) or the path of a saved player (``best_player.p`` or ``.json``, loaded
-safely by :mod:`gpquarto.gp.storage`). Everything that takes players by spec (the CLI, matches,
+(``minimax:depth=2,evaluator=FILE.json``; see :mod:`gpquarto.gp.evaluator_player`) or the path of a saved
+player: an evolved player (``best_player.p`` or ``.json``, loaded safely by :mod:`gpquarto.gp.storage`) or a
+learned one (``learned_player.npz``, loaded safely by :mod:`gpquarto.learned.storage`). Everything that
+takes players by spec (the CLI, matches,
 tournaments, training opponents, grading, the web app) goes through :func:`make_player`.
 
 Example::
@@ -20,12 +22,15 @@ from collections.abc import Sequence
 
 from gpquarto.games.registry import DEFAULT_GAME, get_game
 from gpquarto.gp.evaluator_player import evaluator_player, is_evaluator_spec
-from gpquarto.gp.storage import SUFFIXES, load_player
+from gpquarto.gp.storage import SUFFIXES, load_player, player_from_data, read_player_file
+from gpquarto.learned.storage import LEARNED_SUFFIX, learned_player_from_arrays, load_learned_player, read_learned_file
 from gpquarto.players.base import Player
 from gpquarto.players.registry import make_named_player
 
 #: Suffixes that always mean "a saved player file" (only ``.p`` and ``.json`` are gpquarto's own).
-PLAYER_FILE_SUFFIXES = (".p", ".json", ".dill", ".pkl", ".pickle")
+PLAYER_FILE_SUFFIXES = (".p", ".json", LEARNED_SUFFIX, ".dill", ".pkl", ".pickle")
+#: The suffixes of the saved players gpquarto loads.
+LOADABLE_SUFFIXES = (*SUFFIXES, LEARNED_SUFFIX)
 
 
 def is_player_file(spec: str) -> bool:
@@ -53,13 +58,33 @@ def make_player(
         return make_named_player(spec, seed=seed, game=game)
     elif not os.path.isfile(spec):
         raise ValueError(f"player file not found: {spec}")
-    elif os.path.splitext(spec)[1].lower() not in SUFFIXES:
-        raise ValueError(f"cannot load a player from {spec!r}: saved players end in {' or '.join(SUFFIXES)}")
+    elif os.path.splitext(spec)[1].lower() not in LOADABLE_SUFFIXES:
+        raise ValueError(f"cannot load a player from {spec!r}: saved players end in {', '.join(LOADABLE_SUFFIXES)}")
+    elif os.path.splitext(spec)[1].lower() == LEARNED_SUFFIX:
+        player = load_learned_player(spec, seed=seed)
     else:
         player = load_player(spec, seed=seed, plugins=plugin_files)
     if player.game not in (None, game):
         raise ValueError(f"{spec} is a {player.game} player, not a {game} player")
     return player
+
+
+def read_saved_player(path: str) -> dict:
+    """A saved player file's checked plain data, to travel to workers instead of its path: an evolved
+    player's dict, or ``{"learned": header, "arrays": arrays}`` for a learned one."""
+    if os.path.splitext(path)[1].lower() == LEARNED_SUFFIX:
+        header, arrays = read_learned_file(path)
+        return {"learned": header, "arrays": arrays}
+    return read_player_file(path)
+
+
+def player_from_saved(
+    data: dict, *, seed: int | None = None, plugins: Sequence[str] | None = None, source: str = ""
+) -> Player:
+    """The player that :func:`read_saved_player` data describes."""
+    if "learned" in data:
+        return learned_player_from_arrays(data["learned"], data["arrays"], source=source)
+    return player_from_data(data, seed=seed, plugins=None if plugins is None else tuple(plugins), source=source)
 
 
 #: What the refusal of an interactive player suggests, unless the caller knows better.

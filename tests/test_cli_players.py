@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gpquarto.players.registry import available_players
+from gpquarto.players.registry import available_players, format_limits
 
 
 def test_players_lists_every_registered_player_with_parameters(cli):
@@ -15,5 +15,8 @@ def test_players_lists_every_registered_player_with_parameters(cli):
         start = lines.index(header)
         for parameter in info.parameters:
             expected = f"    {parameter.name}: {parameter.type.__name__} = {parameter.default!r}"
+            if parameter.limits is not None:
+                expected += f" ({format_limits(parameter.limits)})"
             assert expected in lines[start + 1 : start + 1 + len(info.parameters)]
     assert "saved player file" in result.stdout
+    assert "    depth: int = 2 (1 to 16)" in lines  # minimax's depth, capped at the game's 16 turns

@@ -6,8 +6,13 @@ from __future__ import annotations
 import os
 import stat
 
+import pytest
+
 from gpquarto.atomic import write_text_atomic
 from gpquarto.cli import main
+from gpquarto.jobs import matches
+from gpquarto.jobs.matches import run_match
+from gpquarto.runner import SerialRunner
 
 
 def test_output_paths_are_checked_before_any_game(tmp_path, capsys):
@@ -53,3 +58,62 @@ def test_commands_that_take_players_take_plugins_and_check_them(tmp_path, capsys
                 assert exit.code == 2
             error = capsys.readouterr().err
             assert expected in error and error.count("\n") == 1, (command, error)
+
+
+def one_line_error(capsys) -> str:
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and error.startswith("gpquarto: error: "), error
+    return error
+
+
+def test_absurd_sizes_are_refused_in_one_line_before_any_work(tmp_path, capsys):
+    assert main(["match", "random", "random", "--games", "1000000000000", "--quiet"]) == 2
+    assert "games must be 0 to 1,000,000,000 per match" in one_line_error(capsys)
+    assert main(["tournament", "random", "novice", "--games", "1000000000000", "--quiet", "--workers", "1"]) == 2
+    assert "per match" in one_line_error(capsys)
+    assert main(["experiment", "--seeds", "100000000000000", "--out", str(tmp_path / "exp")]) == 2
+    assert "at most 10,000 seeds" in one_line_error(capsys)
+    assert not (tmp_path / "exp").exists()
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("minimax:depth=99999999999999999999", "parameter depth must be 1 to 16"),
+        ("minimax:depth=17", "parameter depth must be 1 to 16"),
+        ("frontier:depth=1000", "parameter depth must be 1 to 16"),
+        ("mcts:iterations=99999999999999999", "parameter iterations must be 1 to 10,000,000"),
+        ("mcts:time=1e300", "parameter time must be 0 to 3,600"),
+    ],
+)
+def test_player_parameters_are_capped_at_what_the_game_allows(spec, message, capsys):
+    assert main(["match", spec, "random", "--games", "2", "--quiet"]) == 2
+    assert message in one_line_error(capsys)
+
+
+def test_a_long_match_is_made_task_by_task_in_bounded_chunks_with_the_same_result(monkeypatch):
+    seen = []
+
+    class Spy(SerialRunner):
+        def map(self, function, items, **options):
+            seen.append(len(items))
+            return super().map(function, items, **options)
+
+    whole = run_match("random", "novice", 40, seed=3, runner=SerialRunner())
+    monkeypatch.setattr(matches, "MAX_SLICE", 2)
+    monkeypatch.setattr(matches, "CHUNK_TASKS", 3)
+    chunked = run_match("random", "novice", 40, seed=3, runner=Spy())
+    assert seen == [3] * 6 + [2] and sum(seen) == 20
+    assert (chunked.wins, chunked.draws, chunked.losses) == (whole.wins, whole.draws, whole.losses)
+
+
+def test_a_port_out_of_range_and_a_missing_compare_module_are_one_line(capsys):
+    with pytest.raises(SystemExit) as exit:
+        main(["serve", "--port", "70000"])
+    assert exit.value.code == 2
+    assert "expected a number from 0 to 65535, got 70000" in capsys.readouterr().err
+    for command in (["bench", "solver", "--empties", "8"], ["bench", "players", "--players", "random"]):
+        assert main([*command, "--positions", "1", "--compare", "nosuchmodule"]) == 2
+        assert "--compare nosuchmodule: cannot import it" in one_line_error(capsys)
+    assert main(["bench", "solver", "--empties", "8", "--positions", "1", "--compare", "json"]) == 2
+    assert "has no solve(board)" in one_line_error(capsys)

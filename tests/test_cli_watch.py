@@ -5,7 +5,7 @@ from __future__ import annotations
 from gpquarto.arena.game import play_game
 from gpquarto.arena.record import GameRecord
 from gpquarto.games.quarto.board import Board, action_name
-from gpquarto.web.players import load_player
+from gpquarto.resolve import make_unattended_player as load_player
 from tests.web_support import TINY_RULES, save_tiny_player
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"

@@ -162,5 +162,5 @@ def test_a_match_against_minimax_plays_many_different_games() -> None:
 
 
 def test_bad_depth() -> None:
-    with pytest.raises(ValueError, match="depth must be an int >= 1"):
+    with pytest.raises(ValueError, match="depth must be 1 to 16, got 0"):
         make_player("frontier:depth=0")

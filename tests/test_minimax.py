@@ -278,7 +278,7 @@ def test_unknown_names_list_the_valid_ones() -> None:
         make_player("minimax:heuristic=x")
     with pytest.raises(ValueError, match="unknown strategy 'x'.*" + ".*".join(STRATEGIES)):
         make_player("minimax:strategy=x")
-    with pytest.raises(ValueError, match="depth must be an int >= 1"):
+    with pytest.raises(ValueError, match="depth must be 1 to 16, got 0"):
         make_player("minimax:depth=0")
 
 

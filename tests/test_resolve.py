@@ -45,7 +45,7 @@ def test_a_file_with_a_foreign_suffix_is_refused(tmp_path):
     path = tmp_path / "player.pkl"
     path.write_bytes(b"junk")
     assert is_player_file(str(path))
-    with pytest.raises(ValueError, match="saved players end in .p or .json"):
+    with pytest.raises(ValueError, match="saved players end in .p, .json, .npz"):
         make_player(str(path))
 
 

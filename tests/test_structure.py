@@ -12,14 +12,14 @@ ROOT = Path(__file__).resolve().parent.parent
 
 #: Layers from the ground up; a module may import its own layer and the ones below, never above.
 LAYERS = (
-    ("gpquarto.atomic", "gpquarto.seeding", "gpquarto.plain_files", "gpquarto.runner"),
+    ("gpquarto.atomic", "gpquarto.cache_dir", "gpquarto.seeding", "gpquarto.plain_files", "gpquarto.runner"),
     ("gpquarto.games",),
     ("gpquarto.search",),
     ("gpquarto.players",),
     ("gpquarto.arena",),
-    ("gpquarto.gp", "gpquarto_primitives"),
+    ("gpquarto.gp", "gpquarto.learned", "gpquarto_primitives"),
     ("gpquarto.resolve",),
-    ("gpquarto.training", "gpquarto.jobs", "gpquarto.grading"),
+    ("gpquarto.training", "gpquarto.learning", "gpquarto.jobs", "gpquarto.grading"),
     ("gpquarto.bench", "gpquarto.adapters", "gpquarto.web"),
     ("gpquarto.cli", "gpquarto.__main__"),
 )

@@ -73,7 +73,7 @@ def site(tmp_path_factory):
     register_player("sleeper")(Sleeper)
     register_player("cheater")(Cheater)
     try:
-        with running_server(runs_dir=root / "runs", time_limit=1.0) as base:
+        with running_server(runs_dir=root / "runs", players_dirs=[root], time_limit=1.0) as base:
             yield base, root
     finally:
         unregister_player("crasher")
@@ -174,7 +174,7 @@ def test_hint_is_too_early_at_the_start(site):
 
 def test_evolved_opponent_moves_are_explained_by_the_rule_that_fired(site):
     base, root = site
-    state = new_game(base, opponent=str(root / "tiny.json"))
+    state = new_game(base, opponent="tiny.json")
     while not state["over"]:
         state = move(base, state)
     board = Board()
@@ -209,7 +209,7 @@ def test_a_player_that_raises_is_too_slow_or_cheats_forfeits(site):
 
 def test_watch_plays_a_game_and_replay_gives_the_same_frames(site):
     base, _ = site
-    status, watched = call(base, "POST", "/api/watch", {"players": ["novice", str(site[1] / "tiny.json")], "seed": 3})
+    status, watched = call(base, "POST", "/api/watch", {"players": ["novice", "tiny.json"], "seed": 3})
     assert status == 200
     record = watched["record"]
     assert len(watched["frames"]) == len(record["actions"]) + 1
@@ -242,7 +242,8 @@ def test_runs_list_and_detail(site):
     with urllib.request.urlopen(f"{base}/api/runs/demo/fitness.png") as response:
         assert response.read(8) == b"\x89PNG\r\n\x1a\n"
     status, players = call(base, "GET", "/api/players")
-    assert str(root / "runs" / "demo" / "best_player.json") in players["files"]
+    assert players["files"] == ["demo/best_player.json", "tiny.json"]  # by name, in the runs and players folders
+    assert run["best_player"]["spec"] == "demo/best_player.json"
     assert "random" in [player["name"] for player in players["players"]]
     assert "human" not in [player["name"] for player in players["players"]]
 
@@ -253,7 +254,7 @@ def test_runs_list_and_detail(site):
     [
         ({"opponent": "nobody"}, 400, "unknown player 'nobody'"),
         ({"opponent": "minimax:depth=x"}, 400, "parameter depth must be int"),
-        ({"opponent": "missing_player.json"}, 400, "player file not found"),
+        ({"opponent": "missing_player.json"}, 404, "no player file 'missing_player.json'"),
         ({"opponent": "human"}, 400, "needs a person"),
         ({"opponent": ""}, 400, "choose a player"),
         ({"opponent": "random", "position": "5A3./.C8./1..F -"}, 400, "malformed position"),

@@ -46,7 +46,7 @@ def site(tmp_path_factory):
     root = tmp_path_factory.mktemp("browser")
     make_run_folder(root / "runs")
     save_tiny_player(root / "tiny.json")
-    with running_server(runs_dir=root / "runs", time_limit=30) as base:
+    with running_server(runs_dir=root / "runs", players_dirs=[root], time_limit=30) as base:
         yield base, root
 
 
@@ -185,7 +185,7 @@ def test_hint_says_too_early_at_the_start(page):
 
 
 def test_an_evolved_players_moves_show_the_rule_that_fired(page, site):
-    start_game(page, str(site[1] / "tiny.json"), seat="1")  # it chooses first: a tall piece, by its rule 2
+    start_game(page, "tiny.json", seat="1")  # it chooses first: a tall piece, by its rule 2
     why = page.locator("#play-moves li").first.locator(".explanation")
     assert why.get_attribute("data-rule") == "2"
     assert why.locator(".rule-text").inner_text() == "if {} then {}".format(*TINY_RULES["choose"][1])
@@ -257,6 +257,6 @@ def test_runs_page_shows_the_curve_rules_and_hall_of_fame(page, site):
     page.wait_for_function("document.getElementById('run-plot').naturalWidth > 0")
     screenshot(page, "runs")
     page.click("#run-play")
-    assert page.input_value("#play-opponent") == str(site[1] / "runs" / "demo" / "best_player.json")
+    assert page.input_value("#play-opponent") == "demo/best_player.json"  # by name in the runs folder
     page.wait_for_function("location.hash === '#play'")
     assert page.is_visible("#page-play")

@@ -23,11 +23,18 @@ CORNERS = (0, 3, 12, 15)
 @contextmanager
 def running_server(**options) -> Iterator[str]:
     """Serve ``create_app(**options)`` with uvicorn on 127.0.0.1 and a free port; yields the base URL."""
-    import uvicorn
-
     from gpquarto.web.app import create_app
 
-    server = uvicorn.Server(uvicorn.Config(create_app(**options), host="127.0.0.1", port=0, log_level="warning"))
+    with serving(create_app(**options)) as base:
+        yield base
+
+
+@contextmanager
+def serving(app) -> Iterator[str]:
+    """Serve ``app`` with uvicorn on 127.0.0.1 and a free port, in a thread; yields the base URL."""
+    import uvicorn
+
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 60

@@ -195,11 +195,7 @@ class CoursePlayerAdapter(QuartoPlayer):
         self.name = name or type(self.course_player).__name__
 
     def seed(self, seed: int | None) -> None:
-        random.seed(seed)
-        np.random.seed(None if seed is None else seed % 2**32)
-        hook = getattr(self.course_player, "seed", None)
-        if callable(hook):
-            hook(seed)
+        seed_course_player(self.course_player, seed)
 
     def choose_piece(self, board: BoardView) -> int:
         self.game.load(board)
@@ -217,6 +213,16 @@ class CoursePlayerAdapter(QuartoPlayer):
         return square_from_xy(x, y)
 
 
+def seed_course_player(course_player: Any, seed: int | None) -> None:
+    """Seed what course players draw from: the global ``random`` module, numpy's global generator, and the
+    player's own ``seed`` method if it has one."""
+    random.seed(seed)
+    np.random.seed(None if seed is None else seed % 2**32)
+    hook = getattr(course_player, "seed", None)
+    if callable(hook):
+        hook(seed)
+
+
 def from_course_player(course_player_factory: Callable[[Any], Any], name: str | None = None) -> CoursePlayerAdapter:
     """Wrap a course player class (or any ``factory(quarto) -> player``) so it plays gpquarto matches."""
     return CoursePlayerAdapter(course_player_factory, name)
@@ -229,6 +235,7 @@ __all__ = [
     "CourseSeat",
     "as_course_player",
     "from_course_player",
+    "seed_course_player",
     "square_from_xy",
     "xy_from_square",
 ]

@@ -20,7 +20,7 @@ from gpquarto.games.quarto.board import Board
 from gpquarto.games.quarto.lines import Rules
 from gpquarto.games.quarto.pieces import NO_PIECE
 from gpquarto.games.registry import DEFAULT_GAME, get_game
-from gpquarto.players.base import Player, PlayerQuit, QuartoPlayer, raised_reason
+from gpquarto.players.base import Player, PlayerQuit, QuartoPlayer, raised_reason, too_slow_reason
 from gpquarto.seeding import derive_seed
 
 
@@ -230,4 +230,4 @@ def _raised(seat: int, error: BaseException) -> Outcome:
 
 
 def _too_slow(seat: int, elapsed: float, limit: float) -> Outcome:
-    return _forfeit(seat, f"took {elapsed:.3f} s, over the {limit:g} s limit")
+    return _forfeit(seat, too_slow_reason(elapsed, limit))

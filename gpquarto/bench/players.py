@@ -239,14 +239,20 @@ def format_players_benchmark(
 
 
 def reference_module(module_name: str):
-    """Import the module named by ``--compare`` (e.g. ``tests.reference``, from a source checkout)."""
+    """Import the module named by ``--compare`` (e.g. ``tests.reference``, from a source checkout); a module
+    that cannot be imported is a one-line ``ValueError``."""
     try:
-        return importlib.import_module(module_name)
-    except ModuleNotFoundError:
-        if os.getcwd() in sys.path:
-            raise
-        sys.path.insert(0, os.getcwd())  # the console script does not put the working directory on the path
-        return importlib.import_module(module_name)
+        try:
+            return importlib.import_module(module_name)
+        except ModuleNotFoundError:
+            if os.getcwd() in sys.path:
+                raise
+            sys.path.insert(0, os.getcwd())  # the console script does not put the working directory on the path
+            return importlib.import_module(module_name)
+    except ImportError as error:
+        raise ValueError(
+            f"--compare {module_name}: cannot import it ({error}); tests.reference needs a source checkout"
+        ) from None
 
 
 def reference_factory(module_name: str) -> Callable[..., object]:

@@ -105,7 +105,9 @@ def run_solver_benchmark(args) -> int:
     empties = tuple(getattr(args, "empties", None) or EMPTIES)
     groups = solver_positions(empties=empties, per_kind=args.positions, rules=rules)
     compare = getattr(args, "compare", None)
-    reference = reference_module(compare).solve if compare else None
+    reference = getattr(reference_module(compare), "solve", None) if compare else None
+    if compare and not callable(reference):
+        raise ValueError(f"--compare {compare}: the module has no solve(board) to time")
     current = solve
     if getattr(args, "compiled", False):
         from gpquarto.search import compiled

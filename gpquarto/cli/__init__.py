@@ -23,6 +23,7 @@ COMMAND_MODULES = [
     "gpquarto.cli.players_cmd",
     "gpquarto.cli.play",
     "gpquarto.cli.train",
+    "gpquarto.cli.learn",
     "gpquarto.cli.experiment",
     "gpquarto.cli.show",
     "gpquarto.cli.primitives_cmd",

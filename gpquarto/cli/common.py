@@ -13,13 +13,15 @@ from gpquarto.games.quarto.lines import Rules
 from gpquarto.games.registry import DEFAULT_GAME, game_names, get_game
 
 
-def _whole_number(text: str, minimum: int) -> int:
+def _whole_number(text: str, minimum: int, maximum: int | None = None) -> int:
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
     if value < minimum:
         raise argparse.ArgumentTypeError(f"expected a number >= {minimum}, got {value}")
+    if maximum is not None and value > maximum:
+        raise argparse.ArgumentTypeError(f"expected a number from {minimum} to {maximum}, got {value}")
     return value
 
 
@@ -31,6 +33,11 @@ def positive_int(text: str) -> int:
 def non_negative_int(text: str) -> int:
     """argparse type: an int >= 0."""
     return _whole_number(text, 0)
+
+
+def port_number(text: str) -> int:
+    """argparse type: a TCP port, 0..65535 (0: any free port)."""
+    return _whole_number(text, 0, 65535)
 
 
 def positive_float(text: str) -> float:

@@ -65,9 +65,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def build_plan(args: argparse.Namespace):
     """The experiment plan the options describe."""
-    from gpquarto.jobs.experiment import EVALUATION_OPPONENTS, ExperimentPlan, Variant, parse_setting, variant_from_file
+    from gpquarto.jobs.experiment import (
+        EVALUATION_OPPONENTS,
+        MAX_SEEDS,
+        ExperimentPlan,
+        Variant,
+        parse_setting,
+        variant_from_file,
+    )
     from gpquarto.resolve import make_unattended_player
 
+    if args.seeds > MAX_SEEDS:  # before a range of them is made
+        raise ValueError(f"--seeds: at most {MAX_SEEDS:,} seeds per configuration, got {args.seeds:,}")
     base: dict = {}
     variants: list[Variant] = []
     for kind, value in args.steps:

@@ -31,13 +31,16 @@ def run(args: argparse.Namespace) -> int:
 
 def format_players(players: list[PlayerInfo]) -> str:
     """The listing printed by ``players``: one block per registered player."""
+    from gpquarto.players.registry import format_limits
+
     lines = ["players (use NAME or NAME:key=value,key=value, e.g. minimax:depth=2):", ""]
     for info in players:
         lines.append(f"{info.name}  {info.summary}".rstrip())
         if not info.parameters:
             lines.append("    (no parameters)")
         for parameter in info.parameters:
-            lines.append(f"    {parameter.name}: {parameter.type.__name__} = {parameter.default!r}")
+            limits = "" if parameter.limits is None else f" ({format_limits(parameter.limits)})"
+            lines.append(f"    {parameter.name}: {parameter.type.__name__} = {parameter.default!r}{limits}")
     lines.append("")
     lines.append(
         "A saved player file (e.g. runs/NAME/best_player.p) can be used wherever a player name is expected, "

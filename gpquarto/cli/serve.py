@@ -6,12 +6,14 @@ Needs the ``web`` extra: ``pip install "gpquarto[web]"``.
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import os
 import socket
+import sys
 from pathlib import Path
 
 from gpquarto.cli import UsageError
-from gpquarto.cli.common import add_plugin_argument, non_negative_int, positive_float, positive_int
+from gpquarto.cli.common import add_plugin_argument, port_number, positive_float, positive_int
 
 DEFAULT_PORT = 8000
 
@@ -28,9 +30,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)"
     )
     parser.add_argument(
-        "--port", type=non_negative_int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0 picks a free one)"
+        "--port", type=port_number, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0 picks a free one)"
     )
     parser.add_argument("--runs-dir", default="runs", metavar="DIR", help="folder of training runs (default runs)")
+    parser.add_argument(
+        "--players-dir",
+        dest="players_dirs",
+        action="append",
+        default=[],
+        metavar="DIR",
+        type=_folder,
+        help="a folder of saved players the page may name (repeatable); besides it, only the runs folder's",
+    )
     parser.add_argument(
         "--time-limit",
         type=positive_float,
@@ -39,7 +50,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="seconds a player may take per decision before it forfeits (default 10)",
     )
     parser.add_argument(
-        "--workers", type=positive_int, default=4, help="threads for players' moves and hints (default 4)"
+        "--workers",
+        type=positive_int,
+        default=2,
+        help="processes in which searching players decide, each stopped at the time limit (default 2)",
     )
     add_plugin_argument(parser, "primitive plugin file that saved players need (repeatable)")
     parser.set_defaults(handler=run)
@@ -60,13 +74,68 @@ def run(args: argparse.Namespace) -> int:
         plugins = tuple(str(Path(plugin).resolve()) for plugin in args.plugins)
         default_library(plugins)  # a broken plugin fails here, in one line, before the server starts
         os.environ[PLUGINS_VARIABLE] = os.pathsep.join(plugins)  # saved players named on the page load with them
-    app = create_app(runs_dir=args.runs_dir, time_limit=args.time_limit, workers=args.workers)
+    loopback = _is_loopback(args.host)
+    if not loopback:
+        print(
+            f"gpquarto: warning: serving on {args.host}, not only this machine: anyone who can reach it may play "
+            "and run searches on it (each bounded by --time-limit)",
+            file=sys.stderr,
+        )
+    app = create_app(
+        runs_dir=args.runs_dir,
+        players_dirs=args.players_dirs,
+        time_limit=args.time_limit,
+        workers=args.workers,
+        trusted_hosts=_trusted_hosts(args.host, loopback),
+    )
     listener = listen(args.host, args.port)  # bound here: a port in use is one line, and port 0 prints the real one
     host, port = listener.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
     print(f"gpquarto: serving on http://{shown}:{port}/ (Ctrl-C to stop)", flush=True)
-    uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[listener])
+    config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1)
+    prompt_server(uvicorn.Server, app.state.stop)(config).run(sockets=[listener])
     return 0
+
+
+def prompt_server(server_class: type, stop) -> type:
+    """A subclass of uvicorn's ``Server`` whose Ctrl-C (or SIGTERM) first calls ``stop()`` (which kills the
+    app's worker processes): requests in flight end at once, and the server exits within about a second
+    however busy it was."""
+
+    class PromptServer(server_class):
+        def handle_exit(self, sig, frame) -> None:
+            stop()
+            super().handle_exit(sig, frame)
+
+    return PromptServer
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _trusted_hosts(host: str, loopback: bool) -> tuple[str, ...] | None:
+    """Host names state-changing requests may be sent to: the loopback names, and the address the server is
+    bound to; None (any) when it listens on every address, whose names cannot be known."""
+    from gpquarto.web.app import LOOPBACK_NAMES
+
+    if loopback:
+        return LOOPBACK_NAMES
+    if host in ("", "0.0.0.0", "::"):
+        return None
+    return (*LOOPBACK_NAMES, host)
+
+
+def _folder(text: str) -> str:
+    """argparse type: an existing folder."""
+    if not os.path.isdir(text):
+        raise argparse.ArgumentTypeError(f"not a folder: {text}")
+    return text
 
 
 def listen(host: str, port: int) -> socket.socket:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from gpquarto.cli import UsageError
 from gpquarto.cli.common import add_plugin_argument
+from gpquarto.learned.storage import LEARNED_SUFFIX
 from gpquarto.plain_files import read_plain_file
 
 
@@ -188,6 +189,11 @@ def run(args: argparse.Namespace) -> int:
     from gpquarto.gp.evaluator_files import describe_evaluator, is_evaluator_file
     from gpquarto.gp.storage import default_library, genome_from_data, read_player_file
 
+    if args.file.lower().endswith(LEARNED_SUFFIX):
+        if args.dot or args.png:
+            raise UsageError("--dot and --png draw evolved players, game records and positions, not a learned player")
+        print(describe_learned(args.file))
+        return 0
     game = game_or_position(args.file)
     if game is not None:
         return show_game_or_position(game, args.png)
@@ -216,6 +222,34 @@ def run(args: argparse.Namespace) -> int:
 
 
 DEFAULT_USAGE_OPPONENTS = ("random", "minimax:depth=2")
+
+
+def describe_learned(path: str) -> str:
+    """What a learned player is, how it was learned and its size (the file's text is bounded and escaped)."""
+    from gpquarto.learned.storage import read_learned_file
+
+    header, arrays = read_learned_file(path)
+    training = header["training"]
+    config = training.get("config", {}) if isinstance(training.get("config"), dict) else {}
+    if header["model"] == "ntuple":
+        weights = arrays["weights"]
+        size = f"n-tuple network {printable(str(header['features']))}: {weights.size} weights, {int((weights != 0).sum())} learned"
+    else:
+        size = f"table of {arrays['values'].size} afterstates (canonical keys)"
+    lines = [
+        f"learned player {printable(header['name'])} ({path})",
+        f"  game: {printable(header['game'])} {bounded_text(header['settings'])}",
+        f"  method: {printable(header['method'])}; {size}",
+        f"  learned from {bounded_text(training.get('episodes', '?'))} episodes in {bounded_text(training.get('seconds', '?'))} s"
+        + (
+            f", seed {bounded_text(config.get('seed'))}, opponents {bounded_text(config.get('opponents'))}"
+            if config
+            else ""
+        ),
+        f"  training config: {bounded_text(config)}",
+        f"  run: {bounded_text(header['run'])}; gpquarto {printable(header['gpquarto_version'])}",
+    ]
+    return "\n".join(lines)
 
 
 def usage_text(genome, library, args: argparse.Namespace) -> str:
@@ -258,8 +292,8 @@ def game_or_position(text: str):
 def show_game_or_position(game, png: str | None) -> int:
     """Print a game record (moves, final board, result) or a position; draw it to ``png`` when given."""
     from gpquarto.arena.record import GameRecord
+    from gpquarto.arena.views import outcome  # shared with watch and the web app
     from gpquarto.cli.pictures import game_figure, position_figure, save_png
-    from gpquarto.web.sessions import outcome  # framework-free, shared with watch and the web app
 
     if isinstance(game, GameRecord):
         board = game.replay()

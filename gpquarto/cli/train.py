@@ -199,7 +199,7 @@ def run(args: argparse.Namespace) -> int:
         _check_resume_options(args, folder)
         generations = args.generations if args.generations is not None else folder.config.generations
         done = folder.generations_done
-        if done >= generations and folder.best_player_path.exists():
+        if done >= generations and folder.finished:
             print(f"nothing left to train: {run_dir} has finished its {done} generations (--generations {generations})")
             return 0
         total, start = generations, done
@@ -220,7 +220,11 @@ def run(args: argparse.Namespace) -> int:
         try:
             if args.resume:
                 result = training.resume(
-                    run_dir, generations=args.generations, runner=runner, on_generation=after_generation
+                    run_dir,
+                    generations=args.generations,
+                    plugins=_given(args).get("plugins", ()),
+                    runner=runner,
+                    on_generation=after_generation,
                 )
             else:
                 result = training.train(

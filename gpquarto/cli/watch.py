@@ -41,13 +41,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from gpquarto.arena.views import explained_game, outcome
     from gpquarto.games.quarto.board import PLACE_OFFSET, Board, action_name
-    from gpquarto.web.sessions import explained_game, outcome, parse_start
+    from gpquarto.resolve import make_unattended_player
 
     if args.delay < 0:
         raise ValueError(f"--delay must be >= 0, got {args.delay}")
-    start = parse_start(args.position, args.rules) if args.position else Board(args.rules)
-    record, notes = explained_game((args.first, args.second), start=start, seed=args.seed, time_limit=args.time_limit)
+    try:
+        start = Board.from_text(args.position) if args.position else Board(args.rules)
+    except ValueError as error:
+        raise ValueError(f"malformed position: {error}") from None
+    specs = (args.first, args.second)
+    players = (make_unattended_player(args.first, seed=args.seed), make_unattended_player(args.second, seed=args.seed))
+    record, notes = explained_game(players, names=specs, start=start, seed=args.seed, time_limit=args.time_limit)
     names = record.players
     board = Board.from_text(record.start)
     print(f"Quarto, {board.rules.value} rules: {names[0]} (seat 0) against {names[1]} (seat 1).")

@@ -46,6 +46,14 @@ class EvolvedPlayer(QuartoPlayer):
         """Decisions where no rule fired with a legal action and a random one was played."""
         return self.rules.total_fallbacks
 
+    def explain(self, kind: str) -> dict:
+        """Why the last decision of ``kind`` (``"choose"`` or ``"place"``) was taken: the 1-based number of the
+        rule that fired and its ``if ... then ...`` text, or ``rule: None`` when the random fallback decided."""
+        index = self.rules.last_rule
+        if index is None:
+            return {"kind": kind, "rule": None, "text": "random fallback: no rule fired with a legal action"}
+        return {"kind": kind, "rule": index + 1, "text": str(self.genome.rules(kind)[index])}
+
     def reset_counters(self) -> None:
         """Zero the decision, fallback and per-rule counters."""
         self.rules.reset_counters()

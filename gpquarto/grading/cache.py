@@ -17,6 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from gpquarto.atomic import write_text_atomic
+from gpquarto.cache_dir import cache_folder
 from gpquarto.grading.bank import (
     BANK_FORMAT,
     Bank,
@@ -30,17 +31,6 @@ from gpquarto.runner import SERIAL, Runner
 
 class BankCacheWarning(UserWarning):
     """A cached bank could not be used (unreadable, corrupt or not writable); it is rebuilt or not kept."""
-
-
-def cache_folder(cache_dir: str | os.PathLike[str] | None = None) -> Path:
-    """The gpquarto cache folder (see the module docstring)."""
-    if cache_dir is not None:
-        return Path(cache_dir)
-    if os.environ.get("GPQUARTO_CACHE"):
-        return Path(os.environ["GPQUARTO_CACHE"])
-    if os.environ.get("XDG_CACHE_HOME"):
-        return Path(os.environ["XDG_CACHE_HOME"]) / "gpquarto"
-    return Path.home() / ".cache" / "gpquarto"
 
 
 def bank_path(parameters: BankParameters, cache_dir: str | os.PathLike[str] | None = None) -> Path:

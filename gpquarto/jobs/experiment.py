@@ -30,7 +30,7 @@ from gpquarto.atomic import write_text_atomic
 from gpquarto.grading.bank import BankParameters
 from gpquarto.grading.cache import load_or_build_bank
 from gpquarto.grading.grade import grade_player
-from gpquarto.jobs.matches import run_match
+from gpquarto.jobs.matches import MAX_GAMES, run_match
 from gpquarto.plain_files import read_plain_file
 from gpquarto.runner import Runner, SerialRunner
 from gpquarto.seeding import derive_seed
@@ -43,6 +43,8 @@ STRENGTH_FILE = "strength.json"
 EVALUATION_OPPONENTS = ("random", "minimax:depth=2")
 #: The metric name of the accuracy against perfect play (``grade``), beside the opponents' names.
 GRADE_METRIC = "grade accuracy"
+#: The most seeds per configuration (each is a whole training run).
+MAX_SEEDS = 10_000
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 _CONFIG_FIELDS = {item.name: item for item in fields(EvolutionConfig)}
 
@@ -94,10 +96,16 @@ class ExperimentPlan:
             raise ValueError(f"variant names must differ, got {', '.join(names)}")
         if not self.seeds or len(set(self.seeds)) != len(self.seeds):
             raise ValueError("an experiment needs one or more distinct seeds")
+        if len(self.seeds) > MAX_SEEDS:
+            raise ValueError(
+                f"an experiment has at most {MAX_SEEDS:,} seeds per configuration, got {len(self.seeds):,}"
+            )
         if self.grade_positions < 0:
             raise ValueError(f"grade positions must be >= 0, got {self.grade_positions}")
-        if self.evaluation_games < 2 or self.evaluation_games % 2:
-            raise ValueError(f"evaluation games must be an even number >= 2, got {self.evaluation_games}")
+        if not 2 <= self.evaluation_games <= MAX_GAMES or self.evaluation_games % 2:
+            raise ValueError(
+                f"evaluation games must be an even number from 2 to {MAX_GAMES:,}, got {self.evaluation_games:,}"
+            )
         Variant("base", dict(self.base))  # the same checks for the common settings
         if self.configs and set(self.configs) != set(names):
             raise ValueError("the pinned configs do not name the same variants as the plan")
@@ -250,7 +258,7 @@ def measure(plan: ExperimentPlan, run: RunFolder, runner: Runner) -> dict:
             opponent,
             plan.evaluation_games,
             seed=derive_seed(run.config.seed, "evaluation", index),
-            plugins=run.config.plugins,
+            plugins=run.checked_plugins(),
             runner=runner,
         )
         scores[opponent] = result.score_rate

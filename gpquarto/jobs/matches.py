@@ -14,6 +14,7 @@ Example::
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -25,12 +26,22 @@ from gpquarto.games.quarto.lines import Rules
 from gpquarto.games.registry import DEFAULT_GAME, get_game
 from gpquarto.gp.evaluator_files import read_evaluator_file
 from gpquarto.gp.evaluator_player import evaluator_file, evaluator_player, is_evaluator_spec
-from gpquarto.gp.storage import player_from_data, read_player_file
-from gpquarto.resolve import check_player_specs, is_player_file, make_unattended_player
+from gpquarto.resolve import (
+    check_player_specs,
+    is_player_file,
+    make_unattended_player,
+    player_from_saved,
+    read_saved_player,
+)
 from gpquarto.runner import Runner, SerialRunner
 
 #: The most games in one task: small enough for a progress bar to move, large enough to keep overhead low.
 MAX_SLICE = 200
+#: The most tasks handed to the runner at once: tasks are made as they are needed, so a long match holds
+#: a bounded number of them (a smaller match is one map, as before).
+CHUNK_TASKS = 5_000
+#: The most games per match (per pairing of a tournament): about 11 hours of random games on one core.
+MAX_GAMES = 1_000_000_000
 
 
 @dataclass(frozen=True)
@@ -58,7 +69,7 @@ def _player(spec: str, task: MatchSlice):
     if spec in saved and is_evaluator_spec(spec):
         return evaluator_player(spec, seed=task.seed, plugins=task.plugins or None, data=saved[spec])
     if spec in saved:
-        return player_from_data(saved[spec], seed=task.seed, plugins=task.plugins or None, source=spec)
+        return player_from_saved(saved[spec], seed=task.seed, plugins=task.plugins or None, source=spec)
     return make_unattended_player(spec, seed=task.seed, plugins=task.plugins or None, game=task.game)
 
 
@@ -100,8 +111,8 @@ def run_matches(
     """Matches of ``games`` games of ``game`` under ``settings`` (``rules``: a shorthand for
     ``settings["rules"]``), ``pairings[k] = (spec_a, spec_b, seed)``, all on one runner; results in the order
     of ``pairings``. Every spec and setting is checked here, before any game; ``progress(n)`` counts games."""
-    if games < 0:
-        raise ValueError(f"games must be >= 0, got {games}")
+    if not 0 <= games <= MAX_GAMES:
+        raise ValueError(f"games must be 0 to {MAX_GAMES:,} per match, got {games:,}")
     the_game = get_game(game)
     settings = match_settings(the_game, rules, settings)
     saved: dict[str, dict] = {}
@@ -109,12 +120,12 @@ def run_matches(
         for spec in (spec_a, spec_b):
             make_unattended_player(spec, plugins=plugins or None, game=the_game.name)  # a bad spec fails here
             if is_player_file(spec):
-                saved[spec] = read_player_file(spec)
+                saved[spec] = read_saved_player(spec)
             elif is_evaluator_spec(spec):
                 saved[spec] = read_evaluator_file(evaluator_file(spec))
     runner = runner or SerialRunner()
     size = max(1, min(MAX_SLICE, -(-games // (runner.workers * 4)))) if games else 1
-    tasks = [
+    tasks = (
         MatchSlice(
             number,
             a,
@@ -131,11 +142,12 @@ def run_matches(
         )
         for number, (a, b, seed) in enumerate(pairings)
         for start in range(0, games, size)
-    ]
+    )
     count_games = None if progress is None else (lambda parts: progress(sum(part.games for part in parts)))
     results = [MatchResult(names=_side_names(a, b)) for a, b, _ in pairings]
-    for task, part in zip(tasks, runner.map(play_slice, tasks, progress=count_games, batch_size=1), strict=True):
-        results[task.pairing].merge(part)
+    while chunk := list(itertools.islice(tasks, CHUNK_TASKS)):  # made as they are needed: memory stays bounded
+        for task, part in zip(chunk, runner.map(play_slice, chunk, progress=count_games, batch_size=1), strict=True):
+            results[task.pairing].merge(part)
     return results
 
 

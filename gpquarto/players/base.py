@@ -100,6 +100,25 @@ def ask_decision(player: QuartoPlayer, view: BoardView) -> int:
     return player.place_piece(view, view.in_hand)
 
 
+class ForfeitReason(Exception):
+    """Raised instead of an answer when why the player forfeits is already worded (reported as it is): its
+    decision failed in another process, say."""
+
+
+class TimeLimitExceeded(ForfeitReason):
+    """Raised instead of an answer by a player stopped at its time limit: it forfeits as too slow."""
+
+    def __init__(self, elapsed: float, limit: float) -> None:
+        super().__init__(too_slow_reason(elapsed, limit))
+
+
+def too_slow_reason(elapsed: float, limit: float) -> str:
+    """How a decision over its time limit is described wherever it forfeits."""
+    return f"took {elapsed:.3f} s, over the {limit:g} s limit"
+
+
 def raised_reason(error: BaseException) -> str:
     """How a decision that raised is described wherever it forfeits (matches, grading, the web app)."""
+    if isinstance(error, ForfeitReason):
+        return str(error)
     return f"raised {type(error).__name__}: {error}"

@@ -39,7 +39,7 @@ from __future__ import annotations
 import random
 
 from gpquarto.games.quarto.board import Board, BoardView
-from gpquarto.games.quarto.lines import ALL_SQUARES_MASK
+from gpquarto.games.quarto.lines import ALL_SQUARES_MASK, SQUARE_COUNT
 from gpquarto.games.quarto.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
 from gpquarto.games.quarto.tables import CELL_CHARACTERISTICS, LINE_TABLE, PIECES_MEETING
 from gpquarto.players.base import QuartoPlayer
@@ -78,7 +78,7 @@ def score_board(board: Board, piece: int) -> list[int]:
     return scores
 
 
-@register_player("frontier")
+@register_player("frontier", limits={"depth": (1, SQUARE_COUNT)})
 class FrontierPlayer(QuartoPlayer):
     """Seed 000's agent: frontier score board in safe mode, negamax in threat mode."""
 

@@ -40,6 +40,10 @@ from gpquarto.players.registry import register_player
 from gpquarto.players.solver_player import SolverPlayer
 from gpquarto.search.tactics import threat_counters
 
+#: The most iterations and seconds a spec may ask for per decision (far beyond any useful search).
+MAX_ITERATIONS = 10_000_000
+MAX_SECONDS = 3600.0
+
 
 def novice_playout(board: Board, rng: random.Random) -> int:
     """Like :func:`random_playout`, but each side wins at once when it can and gives a safe piece if any."""
@@ -114,7 +118,7 @@ class _Node:
         self.untried = list(board.legal_actions())
 
 
-@register_player("mcts")
+@register_player("mcts", limits={"iterations": (1, MAX_ITERATIONS), "time": (0, MAX_SECONDS), "exploration": (0, 100)})
 class MCTSPlayer(QuartoPlayer):
     """UCT search with random or novice playouts; optional exact solver near the end."""
 

@@ -87,7 +87,10 @@ class PlannedChoice:
         self._cells, self._piece = None, NO_PIECE
 
 
-@register_player("minimax")
+@register_player(
+    "minimax",
+    limits={"depth": (1, SQUARE_COUNT), "node_bound": (1, 10**9), "novice_moves": (0, SQUARE_COUNT)},
+)
 class MinimaxPlayer(QuartoPlayer):
     """Negamax with alpha-beta and a transposition table, searching whole turns (place, then choose)."""
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from gpquarto.games.registry import DEFAULT_GAME, get_game
@@ -30,6 +30,8 @@ BUILTIN_PLAYER_MODULES = [
     "gpquarto.players.minimax",
     "gpquarto.players.frontier",
     "gpquarto.players.human",
+    "gpquarto.players.quixo.search_players",
+    "gpquarto.players.quixo.mcts",
 ]
 
 
@@ -40,6 +42,8 @@ class Parameter:
     name: str
     type: type
     default: object
+    #: The values allowed (both ends included), for numbers; None: no limit.
+    limits: tuple[float, float] | None = None
 
 
 @dataclass(frozen=True)
@@ -62,15 +66,18 @@ _UNSET = object()
 
 
 def register_player(
-    name: str, *, game: str | None | object = _UNSET
+    name: str, *, game: str | None | object = _UNSET, limits: Mapping[str, tuple[float, float]] | None = None
 ) -> Callable[[Callable[..., Player]], Callable[..., Player]]:
     """Decorator: register a player class or factory under ``name`` for ``game``.
 
     ``game`` defaults to the class's ``game`` attribute (``QuartoPlayer``: ``"quarto"``; None: any game), and
     to the default game for a factory function. Its keyword parameters (with defaults and
     ``int``/``float``/``bool``/``str`` annotations) become the spec's parameters; a parameter called ``seed``
-    receives the match seed and is not listed.
+    receives the match seed and is not listed. ``limits`` bounds numeric parameters (``{"depth": (1, 16)}``):
+    a spec outside them is refused before the player is built, so a search is never asked for more than the
+    game allows.
     """
+    limits = dict(limits or {})
 
     def decorate(factory: Callable[..., Player]) -> Callable[..., Player]:
         played = game if game is not _UNSET else getattr(factory, "game", DEFAULT_GAME)
@@ -102,8 +109,11 @@ def register_player(
                     parameter.name,
                     _plain_type(kind),
                     None if parameter.default is parameter.empty else parameter.default,
+                    limits.pop(parameter.name, None),
                 )
             )
+        if limits:
+            raise ValueError(f"player {name!r}: limits for parameters it does not have: {', '.join(limits)}")
         doc = inspect.getdoc(factory) or ""
         _REGISTRY[key] = PlayerInfo(
             name=name,
@@ -200,6 +210,11 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     return name.strip(), values
 
 
+def format_limits(bounds: tuple[float, float]) -> str:
+    """``(1, 16)`` as ``"1 to 16"`` (whole numbers with thousands separators)."""
+    return " to ".join(f"{int(end):,}" if float(end).is_integer() else f"{end:g}" for end in bounds)
+
+
 def make_named_player(
     spec: str, *, seed: int | None = None, game: str = DEFAULT_GAME, overrides: dict[str, object] | None = None
 ) -> Player:
@@ -208,6 +223,19 @@ def make_named_player(
     ``overrides`` are keyword arguments given as objects rather than text (an evolved evaluator's heuristic for
     ``minimax``: :mod:`gpquarto.gp.evaluator_player`); they replace what the spec says.
     """
+    info, kwargs = named_player_recipe(spec, seed=seed, game=game, overrides=overrides)
+    try:
+        return info.factory(**kwargs)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"player {spec!r}: {error}") from None
+
+
+def named_player_recipe(
+    spec: str, *, seed: int | None = None, game: str = DEFAULT_GAME, overrides: dict[str, object] | None = None
+) -> tuple[PlayerInfo, dict[str, object]]:
+    """The registered player of ``game`` a named spec names and the keyword arguments its factory gets
+    (parameters converted and checked, ``overrides`` applied, ``seed`` included when the factory takes one);
+    ``ValueError`` in one line."""
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError(f"a player spec must be a non-empty string, got {spec!r}")
     load_builtin_players()
@@ -230,10 +258,10 @@ def make_named_player(
             allowed = ", ".join(by_name) or "none"
             raise ValueError(f"player {name!r} has no parameter {key!r} (parameters: {allowed})")
         kwargs[key] = _convert(value, by_name[key].type, key, name)
+        bounds = by_name[key].limits
+        if bounds is not None and not bounds[0] <= kwargs[key] <= bounds[1]:
+            raise ValueError(f"player {name!r}: parameter {key} must be {format_limits(bounds)}, got {value}")
     kwargs.update(overrides or {})
     if info.accepts_seed:
         kwargs["seed"] = seed
-    try:
-        return info.factory(**kwargs)
-    except (TypeError, ValueError) as error:
-        raise ValueError(f"player {spec!r}: {error}") from None
+    return info, kwargs

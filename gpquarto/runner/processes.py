@@ -44,7 +44,7 @@ def _watch_parent(parent: int) -> None:
             os._exit(1)
 
 
-def _setup_worker() -> None:
+def setup_worker() -> None:
     """Worker initializer. Ctrl-C reaches the whole process group; only the parent should act on it, so the
     workers ignore it (no tracebacks) and are stopped by the parent. A parent killed outright (SIGKILL, SIGTERM)
     cannot stop them, so each worker also leaves by itself, within about a second, once its parent is gone:
@@ -67,7 +67,7 @@ class ProcessRunner(Runner):
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
-                self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_setup_worker
+                self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=setup_worker
             )
         return self._pool
 

@@ -23,22 +23,24 @@ import json
 import os
 import re
 import uuid
-from collections.abc import Callable
-from dataclasses import dataclass, fields
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 from deap import tools
 
-from gpquarto.atomic import write_bytes_atomic, write_text_atomic
+from gpquarto.atomic import check_writable_folder, write_bytes_atomic, write_text_atomic
 from gpquarto.gp.genome import Genome
 from gpquarto.gp.library import get_library
 from gpquarto.gp.player import EvolvedPlayer
 from gpquarto.gp.storage import load_player, player_data, read_player_file, save_player
-from gpquarto.plain_files import read_plain_file
+from gpquarto.plain_files import file_sha256, read_plain_file
 from gpquarto.runner import Runner, SerialRunner
 from gpquarto.training.checkpoint import read_checkpoint_data
 from gpquarto.training.config import EvolutionConfig
 from gpquarto.training.evolution import Evolution
+from gpquarto.training.lock import folder_lock
 from gpquarto.training.outputs import as_deap_logbook, write_fitness_plot, write_hall_of_fame, write_logbook
 from gpquarto.training.simplified import SIMPLIFIED_PLAYER, simplify_champion
 
@@ -47,8 +49,12 @@ CONFIG_FILE = "config.json"
 CHECKPOINT = "checkpoint.dill"
 BEST_PLAYER = "best_player.p"
 BEST_PLAYER_TEXT = "best_player.json"
+FINISHED_FILE = "finished.json"
+FINISHED_FORMAT = "gpquarto-finished/1"
+#: What a run's end writes in its folder (and lists, with the best player's copy, in ``finished.json``).
+OUTPUTS = ("logbook.csv", "hall_of_fame.txt", "fitness.png", BEST_PLAYER, BEST_PLAYER_TEXT, SIMPLIFIED_PLAYER)
 #: The keys of ``config.json``.
-RUN_CONFIG_KEYS = {"format", "run_id", "evolution", "best_player_copy"}
+RUN_CONFIG_KEYS = {"format", "run_id", "evolution", "best_player_copy", "plugin_files"}
 #: What a best player's copy may be called.
 PLAYER_SUFFIXES = (".p", ".json")
 
@@ -70,6 +76,8 @@ class RunFolder:
     best_player_copy: Path | None
     #: Generations trained by the call that returned this folder (0 when opened, or nothing was left).
     trained_now: int = 0
+    #: The SHA-256 of each plugin file of the config, recorded when the run started.
+    plugin_hashes: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def open(cls, path: str | os.PathLike[str]) -> RunFolder:
@@ -81,10 +89,10 @@ class RunFolder:
             raise RunError(f"{folder}: not a run folder (no {CONFIG_FILE})")
         try:
             data = read_plain_file(config_file, "run config", json_format=True)
-            config, copy = check_run_config(data)
+            config, copy, hashes = check_run_config(data)
         except ValueError as error:
             raise RunError(f"{config_file}: unreadable run config ({error})") from None
-        return cls(folder, config, data["run_id"], copy)
+        return cls(folder, config, data["run_id"], copy, plugin_hashes=hashes)
 
     # -- what the run made ------------------------------------------------------------------------------
 
@@ -110,9 +118,28 @@ class RunFolder:
         return self._state()["generation"]
 
     @property
+    def finished_path(self) -> Path:
+        """The completion mark, written last when the run ends."""
+        return self.path / FINISHED_FILE
+
+    @property
     def finished(self) -> bool:
-        """True when every generation of the config is done and the best player is saved."""
-        return self.generations_done >= self.config.generations and self.best_player_path.is_file()
+        """True when every generation of the config is done and the run's end wrote every output: the
+        completion mark lists the generations done and each output's SHA-256, and they still match."""
+        try:
+            mark = read_plain_file(self.finished_path, "completion mark", json_format=True)
+            done = self.generations_done
+            if not isinstance(mark, dict) or mark.get("format") != FINISHED_FORMAT or mark.get("generations") != done:
+                return False
+            outputs = mark.get("outputs")
+            return (
+                done >= self.config.generations
+                and isinstance(outputs, dict)
+                and set(OUTPUTS) <= set(outputs)
+                and all(isinstance(name, str) and file_sha256(self.path / name) == sha for name, sha in outputs.items())
+            )
+        except (ValueError, OSError):
+            return False
 
     def logbook(self) -> tools.Logbook:
         """One entry per generation, as a DEAP :class:`~deap.tools.Logbook` (exact values, from the checkpoint)."""
@@ -122,8 +149,34 @@ class RunFolder:
         """The hall of fame, best first; each genome has ``fitness.values`` and its games' ``record``."""
         return self.evolution().hall_of_fame.items
 
+    def checked_plugins(self, given: Sequence[str] = ()) -> tuple[str, ...]:
+        """The config's plugin files, once each is checked to be the file recorded when the run started (the
+        same SHA-256): a run folder names code to run, so an edited or foreign one runs nothing. A plugin
+        without a recorded hash (a run from before they were recorded) is accepted only when ``given`` again
+        (``--plugin``). Anything else is a one-line :class:`RunError`."""
+        for path in self.config.plugins:
+            recorded = self.plugin_hashes.get(path)
+            if recorded is None:
+                if path not in given:
+                    raise RunError(
+                        f"{self.path / CONFIG_FILE} names the plugin {path} without its recorded SHA-256: "
+                        "give it again with --plugin to run it"
+                    )
+                continue
+            try:
+                now = file_sha256(path)
+            except OSError as error:
+                raise RunError(f"plugin {path} of the run {self.path}: cannot read it ({error.strerror})") from None
+            if now != recorded:
+                raise RunError(
+                    f"plugin {path} has changed since the run {self.path} started (SHA-256 {recorded[:12]}..., now "
+                    f"{now[:12]}...): put the original back, or start a new run"
+                )
+        return self.config.plugins
+
     def evolution(self) -> Evolution:
         """The run's state after its last finished generation."""
+        self.checked_plugins()
         library = get_library(self.config.library())
         try:
             return Evolution.load_checkpoint(str(self.checkpoint_path), library, self.config)
@@ -134,13 +187,14 @@ class RunFolder:
         """The best player the run saved (a :class:`RunError` before the run has finished)."""
         if not self.best_player_path.is_file():
             raise RunError(f"{self.path}: the run has not finished, so it has no best player yet")
-        return load_player(self.best_player_path, seed=seed, plugins=self.config.plugins)
+        return load_player(self.best_player_path, seed=seed, plugins=self.checked_plugins())
 
 
-def check_run_config(data: object) -> tuple[EvolutionConfig, Path | None]:
-    """The evolution config and best player's copy of a run folder's ``config.json`` data, checked field by
-    field: known keys only, the format, a run id of hex digits, the config's every field (types and ranges),
-    and a copy that is an absolute ``.p`` or ``.json`` path. Anything else is a one-line ``ValueError``."""
+def check_run_config(data: object) -> tuple[EvolutionConfig, Path | None, dict[str, str]]:
+    """The evolution config, best player's copy and plugin hashes of a run folder's ``config.json`` data,
+    checked field by field: known keys only, the format, a run id of hex digits, the config's every field
+    (types and ranges), a copy that is an absolute ``.p`` or ``.json`` path, and a SHA-256 for plugins of the
+    config only. Anything else is a one-line ``ValueError``."""
     if not isinstance(data, dict):
         raise ValueError("not a JSON object")
     unknown = sorted(set(data) - RUN_CONFIG_KEYS)
@@ -153,11 +207,22 @@ def check_run_config(data: object) -> tuple[EvolutionConfig, Path | None]:
         raise ValueError("run_id must be up to 64 hex digits")
     config = EvolutionConfig.from_dict(data.get("evolution"))
     copy = data.get("best_player_copy")
-    if copy is None:
-        return config, None
-    if not isinstance(copy, str) or not os.path.isabs(copy) or Path(copy).suffix.lower() not in PLAYER_SUFFIXES:
+    if copy is not None and (
+        not isinstance(copy, str) or not os.path.isabs(copy) or Path(copy).suffix.lower() not in PLAYER_SUFFIXES
+    ):
         raise ValueError("best_player_copy must be null or the absolute path of a .p or .json file")
-    return config, Path(copy)
+    hashes = {}
+    for entry in data.get("plugin_files", []) if isinstance(data.get("plugin_files", []), list) else [None]:
+        if (
+            not isinstance(entry, dict)
+            or set(entry) != {"path", "sha256"}
+            or entry["path"] not in config.plugins
+            or not isinstance(entry["sha256"], str)
+            or not re.fullmatch(r"[0-9a-f]{64}", entry["sha256"])
+        ):
+            raise ValueError("plugin_files must list {path, sha256} for plugins of the config")
+        hashes[entry["path"]] = entry["sha256"]
+    return config, None if copy is None else Path(copy), hashes
 
 
 def open_run(path: str | os.PathLike[str]) -> RunFolder:
@@ -174,59 +239,96 @@ def train(
     on_generation: GenerationHook | None = None,
 ) -> RunFolder:
     """Start a new run in ``run_dir`` and train it to the end; the best player is also copied to
-    ``best_player_copy`` (None: no copy). Everything is checked before the folder is written."""
+    ``best_player_copy`` (None: no copy). Everything is checked before the folder is written: the folder and
+    the copy's folder can be written, the copy is a ``.p`` or ``.json`` file of no other run."""
     folder = Path(run_dir)
     if (folder / CHECKPOINT).exists() or (folder / CONFIG_FILE).exists():
         raise RunError(f"{folder} already holds a run: resume it, or use another run folder")
+    if config.generations < 1:
+        raise RunError("a new run trains 1 generation or more")
     copy = None if best_player_copy is None else Path(best_player_copy).absolute()
     run = RunFolder(folder, config, uuid.uuid4().hex, copy)
-    _check_copy_target(run)
+    _check_outputs(run)
+    run.plugin_hashes = _plugin_hashes(config.plugins)
     library = get_library(config.library())
     runner = runner or SerialRunner()
     evolution = Evolution.start(config, library, runner)
-    folder.mkdir(parents=True, exist_ok=True)
-    evolution.save_checkpoint(str(run.checkpoint_path))
-    _write_config(run)
-    return _train(run, evolution, runner, on_generation)
+    with _saying_how_to_resume(run):
+        folder.mkdir(parents=True, exist_ok=True)
+    with folder_lock(folder):
+        if (folder / CHECKPOINT).exists() or (folder / CONFIG_FILE).exists():  # started meanwhile by another
+            raise RunError(f"{folder} already holds a run: resume it, or use another run folder")
+        with _saying_how_to_resume(run):
+            evolution.save_checkpoint(str(run.checkpoint_path))
+            _write_config(run)
+        return _train(run, evolution, runner, on_generation)
 
 
 def resume(
     run_dir: str | os.PathLike[str],
     *,
     generations: int | None = None,
+    plugins: Sequence[str] = (),
     runner: Runner | None = None,
     on_generation: GenerationHook | None = None,
 ) -> RunFolder:
     """Continue the run in ``run_dir`` from its checkpoint, bit-identically, to ``generations`` (default: its
-    config's). A finished run with nothing left to train returns at once with ``trained_now == 0``."""
+    config's), and complete what its end did not write (a run killed while its champion was chosen, or
+    stopped by a full disk). A finished run (:attr:`RunFolder.finished`) with nothing left to train returns at
+    once with ``trained_now == 0``.
+
+    The run's plugin files are run only if they are the files recorded at its start (see
+    :meth:`RunFolder.checked_plugins`); ``plugins`` given again vouch for plugins of a run that recorded no
+    hash, which is then recorded. One process at a time works in a run folder: another one holding its lock
+    is a one-line :class:`~gpquarto.training.lock.FolderInUse`."""
     run = RunFolder.open(run_dir)
     if not run.checkpoint_path.is_file():
         raise RunError(f"nothing to resume: {run.checkpoint_path} does not exist")
-    if generations is not None and generations != run.config.generations:
-        values = {item.name: getattr(run.config, item.name) for item in fields(run.config)}
-        run.config = EvolutionConfig(**{**values, "generations": generations})
-        _write_config(run)
-    _check_copy_target(run)
-    evolution = run.evolution()
-    if evolution.generation >= run.config.generations and run.best_player_path.is_file():
-        return run
-    return _train(run, evolution, runner or SerialRunner(), on_generation)
+    run.checked_plugins(plugins)
+    _check_outputs(run)
+    with folder_lock(run.path):
+        run._state()  # the checkpoint is checked before anything is written
+        with _saying_how_to_resume(run):
+            unrecorded = [path for path in run.config.plugins if path not in run.plugin_hashes]
+            if unrecorded:
+                run.plugin_hashes.update(_plugin_hashes(unrecorded))
+                _write_config(run)
+            if generations is not None and generations != run.config.generations:
+                values = {item.name: getattr(run.config, item.name) for item in fields(run.config)}
+                run.config = EvolutionConfig(**{**values, "generations": generations})
+                _write_config(run)
+        if run.finished:
+            return run
+        return _train(run, run.evolution(), runner or SerialRunner(), on_generation)
 
 
 def _train(run: RunFolder, evolution: Evolution, runner: Runner, on_generation: GenerationHook | None) -> RunFolder:
+    """Train the generations left, then write the run's end (:func:`_finish`)."""
     started_at = evolution.generation
 
     def after_generation(evolution: Evolution, row: dict) -> None:
-        evolution.save_checkpoint(str(run.checkpoint_path))
-        write_logbook(run.path / "logbook.csv", evolution.logbook)
-        write_hall_of_fame(run.path / "hall_of_fame.txt", evolution.hall_of_fame)
+        with _saying_how_to_resume(run):
+            evolution.save_checkpoint(str(run.checkpoint_path))
+            write_logbook(run.path / "logbook.csv", evolution.logbook)
+            write_hall_of_fame(run.path / "hall_of_fame.txt", evolution.hall_of_fame)
         if on_generation is not None:
             on_generation(evolution, row)
 
+    if evolution.generation < run.config.generations:
+        with _saying_how_to_resume(run):
+            run.finished_path.unlink(missing_ok=True)  # the mark of an earlier end no longer holds
     evolution.run(runner, after_generation)
     run.trained_now = evolution.generation - started_at
     if not evolution.hall_of_fame.items:
         raise RunError("no generation was evaluated: nothing to save (train 1 generation or more)")
+    with _saying_how_to_resume(run):
+        _finish(run, evolution, runner)
+    return run
+
+
+def _finish(run: RunFolder, evolution: Evolution, runner: Runner) -> None:
+    """The run's end: choose the champion, write the logbook, hall of fame, figure and best player files, copy
+    the best player, and last of all the completion mark ``finished.json`` listing them with their SHA-256."""
     best = evolution.champion(runner)
     write_logbook(run.path / "logbook.csv", evolution.logbook)
     write_hall_of_fame(run.path / "hall_of_fame.txt", evolution.hall_of_fame)
@@ -257,7 +359,39 @@ def _train(run: RunFolder, evolution: Evolution, runner: Runner, on_generation: 
         run=data["run"],
     )
     save_player(run.path / SIMPLIFIED_PLAYER, {**simplified_data, "simplification": report.to_data()})
-    return run
+    outputs = list(OUTPUTS)  # by name in the run folder; the copy by its absolute path
+    if run.best_player_copy is not None and run.best_player_copy.resolve() != run.best_player_path.resolve():
+        outputs.append(str(run.best_player_copy))
+    mark = {
+        "format": FINISHED_FORMAT,
+        "generations": evolution.generation,
+        "outputs": {name: file_sha256(run.path / name) for name in outputs},
+    }
+    write_text_atomic(run.finished_path, json.dumps(mark, indent=2) + "\n")
+
+
+@contextmanager
+def _saying_how_to_resume(run: RunFolder) -> Iterator[None]:
+    """An ``OSError`` while the run writes (a full disk) becomes a one-line :class:`RunError` that names the
+    file and says how to go on: the last checkpoint is whole, so ``--resume`` continues from it."""
+    try:
+        yield
+    except OSError as error:
+        raise RunError(
+            f"{error.strerror or error}; the run is saved up to its last checkpoint: make room, then "
+            f"python -m gpquarto train --resume --run-dir {run.path}"
+        ) from None
+
+
+def _plugin_hashes(paths: Sequence[str]) -> dict[str, str]:
+    """The SHA-256 of each plugin file (a one-line :class:`RunError` for one that cannot be read)."""
+    hashes = {}
+    for path in paths:
+        try:
+            hashes[path] = file_sha256(path)
+        except OSError as error:
+            raise RunError(f"plugin {path}: cannot read it ({error.strerror})") from None
+    return hashes
 
 
 def _write_config(run: RunFolder) -> None:
@@ -266,18 +400,39 @@ def _write_config(run: RunFolder) -> None:
         "run_id": run.run_id,
         "evolution": run.config.as_dict(),
         "best_player_copy": None if run.best_player_copy is None else str(run.best_player_copy),
+        "plugin_files": [{"path": path, "sha256": run.plugin_hashes[path]} for path in run.config.plugins],
     }
     write_text_atomic(run.path / CONFIG_FILE, json.dumps(data, indent=2) + "\n")
 
 
+def _check_outputs(run: RunFolder) -> None:
+    """Before any work: the run folder can be written, and so can the best player's copy (see
+    :func:`_check_copy_target`)."""
+    try:
+        check_writable_folder(run.path)
+    except OSError as error:
+        raise RunError(f"the run folder: {error.strerror}") from None
+    _check_copy_target(run)
+
+
 def _check_copy_target(run: RunFolder) -> None:
-    """Refuse, before any work, a best-player copy that would write over a file of another run (or any
-    other file)."""
+    """Refuse, before any work, a best-player copy that could not be written: not a ``.p`` or ``.json`` file,
+    in a folder that does not exist (none is created, but the run's own) or cannot be written, or a file of another run (or any
+    other file) that it would write over."""
     target = run.best_player_copy
-    if target is None or not target.exists() or target.resolve() == run.best_player_path.resolve():
+    if target is None or target.resolve() == run.best_player_path.resolve():
         return
     if target.suffix.lower() not in PLAYER_SUFFIXES:
         raise RunError(f"{target}: the best player's copy must end in .p or .json")
+    in_run_folder = target.parent == run.path.absolute()  # the run makes its own folder
+    if not in_run_folder and not target.parent.is_dir():
+        raise RunError(f"{target}: the folder {target.parent} does not exist (create it, or choose another file)")
+    try:
+        check_writable_folder(target.parent)
+    except OSError as error:
+        raise RunError(f"{target}: {error.strerror}") from None
+    if not target.exists():
+        return
     try:
         owner = read_player_file(target).get("run", {}).get("id")
     except ValueError:

@@ -4,7 +4,7 @@ Routes (all JSON; an error is a 4xx answer ``{"error": "one line"}``, never a cr
 
 ========================================  ===================================================================
 ``GET /``                                 the page (``static/index.html``; assets under ``/static/``)
-``GET /api/players``                      registered players and saved player files found under the runs folder
+``GET /api/players``                      registered players, and saved player files (runs, ``--players-dir``)
 ``POST /api/games``                       new game ``{"opponent", "seat", "rules", "position", "seed"}``
 ``GET /api/games/{id}``                   the game's state
 ``POST /api/games/{id}/move``             ``{"piece": P}`` or ``{"square": S}``; the opponent answers at once
@@ -17,7 +17,13 @@ Routes (all JSON; an error is a 4xx answer ``{"error": "one line"}``, never a cr
 ``GET /api/runs/{name}/fitness.png``      the run's fitness plot
 ========================================  ===================================================================
 
-Blocking work (a player's decision, a solve, a watched game) runs in a thread pool, never on the event loop.
+Blocking work (a player's decision, a solve, a watched game) runs in a thread pool, never on the event loop;
+a searching player decides in a worker process killed at the time limit (:mod:`gpquarto.web.decisions`).
+What a request may ask is bounded: a body of at most :data:`MAX_BODY_BYTES` (refused with 413 before it is
+read), JSON nested at most :data:`MAX_JSON_DEPTH` deep, search budgets and player files as
+:mod:`gpquarto.web.players` allows. A request that changes state (any method but GET and HEAD) must name a
+trusted host (``Host``; by default the loopback names, against DNS rebinding) and, when it has an ``Origin``,
+come from the same host and port (against cross-site requests): otherwise 403.
 """
 
 from __future__ import annotations
@@ -26,8 +32,10 @@ import asyncio
 import contextlib
 import json
 import logging
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -35,19 +43,22 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Receive, Scope, Send
 
+from gpquarto.arena.record import MAX_SEED
+from gpquarto.arena.views import game_view
+from gpquarto.runner.killable import KillablePool
 from gpquarto.web import runs
-from gpquarto.web.players import player_names
+from gpquarto.web.decisions import DecisionsStopped
+from gpquarto.web.players import RequestPlayers, player_names
 from gpquarto.web.sessions import (
     DEFAULT_TIME_LIMIT,
     PlaySession,
     RequestError,
     SessionStore,
     action_of,
-    game_view,
     hint,
     load_record,
-    make_player_for_request,
     parse_start,
     play_opponent,
     watch_game,
@@ -55,14 +66,32 @@ from gpquarto.web.sessions import (
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY_BYTES = 1_000_000
+#: Arrays and objects nested deeper than this in a request body are refused (the API's own go 3 deep).
+MAX_JSON_DEPTH = 32
+#: Host names a loopback server answers state-changing requests for.
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
+#: Threads for blocking work; they mostly wait (on a worker process, a file), so there are many.
+THREADS = 32
 _log = logging.getLogger(__name__)
 
 
-def create_app(*, runs_dir: str | Path = "runs", time_limit: float = DEFAULT_TIME_LIMIT, workers: int = 4) -> Starlette:
-    """The web app. ``runs_dir`` is the folder of training runs; ``time_limit`` the seconds per decision."""
+def create_app(
+    *,
+    runs_dir: str | Path = "runs",
+    players_dirs: Sequence[str | Path] = (),
+    time_limit: float = DEFAULT_TIME_LIMIT,
+    workers: int = 2,
+    trusted_hosts: Sequence[str] | None = LOOPBACK_NAMES,
+) -> Starlette:
+    """The web app. ``runs_dir`` is the folder of training runs, ``players_dirs`` more folders of saved players
+    a request may name; ``time_limit`` the seconds per decision; ``workers`` the processes in which searching
+    players decide; ``trusted_hosts`` the host names state-changing requests may be sent to (None: any).
+    ``app.state.stop()`` kills the worker processes at once (for a prompt Ctrl-C)."""
     store = SessionStore()
-    executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="gpquarto-web")
+    executor = ThreadPoolExecutor(max_workers=THREADS, thread_name_prefix="gpquarto-web")
+    pool = KillablePool(workers)
     runs_root = Path(runs_dir)
+    players = RequestPlayers([runs_root, *players_dirs], pool, time_limit)
 
     async def in_thread(function, *args, **kwargs):
         return await asyncio.get_running_loop().run_in_executor(executor, lambda: function(*args, **kwargs))
@@ -70,15 +99,15 @@ def create_app(*, runs_dir: str | Path = "runs", time_limit: float = DEFAULT_TIM
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html")
 
-    async def players(request: Request) -> Response:
-        return JSONResponse({"players": player_names(), "files": runs.player_files(runs_root)})
+    async def player_list(request: Request) -> Response:
+        return JSONResponse({"players": player_names(), "files": await in_thread(players.files)})
 
     async def new_game(request: Request) -> Response:
         body = await json_body(request)
         seed = optional_int(body, "seed")
         seat = body.get("seat", 0)
         start = parse_start(body.get("position"), body.get("rules"))
-        opponent = await in_thread(make_player_for_request, body.get("opponent"), seed)
+        opponent = await in_thread(players.make, body.get("opponent"), seed)
         session = store.add(PlaySession(str(body.get("opponent")).strip(), opponent, human_seat=seat, start=start))
         async with session.lock:
             await play_opponent(session, executor, time_limit)
@@ -121,24 +150,27 @@ def create_app(*, runs_dir: str | Path = "runs", time_limit: float = DEFAULT_TIM
             raise RequestError('watch needs two players: {"players": ["random", "novice"]}')
         start = parse_start(body.get("position"), body.get("rules"))
         seed = optional_int(body, "seed")
-        view = await in_thread(watch_game, (specs[0], specs[1]), start=start, seed=seed, time_limit=time_limit)
+        first, second = [await in_thread(players.make, spec, seed) for spec in specs]
+        names = (str(specs[0]).strip(), str(specs[1]).strip())
+        view = await in_thread(watch_game, (first, second), names=names, start=start, seed=seed, time_limit=time_limit)
         return JSONResponse(view)
 
     async def replay(request: Request) -> Response:
         return JSONResponse(game_view(load_record(await json_body(request))))
 
     async def run_list(request: Request) -> Response:
-        return JSONResponse({"folder": str(runs_root), "runs": runs.list_runs(runs_root)})
+        return JSONResponse({"folder": str(runs_root), "runs": await in_thread(runs.list_runs, runs_root)})
 
     async def run_detail(request: Request) -> Response:
         return JSONResponse(await in_thread(runs.run_summary, runs_root, request.path_params["name"]))
 
     async def run_plot(request: Request) -> Response:
-        return FileResponse(runs.run_file(runs_root, request.path_params["name"], runs.FITNESS_PLOT))
+        path = await in_thread(runs.run_file, runs_root, request.path_params["name"], runs.FITNESS_PLOT)
+        return FileResponse(path)
 
     routes = [
         Route("/", index),
-        Route("/api/players", players),
+        Route("/api/players", player_list),
         Route("/api/games", new_game, methods=["POST"]),
         Route("/api/games/{key}", game),
         Route("/api/games/{key}/move", move, methods=["POST"]),
@@ -152,45 +184,132 @@ def create_app(*, runs_dir: str | Path = "runs", time_limit: float = DEFAULT_TIM
         Route("/api/runs/{name}/fitness.png", run_plot),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    handlers = {RequestError: request_error, HTTPException: http_error, Exception: server_error}
+    handlers = {
+        RequestError: request_error,
+        DecisionsStopped: stopping_error,
+        HTTPException: http_error,
+        Exception: server_error,
+    }
+
+    def stop() -> None:
+        pool.close()
+        executor.shutdown(wait=False, cancel_futures=True)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette):
+        pool.start()
         yield
-        executor.shutdown(wait=False, cancel_futures=True)
+        stop()
 
     app = Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan)
+    app.add_middleware(TrustedRequests, trusted_hosts=trusted_hosts)
     app.state.sessions = store
+    app.state.pool = pool
+    app.state.stop = stop
     return app
 
 
+class TrustedRequests:
+    """ASGI middleware: a state-changing request (not GET or HEAD) gets 403 unless its ``Host`` names a
+    trusted host (any when ``trusted_hosts`` is None) and its ``Origin``, when it has one, is that same host
+    and port; a body announced over :data:`MAX_BODY_BYTES` gets 413 before it is read."""
+
+    def __init__(self, app: ASGIApp, trusted_hosts: Sequence[str] | None = LOOPBACK_NAMES) -> None:
+        self.app = app
+        self.trusted = None if trusted_hosts is None else {name.lower().strip("[]") for name in trusted_hosts}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] not in ("GET", "HEAD"):
+            headers = {key.decode("latin-1").lower(): value.decode("latin-1") for key, value in scope["headers"]}
+            refusal = self.refusal(headers)
+            if refusal is not None:
+                status, message = refusal
+                await JSONResponse({"error": message}, status_code=status)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+    def refusal(self, headers: dict[str, str]) -> tuple[int, str] | None:
+        """``(status, one line)`` when a state-changing request with these headers is refused, else None."""
+        length = headers.get("content-length", "0").strip()
+        if not length.isdigit() or len(length) > 12:
+            return 400, "bad Content-Length"
+        if int(length) > MAX_BODY_BYTES:
+            return 413, f"request body over {MAX_BODY_BYTES} bytes"
+        host = headers.get("host", "")
+        name = _host_name(host)
+        if self.trusted is not None and name not in self.trusted:
+            return 403, f"requests that change state must be sent to this server by its own name, not {host[:80]!r}"
+        origin = headers.get("origin")
+        if origin is not None and (origin == "null" or urlsplit(origin).netloc.lower() != host.lower()):
+            return 403, f"cross-site request refused (Origin {origin[:80]!r} is not {host[:80]!r})"
+        return None
+
+
+def _host_name(host: str) -> str:
+    """The name in a ``Host`` header, lower case, without the port or an IPv6 address's brackets."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[1 : host.find("]")] if "]" in host else host
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
 async def json_body(request: Request) -> dict:
-    """The request's JSON object; ``RequestError`` when it is too big, not JSON or not an object."""
-    raw = await request.body()
-    if len(raw) > MAX_BODY_BYTES:
-        raise RequestError(f"request body over {MAX_BODY_BYTES} bytes", status=413)
+    """The request's JSON object; ``RequestError`` when it is too big (413, counted while it streams in, so a
+    big body is never held whole), not JSON, nested too deep or not an object."""
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY_BYTES:
+            raise RequestError(f"request body over {MAX_BODY_BYTES} bytes", status=413)
+        chunks.append(chunk)
+    raw = b"".join(chunks)
     try:
         body = json.loads(raw or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise RequestError(f"the request body is not JSON: {error}") from None
+    except RecursionError:
+        body = None
+    except ValueError as error:  # not JSON, not UTF-8, a number of more than 4300 digits
+        raise RequestError(f"the request body is not JSON: {str(error)[:200]}") from None
+    if body is None or _too_deep(body):
+        raise RequestError(f"the request body is nested more than {MAX_JSON_DEPTH} deep")
     if not isinstance(body, dict):
         raise RequestError("the request body must be a JSON object")
     return body
 
 
+def _too_deep(value: object) -> bool:
+    """True when lists and dicts in ``value`` nest deeper than :data:`MAX_JSON_DEPTH` (no recursion)."""
+    level = [value]
+    for _ in range(MAX_JSON_DEPTH + 1):
+        level = [
+            item
+            for container in level
+            if isinstance(container, (list, dict))
+            for item in (container.values() if isinstance(container, dict) else container)
+        ]
+        if not level:
+            return False
+    return True
+
+
 def optional_int(body: dict, key: str) -> int | None:
-    """``body[key]`` as a non-negative int, or None when absent."""
+    """``body[key]`` as a whole number 0..2**63-1, or None when absent."""
     value = body.get(key)
-    if value in (None, ""):
+    if value is None or value == "":
         return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise RequestError(f"{key} must be a whole number >= 0, got {value!r}")
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < MAX_SEED:
+        shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+        raise RequestError(f"{key} must be a whole number 0..2**63-1, got {shown}")
     return value
 
 
 async def request_error(request: Request, error: Exception) -> Response:
     status = getattr(error, "status", 400)
     return JSONResponse({"error": str(error)}, status_code=status)
+
+
+async def stopping_error(request: Request, error: Exception) -> Response:
+    return JSONResponse({"error": "the server is stopping"}, status_code=503)
 
 
 async def http_error(request: Request, error: Exception) -> Response:

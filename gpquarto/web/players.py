@@ -1,27 +1,136 @@
-"""Players for the web app: the one module that turns specs into players and reads evolved players' rules.
+"""Players for the web app: the one module that turns specs into players.
 
-Every other web module goes through :func:`load_player` and :func:`explain`; specs become players through
-the one resolver, :func:`gpquarto.resolve.make_unattended_player`.
+Every other web module goes through :class:`RequestPlayers` (or :func:`load_player`); specs
+become players through the one resolver, :func:`gpquarto.resolve.make_unattended_player`, or for a searching
+zoo player through its registry recipe, played in a worker process (:mod:`gpquarto.web.decisions`).
+
+What a request may name is bounded: search budgets up to :data:`BUDGET_CAPS` (and an ``mcts`` time up to the
+server's time limit), and player files only by a relative name inside the runs folder or a folder named at
+start-up (``serve --players-dir``); a file outside them is answered exactly like a missing one.
 """
 
 from __future__ import annotations
 
+import os
 import typing
+from collections.abc import Sequence
+from pathlib import Path, PurePosixPath
 
-from gpquarto.games.interface import DecisionKind
-from gpquarto.gp.player import EvolvedPlayer
+from gpquarto.gp.storage import SUFFIXES
 from gpquarto.players.base import Player
-from gpquarto.players.registry import available_players
-from gpquarto.resolve import make_unattended_player
+from gpquarto.players.registry import available_players, named_player_recipe
+from gpquarto.resolve import PLAYER_FILE_SUFFIXES, make_unattended_player
+from gpquarto.runner.killable import KillablePool
+from gpquarto.web.decisions import RemotePlayer
+from gpquarto.web.sessions import RequestError
 
-#: The two Quarto decision kinds, by the short names the web package uses.
-CHOOSE, PLACE = DecisionKind.CHOOSE, DecisionKind.PLACE
+__all__ = ["BUDGET_CAPS", "RequestPlayers", "load_player", "player_names"]
 
-__all__ = ["CHOOSE", "PLACE", "explain", "load_player", "player_names"]
+#: The largest search budget a web request may ask for, by (player, parameter).
+BUDGET_CAPS: dict[tuple[str, str], int] = {
+    ("minimax", "depth"): 6,
+    ("minimax", "node_bound"): 1_000_000,
+    ("minimax", "solver_below"): 10,
+    ("frontier", "depth"): 6,
+    ("mcts", "iterations"): 200_000,
+    ("mcts", "solver_below"): 10,
+    ("solver", "empties"): 10,
+}
+#: Zoo players that decide in microseconds whatever they are given: they play in the server's threads.
+IN_PROCESS = frozenset({"random", "novice"})
+#: The longest player spec a request may send.
+MAX_SPEC = 300
+_ADVICE = "in the browser, you are the human player"
+
+
+class RequestPlayers:
+    """Players for requests: zoo players within the budget caps, searching ones in ``pool``'s processes
+    (``time_limit`` seconds per decision), and saved players found by name under ``roots`` only."""
+
+    def __init__(self, roots: Sequence[str | os.PathLike[str]], pool: KillablePool, time_limit: float) -> None:
+        self.roots = [Path(root) for root in roots]
+        self.pool = pool
+        self.time_limit = time_limit
+
+    def make(self, spec: object, seed: int | None = None) -> Player:
+        """The player for a spec sent by a request; :class:`RequestError` (one line) when refused."""
+        if not isinstance(spec, str) or not spec.strip():
+            raise RequestError("choose a player: a name such as random or minimax:depth=2, or a saved player file")
+        spec = spec.strip()
+        if len(spec) > MAX_SPEC:
+            raise RequestError(f"a player spec is at most {MAX_SPEC} characters")
+        try:
+            if _names_a_file(spec):
+                return make_unattended_player(str(self.player_file(spec)), seed=seed, advice=_ADVICE)
+            info, kwargs = named_player_recipe(spec, seed=seed)
+            self._check_budget(info.name, kwargs)
+            if info.name in IN_PROCESS:
+                return make_unattended_player(spec, seed=seed, advice=_ADVICE)
+            if _interactive(info.factory):
+                raise ValueError(f"player {spec!r} needs a person at the terminal: {_ADVICE}")
+            info.factory(**kwargs)  # its own checks of the parameters, here, in one line
+        except RequestError:
+            raise
+        except ValueError as error:
+            raise RequestError(str(error)) from None
+        except TypeError as error:
+            raise RequestError(f"player {spec!r}: {error}") from None
+        return RemotePlayer(spec, info.factory, kwargs, self.pool, self.time_limit)
+
+    def _check_budget(self, name: str, kwargs: dict) -> None:
+        for key, value in kwargs.items():
+            cap = BUDGET_CAPS.get((name, key))
+            if cap is not None and isinstance(value, int) and value > cap:
+                raise RequestError(f"{name} {key} is at most {cap:,} on this server, got {value:,}")
+        if name == "mcts" and kwargs.get("time", 0) > self.time_limit:
+            raise RequestError(
+                f"mcts time is at most the {self.time_limit:g} s time limit on this server, got {kwargs['time']:g}"
+            )
+
+    def player_file(self, name: str) -> Path:
+        """The saved player ``name`` (a relative path such as ``demo/best_player.json``) in the first root that
+        holds it, symlinks resolved and kept inside the root; :class:`RequestError` 404 otherwise."""
+        parts = PurePosixPath(name).parts
+        if "\\" not in name and parts and not PurePosixPath(name).is_absolute() and not {"..", "."} & set(parts):
+            for root in self.roots:
+                try:
+                    inside = root.resolve()
+                    path = (inside / name).resolve()
+                    if path.is_relative_to(inside) and path.is_file() and path.suffix.lower() in SUFFIXES:
+                        return path
+                except (OSError, ValueError):  # a name too long, a loop of links: not a file it can have
+                    continue
+        raise RequestError(f"no player file {name[:80]!r} in the runs folder or the players folders", status=404)
+
+    def files(self) -> list[str]:
+        """The saved players offered to the page, by the names :meth:`player_file` accepts: each run's
+        ``best_player.json`` in the runs folder (the first root), and the player files directly in the others."""
+        candidates = [f"{path.parent.name}/{path.name}" for path in self._glob(0, "*/best_player.json")]
+        for index in range(1, len(self.roots)):
+            candidates += [path.name for path in self._glob(index, "*") if path.suffix.lower() in SUFFIXES]
+        found: list[str] = []
+        for name in candidates:
+            try:
+                self.player_file(name)
+            except RequestError:
+                continue
+            if name not in found:
+                found.append(name)
+        return found
+
+    def _glob(self, index: int, pattern: str) -> list[Path]:
+        root = self.roots[index] if index < len(self.roots) else None
+        return sorted(root.glob(pattern)) if root is not None and root.is_dir() else []
+
+
+def _names_a_file(spec: str) -> bool:
+    """True when a request's spec names a file (by its suffix or a path separator), never by looking."""
+    return os.path.splitext(spec)[1].lower() in PLAYER_FILE_SUFFIXES or "/" in spec or "\\" in spec
 
 
 def load_player(spec: str, *, seed: int | None = None) -> Player:
-    """The player for ``spec`` (a name with parameters, or a saved player file); ``ValueError`` when unknown.
+    """The player for ``spec`` (a name with parameters, or any saved player file: not for requests, see
+    :class:`RequestPlayers`); ``ValueError`` when unknown.
 
     Interactive players (``human``) are refused: in the browser, the person at the page is the human.
     """
@@ -46,17 +155,3 @@ def _interactive(factory) -> bool:
     except Exception:  # unresolvable annotations: assume an ordinary player
         return False
     return bool(getattr(made, "interactive", False))
-
-
-def explain(player: Player, kind: str) -> dict | None:
-    """Why ``player`` took its last decision of ``kind`` (``"choose"`` or ``"place"``), or None if it has no rules.
-
-    For an evolved player: the 1-based number of the rule that fired and its ``if ... then ...`` text, or
-    ``rule: None`` when no rule fired with a legal action and the random fallback decided.
-    """
-    if not isinstance(player, EvolvedPlayer):
-        return None
-    index = player.rules.last_rule
-    if index is None:
-        return {"kind": kind, "rule": None, "text": "random fallback: no rule fired with a legal action"}
-    return {"kind": kind, "rule": index + 1, "text": str(player.genome.rules(kind)[index])}

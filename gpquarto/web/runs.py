@@ -1,11 +1,14 @@
 """Training run folders for the web app's Runs page: ``runs/NAME/`` with its logbook, hall of fame and best player.
 
-Only direct sub-folders of the runs folder are opened, by exact name: a request cannot reach other files.
+Only direct sub-folders of the runs folder are opened, by exact name, and a symbolic link is followed only
+when it stays inside the runs folder: a request cannot reach other files. Numbers that JSON cannot carry
+(a run trained with an infinite weight) are sent as null.
 """
 
 from __future__ import annotations
 
 import csv
+import math
 from pathlib import Path
 
 from gpquarto.web.sessions import RequestError
@@ -13,49 +16,75 @@ from gpquarto.web.sessions import RequestError
 LOGBOOK, HALL_OF_FAME, BEST_PLAYER, FITNESS_PLOT = "logbook.csv", "hall_of_fame.txt", "best_player.json", "fitness.png"
 RUN_FILES = (LOGBOOK, HALL_OF_FAME, BEST_PLAYER, FITNESS_PLOT)
 MAX_TEXT_BYTES = 2_000_000
+#: The longest run name looked up (longer ones cannot be folder names).
+MAX_NAME = 255
 
 
 def list_runs(root: Path) -> list[dict]:
     """The run folders under ``root`` (those holding at least one run file), newest first."""
     if not root.is_dir():
         return []
-    found = [folder for folder in root.iterdir() if folder.is_dir() and any((folder / f).is_file() for f in RUN_FILES)]
+    found = [folder for folder in root.iterdir() if _inside(root, folder) and folder.is_dir()]
+    found = [folder for folder in found if any(_run_file(root, folder / name) for name in RUN_FILES)]
     found.sort(key=lambda folder: folder.stat().st_mtime, reverse=True)
-    return [{"name": folder.name, "files": [f for f in RUN_FILES if (folder / f).is_file()]} for folder in found]
+    return [{"name": folder.name, "files": [f for f in RUN_FILES if _run_file(root, folder / f)]} for folder in found]
 
 
 def run_folder(root: Path, name: str) -> Path:
     """The folder of run ``name``: a direct sub-folder of ``root``; ``RequestError`` 404 otherwise."""
-    if root.is_dir() and name not in (".", "..") and "/" not in name and "\\" not in name:
+    if len(name) <= MAX_NAME and name not in (".", "..") and "/" not in name and "\\" not in name and "\0" not in name:
         folder = root / name
-        if folder.is_dir():
+        if _inside(root, folder) and folder.is_dir():
             return folder
-    raise RequestError(f"no run {name!r} in {root}", status=404)
+    raise RequestError(f"no run {name[:80]!r} in {root}", status=404)
 
 
 def run_file(root: Path, name: str, filename: str) -> Path:
     """One of the run's files; ``RequestError`` 404 when it is missing."""
     path = run_folder(root, name) / filename
-    if not path.is_file():
+    if not _run_file(root, path):
         raise RequestError(f"run {name!r} has no {filename}", status=404)
     return path
+
+
+def _inside(root: Path, path: Path) -> bool:
+    """True when ``path``, links resolved, is inside ``root`` (and can be looked at)."""
+    try:
+        return path.resolve().is_relative_to(root.resolve())
+    except (OSError, RuntimeError, ValueError):
+        return False
+
+
+def _run_file(root: Path, path: Path) -> bool:
+    return _inside(root, path) and path.is_file()
 
 
 def run_summary(root: Path, name: str) -> dict:
     """What the Runs page shows: the logbook's columns and rows, the hall of fame text, the best player's rules."""
     folder = run_folder(root, name)
     summary: dict = {"name": name, "logbook": None, "hall_of_fame": None, "best_player": None, "problems": []}
-    summary["has_plot"] = (folder / FITNESS_PLOT).is_file()
-    if (folder / LOGBOOK).is_file():
+    summary["has_plot"] = _run_file(root, folder / FITNESS_PLOT)
+    if _run_file(root, folder / LOGBOOK):
         summary["logbook"] = read_logbook(folder / LOGBOOK)
-    if (folder / HALL_OF_FAME).is_file():
+    if _run_file(root, folder / HALL_OF_FAME):
         summary["hall_of_fame"] = _read_text(folder / HALL_OF_FAME)
-    if (folder / BEST_PLAYER).is_file():
+    if _run_file(root, folder / BEST_PLAYER):
         try:
-            summary["best_player"] = best_player(folder / BEST_PLAYER)
+            summary["best_player"] = {**best_player(folder / BEST_PLAYER), "spec": f"{name}/{BEST_PLAYER}"}
         except ValueError as error:
             summary["problems"].append(str(error))
-    return summary
+    return finite(summary)
+
+
+def finite(value: object) -> object:
+    """``value`` with every float that is not finite replaced by None (JSON has no infinity)."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {key: finite(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [finite(item) for item in value]
+    return value
 
 
 def read_logbook(path: Path) -> dict:
@@ -68,12 +97,12 @@ def read_logbook(path: Path) -> dict:
 
 
 def best_player(path: Path) -> dict:
-    """The saved player's name, fitness and rule texts (read by the safe reader, never executed)."""
+    """The saved player's name, fitness and rule texts (read by the safe reader, never executed); the page
+    names it by ``RUN/best_player.json`` (see :class:`~gpquarto.web.players.RequestPlayers`)."""
     from gpquarto.gp.storage import read_player_file
 
     data = read_player_file(path)
     return {
-        "spec": str(path),
         "name": data.get("name", ""),
         "fitness": data.get("fitness", {}),
         "rules": {
@@ -83,18 +112,15 @@ def best_player(path: Path) -> dict:
     }
 
 
-def player_files(root: Path) -> list[str]:
-    """Saved best players of the runs under ``root``, as specs the Play and Watch pages accept."""
-    return [str(root / run["name"] / BEST_PLAYER) for run in list_runs(root) if BEST_PLAYER in run["files"]]
-
-
 def _read_text(path: Path) -> str:
     with open(path, encoding="utf-8", errors="replace") as stream:
         return stream.read(MAX_TEXT_BYTES)
 
 
 def _number(cell: str) -> float | None:
+    """The cell as a finite number, or None."""
     try:
-        return float(cell)
+        number = float(cell)
     except ValueError:
         return None
+    return number if math.isfinite(number) else None

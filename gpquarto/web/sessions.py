@@ -1,32 +1,38 @@
-"""Games in the web app, without any web framework: play sessions kept in memory, hints, watched and replayed games.
+"""Play sessions in the web app, without any web framework: games against a player kept in memory, and hints.
 
 A :class:`PlaySession` holds a :class:`~gpquarto.games.quarto.board.Board`, the opponent player and the moves so far.
 The person moves through :meth:`PlaySession.human_move`; the opponent's decisions are taken by
-:func:`decide` on a copy of the board (in a worker thread, see :func:`play_opponent`) and applied with the
-same forfeit rules as matches: a player that raises, answers an illegal action or takes longer than the time
-limit loses the game. Every state sent to the page is a plain dict from :func:`board_state`.
+:func:`decide` on a copy of the board (in a worker thread, see :func:`play_opponent`; a searching player
+decides in a worker process, see :mod:`gpquarto.web.decisions`) and applied with the same forfeit rules as
+matches: a player that raises, answers an illegal action or takes longer than the time limit loses the game.
+Positions, moves and whole games become plain data in :mod:`gpquarto.arena.views`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import os
 import secrets
 import time
 from collections import OrderedDict
 from concurrent.futures import Executor
 from dataclasses import dataclass
 
-from gpquarto.arena.game import play_game
 from gpquarto.arena.record import GameRecord
-from gpquarto.games.interface import Termination
+from gpquarto.arena.views import (
+    Move,
+    board_state,
+    display_name,
+    explained_game,
+    explanation,
+    game_view,
+)
+from gpquarto.games.interface import DecisionKind, Termination
 from gpquarto.games.quarto.board import PLACE_OFFSET, Board, IllegalActionError, action_name
 from gpquarto.games.quarto.lines import SQUARE_COUNT, Rules
-from gpquarto.games.quarto.pieces import NO_PIECE
-from gpquarto.players.base import QuartoPlayer, ask_decision, raised_reason
+from gpquarto.players.base import Player, PlayerQuit, ask_decision, raised_reason, too_slow_reason
 from gpquarto.search.solver import VALUE_WORDS
 from gpquarto.search.solver import hint as solver_hint
-from gpquarto.web.players import CHOOSE, PLACE, explain, load_player
+from gpquarto.web.decisions import worker_for
 
 #: Seconds a player may think about one decision before it forfeits (``gpquarto serve --time-limit``).
 DEFAULT_TIME_LIMIT = 10.0
@@ -44,29 +50,6 @@ class RequestError(ValueError):
         self.status = status
 
 
-def display_name(spec: str) -> str:
-    """A player's name for the page: a saved player file by its file name, a spec as it is."""
-    return os.path.basename(spec) if os.sep in spec else spec
-
-
-def board_state(board: Board) -> dict:
-    """The position as plain data for the page: cells (None when empty), piece in hand, pieces left, winner."""
-    return {
-        "position": board.text(),
-        "rules": board.rules.value,
-        "cells": [None if piece == NO_PIECE else piece for piece in board.raw_cells],
-        "in_hand": None if board.in_hand == NO_PIECE else board.in_hand,
-        "available": list(board.available_pieces()),
-        "to_act": board.player,
-        "choice_due": board.choice_due,
-        "placement_due": board.placement_due,
-        "over": board.is_over(),
-        "winner": board.winner,
-        "draw": board.is_draw(),
-        "winning_lines": [list(line) for line in board.winning_lines()],
-    }
-
-
 def action_of(body: object) -> int:
     """The action (single-int encoding) in a move request ``{"piece": P}`` or ``{"square": S}``."""
     if not isinstance(body, dict) or len(body) != 1 or not ({"piece", "square"} & set(body)):
@@ -78,46 +61,37 @@ def action_of(body: object) -> int:
 
 
 @dataclass
-class Move:
-    """One action of a game, with who took it and, for an evolved player, the rule behind it."""
-
-    seat: int
-    action: int
-    explanation: dict | None = None
-
-    def to_dict(self) -> dict:
-        return {
-            "seat": self.seat,
-            "action": self.action,
-            "text": action_name(self.action),
-            "explanation": self.explanation,
-        }
-
-
-@dataclass
 class Decision:
     """What a player answered to a decision of ``kind``: a piece or a square (not yet validated), or the
-    reason it forfeits without an answer (raised, too slow)."""
+    reason it forfeits without an answer (raised, too slow); ``elapsed`` is the seconds it took."""
 
     kind: str
     answer: object = None
     reason: str = ""
     explanation: dict | None = None
+    elapsed: float = 0.0
 
 
 def decide(player, board: Board) -> Decision:
     """Ask ``player`` for the decision due on ``board`` (a choice or a placement), catching its errors.
 
     The player sees a view of a copy, so a player abandoned after its time limit cannot see later moves.
-    The answer is not validated here: :meth:`PlaySession.apply_opponent` does that on the real board.
+    The answer is not validated here: :meth:`PlaySession.apply_opponent` does that on the real board. A
+    searching player's worker process is leased first (:func:`~gpquarto.web.decisions.worker_for`), so the
+    time taken counts from when a worker is ready.
     """
     view = board.copy().view()
-    kind = CHOOSE if board.choice_due else PLACE
-    try:
-        answer = ask_decision(player, view)
-    except (Exception, SystemExit) as error:  # a player's bug (even sys.exit) loses the game, not the server
-        return Decision(kind, reason=raised_reason(error))
-    return Decision(kind, answer, explanation=explain(player, kind))
+    kind = DecisionKind.CHOOSE if board.choice_due else DecisionKind.PLACE
+    with worker_for([player]):
+        started = time.perf_counter()
+        try:
+            answer = ask_decision(player, view)
+        except PlayerQuit:
+            raise
+        except (Exception, SystemExit) as error:  # a player's bug (even sys.exit) loses the game, not the server
+            return Decision(kind, reason=raised_reason(error), elapsed=time.perf_counter() - started)
+        elapsed = time.perf_counter() - started
+    return Decision(kind, answer, explanation=explanation(player, kind), elapsed=elapsed)
 
 
 class PlaySession:
@@ -126,7 +100,7 @@ class PlaySession:
     def __init__(
         self, opponent_spec: str, opponent, *, human_seat: int = 0, start: Board | None = None, key: str = ""
     ) -> None:
-        if human_seat not in (0, 1):
+        if isinstance(human_seat, bool) or human_seat not in (0, 1) or not isinstance(human_seat, int):
             raise RequestError(f"seat must be 0 (you choose first) or 1, got {human_seat!r}")
         self.key = key or secrets.token_urlsafe(9)
         self.opponent_spec = opponent_spec
@@ -169,12 +143,12 @@ class PlaySession:
             self.forfeit = (seat, decision.reason)
             return
         try:
-            if decision.kind == CHOOSE:
+            if decision.kind == DecisionKind.CHOOSE:
                 self.board.choose(decision.answer)
             else:
                 self.board.place(decision.answer)
         except IllegalActionError as error:
-            what = "choice" if decision.kind == CHOOSE else "placement"
+            what = "choice" if decision.kind == DecisionKind.CHOOSE else "placement"
             self.forfeit = (seat, f"illegal {what} {decision.answer!r}: {error}")
             return
         self.moves.append(Move(seat, self.board.history[-1], decision.explanation))
@@ -239,22 +213,14 @@ class PlaySession:
 async def play_opponent(session: PlaySession, executor: Executor, time_limit: float) -> None:
     """Let the opponent take every decision due, each in a worker thread so the server stays responsive.
 
-    A decision that is not back within ``time_limit`` seconds forfeits; its thread is abandoned (Python
-    cannot stop it) and works on its own copy of the board.
+    A decision that takes longer than ``time_limit`` seconds forfeits; a searching player is stopped then
+    (its worker process is killed), the others cannot run long.
     """
     loop = asyncio.get_running_loop()
     while session.opponent_to_act:
-        kind = CHOOSE if session.board.choice_due else PLACE
-        started = time.perf_counter()
-        future = loop.run_in_executor(executor, decide, session.opponent, session.board)
-        try:
-            decision = await asyncio.wait_for(future, timeout=time_limit)
-        except TimeoutError:
-            decision = Decision(kind, reason=f"took more than the {time_limit:g} s limit")
-        else:
-            elapsed = time.perf_counter() - started
-            if elapsed > time_limit:
-                decision = Decision(kind, reason=f"took {elapsed:.3f} s, over the {time_limit:g} s limit")
+        decision = await loop.run_in_executor(executor, decide, session.opponent, session.board)
+        if not decision.reason and decision.elapsed > time_limit:
+            decision = Decision(decision.kind, reason=too_slow_reason(decision.elapsed, time_limit))
         session.apply_opponent(decision)
 
 
@@ -295,16 +261,6 @@ def parse_start(position: object, rules: object) -> Board:
         raise RequestError(f"rules must be 'classic' or 'advanced', got {rules!r}") from None
 
 
-def make_player_for_request(spec: object, seed: int | None = None):
-    """``load_player`` for a spec sent by the page; ``RequestError`` (400) naming the problem."""
-    if not isinstance(spec, str) or not spec.strip():
-        raise RequestError("choose a player: a name such as random or minimax:depth=2, or a saved player file")
-    try:
-        return load_player(spec.strip(), seed=seed)
-    except ValueError as error:
-        raise RequestError(str(error)) from None
-
-
 # ----------------------------------------------------------------------------------------------- hints
 def hint(board: Board) -> dict:
     """The solver's verdict for the player to act, or ``solved: False`` when the position is too big to solve."""
@@ -324,50 +280,15 @@ def hint(board: Board) -> dict:
     }
 
 
-# ------------------------------------------------------------------------------------ watch and replay
-class _Explained(QuartoPlayer):
-    """Passes a player's decisions through, noting each one's explanation (in decision order) in ``notes``."""
-
-    def __init__(self, player: QuartoPlayer, notes: list) -> None:
-        self.player = player
-        self.notes = notes
-        self.name = player.name
-
-    def seed(self, seed: int | None) -> None:
-        self.player.seed(seed)
-
-    def new_game(self, seat: int) -> None:
-        self.player.new_game(seat)
-
-    def choose_piece(self, board) -> int:
-        return self._noted(self.player.choose_piece(board), CHOOSE)
-
-    def place_piece(self, board, piece: int) -> int:
-        return self._noted(self.player.place_piece(board, piece), PLACE)
-
-    def _noted(self, action: int, kind: str) -> int:
-        self.notes.append(explain(self.player, kind))
-        return action
-
-
-def explained_game(
-    specs: tuple[str, str], *, start: Board, seed: int | None = None, time_limit: float | None = DEFAULT_TIME_LIMIT
-) -> tuple[GameRecord, list[dict | None]]:
-    """Play a whole game between two players (match rules: forfeits, ``time_limit`` seconds per decision or
-    None for none); returns its record and the explanation of each decision (see
-    :func:`~gpquarto.web.players.explain`; None for players without rules). Framework-free: ``gpquarto watch``
-    uses it too."""
-    notes: list[dict | None] = []
-    players = [_Explained(make_player_for_request(spec, seed=seed), notes) for spec in specs]
-    record = play_game(players, start=start, seed=seed, time_limit=time_limit, names=(specs[0], specs[1]))
-    return record, notes
-
-
+# -------------------------------------------------------------------------------------- watch and replay
 def watch_game(
-    specs: tuple[str, str], *, start: Board, seed: int | None = None, time_limit: float = DEFAULT_TIME_LIMIT
+    players: tuple[Player, Player], *, names: tuple[str, str], start: Board, seed: int | None, time_limit: float
 ) -> dict:
-    """:func:`explained_game` frame by frame, for the page."""
-    return game_view(*explained_game(specs, start=start, seed=seed, time_limit=time_limit))
+    """A whole game between two players (match rules, ``time_limit`` seconds per decision), frame by frame,
+    with each decision's explanation; searching players share one worker process, leased before the game."""
+    with worker_for(players):
+        record, notes = explained_game(players, names=names, start=start, seed=seed, time_limit=time_limit)
+    return game_view(record, notes)
 
 
 def load_record(data: object) -> GameRecord:
@@ -378,26 +299,3 @@ def load_record(data: object) -> GameRecord:
     except ValueError as error:
         raise RequestError(str(error)) from None
     return record
-
-
-def game_view(record: GameRecord, notes: list[dict | None] | None = None) -> dict:
-    """A record as frames: the start and the position after each action, with the move and its explanation."""
-    board = Board.from_text(record.start)
-    frames = [{**board_state(board), "move": None}]
-    for index, action in enumerate(record.actions):
-        seat = board.player
-        board.apply(action)
-        explanation = notes[index] if notes is not None and index < len(notes) else None
-        frames.append({**board_state(board), "move": Move(seat, action, explanation).to_dict()})
-    return {"players": list(record.players), "record": record.to_dict(), "frames": frames, "result": outcome(record)}
-
-
-def outcome(record: GameRecord) -> str:
-    """The result of a recorded game in one line, naming the players."""
-    names = [display_name(name) for name in record.players]
-    if record.end == Termination.FORFEIT:
-        loser = record.forfeited_by
-        return f"{names[1 - loser]} wins: {names[loser]} forfeits ({record.reason})"
-    if record.end == Termination.DRAW:
-        return "draw: the board is full"
-    return f"{names[record.winner]} wins"

@@ -60,14 +60,9 @@ def position_key(n: int, x: int, o: int, player: int) -> int:
 
 def move_winner(table: Tables, course: bool, x: int, o: int, mover: int) -> int:
     """The winner (0 or 1) after ``mover`` moved to the masks ``x``, ``o``, or -1 when no line is complete."""
-    if course:
-        return table.first_line_owner(x, o)
     own, other = (x, o) if mover == 0 else (o, x)
-    if table.has_line(other):
-        return mover ^ 1
-    if table.has_line(own):
-        return mover
-    return NO_WINNER
+    result = table.mover_result(own, other, course)
+    return NO_WINNER if result == 0 else mover if result > 0 else mover ^ 1
 
 
 def never_legal_reason(n: int, action: int) -> str | None:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from gpquarto.games.quixo.board import QuixoBoard, QuixoRules, QuixoView
 from gpquarto.games.quixo.playout import random_playout, repetition_window
-from gpquarto.games.quixo.tables import tables
+from gpquarto.games.quixo.tables import mask_has_line, tables
 
 if TYPE_CHECKING:
     import numpy as np
@@ -30,16 +30,7 @@ else:
     AVAILABLE = True
 
 if AVAILABLE:
-
-    @numba.njit(cache=True)
-    def _has_line(m, n, row_starts, col_starts, main, anti):
-        pairs = m & (m >> 1)
-        if pairs & (pairs >> (n - 2)) & (m >> 2) & row_starts:
-            return True
-        pairs = m & (m >> n)
-        if pairs & (pairs >> (n * (n - 2))) & (m >> (2 * n)) & col_starts:
-            return True
-        return (m & main) == main or (m & anti) == anti
+    _has_line = numba.njit(cache=True)(mask_has_line)
 
     @numba.njit(cache=True)
     def _playouts(

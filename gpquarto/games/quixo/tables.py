@@ -83,15 +83,24 @@ class Tables:
 
     def has_line(self, mask: int) -> bool:
         """True when ``mask`` holds a complete row, column or diagonal."""
-        s1, s2, s3 = self.row_shifts
-        pairs = mask & (mask >> s1)
-        if pairs & (pairs >> s2) & (mask >> s3) & self.row_starts:
-            return True
-        c1, c2, c3 = self.col_shifts
-        pairs = mask & (mask >> c1)
-        if pairs & (pairs >> c2) & (mask >> c3) & self.col_starts:
-            return True
-        return mask & self.main == self.main or mask & self.anti == self.anti
+        return mask_has_line(mask, self.n, self.row_starts, self.col_starts, self.main, self.anti)
+
+    def play(self, own: int, other: int, action: int) -> tuple[int, int]:
+        """The masks (the mover's, the other's) after the mover plays ``action`` (assumed legal)."""
+        keep, moved, left, right, dest, _ = self.push[action]  # type: ignore[misc]
+        return (own & keep) | ((own & moved) << left >> right) | dest, (other & keep) | (
+            (other & moved) << left >> right
+        )
+
+    def mover_result(self, own: int, other: int, course: bool) -> int:
+        """After a move that left the mover's cubes ``own`` and the other's ``other``: 1 when the mover has won,
+        -1 when it has lost, 0 when no line is complete (official rules, or the course's when ``course``)."""
+        if course:
+            owner = self.first_line_owner(own, other)
+            return 0 if owner < 0 else 1 - 2 * owner
+        if self.has_line(other):
+            return -1
+        return 1 if self.has_line(own) else 0
 
     def first_line_owner(self, x: int, o: int) -> int:
         """The course library's winner: the owner (0 = X, 1 = O) of the first complete line in its scan
@@ -102,6 +111,22 @@ class Tables:
             if o & line == line:
                 return 1
         return -1
+
+
+def mask_has_line(mask: int, n: int, row_starts: int, col_starts: int, main: int, anti: int) -> bool:
+    """True when ``mask`` holds a complete line of the ``n x n`` board (the constants are a :class:`Tables`'s).
+
+    With ``pairs = m & m >> 1`` (two neighbours set), the ``n`` bits from a row start are all set exactly when
+    ``pairs & pairs >> (n - 2) & m >> 2`` is; the same for columns with every shift times ``n``. Plain
+    arithmetic, so numba compiles it as it is (:mod:`gpquarto.games.quixo.compiled`, the solver); the pure
+    playout inlines it."""
+    pairs = mask & (mask >> 1)
+    if pairs & (pairs >> (n - 2)) & (mask >> 2) & row_starts:
+        return True
+    pairs = mask & (mask >> n)
+    if pairs & (pairs >> (n * (n - 2))) & (mask >> (2 * n)) & col_starts:
+        return True
+    return (mask & main) == main or (mask & anti) == anti
 
 
 def _on_border(n: int, cell: int) -> bool:

@@ -1,0 +1,128 @@
+"""Value models: what a learned player knows, as plain data (an array of weights, or a table of values).
+
+A model values every turn of the player due (see :mod:`gpquarto.learned.turns`) from that player's point of
+view, on the scale +1 (won) .. -1 (lost). Won and drawn afterstates get their true value; the others the
+model's estimate.
+
+- :class:`NTupleModel`: an n-tuple network, ``tanh`` of a sum of weights looked up from small tuples of the
+  afterstate (the features are per game: :data:`ENCODERS`).
+- :class:`TableModel`: a table keyed by the afterstate's canonical key, so one entry serves every symmetric
+  image (the tabular Q-learning and Monte-Carlo methods); positions never seen are worth 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from typing import Protocol
+
+import numpy as np
+
+from gpquarto.games.interface import GameState
+from gpquarto.learned.quarto_tuples import LIMIT, QuartoLineTuples
+from gpquarto.learned.turns import Turn, iter_turns, terminal_value
+
+
+class Encoder(Protocol):
+    """The n-tuple features of one game: weight indices of an afterstate, and every turn's value at once."""
+
+    name: str
+    game: str
+    size: int
+
+    def settings(self) -> dict[str, object]:
+        """The game settings the features are for."""
+        ...
+
+    def indices(self, state: GameState) -> np.ndarray:
+        """The weight indices of an afterstate that is not over."""
+        ...
+
+    def turn_values(self, state: GameState, weights: np.ndarray) -> tuple[list[Turn], np.ndarray]:
+        """Every turn of the player due, and its afterstate's value (see :func:`generic_turn_values`)."""
+        ...
+
+
+#: The n-tuple features by name: a factory taking the game's settings.
+ENCODERS: dict[str, Callable[..., Encoder]] = {QuartoLineTuples.name: QuartoLineTuples}
+#: The default features of each game.
+DEFAULT_ENCODERS: dict[str, str] = {"quarto": QuartoLineTuples.name}
+
+
+def make_encoder(name: str, game: str, settings: dict[str, object]) -> Encoder:
+    """The features called ``name`` for ``game`` under ``settings``; ``ValueError`` in one line otherwise."""
+    if name not in ENCODERS:
+        raise ValueError(f"unknown n-tuple features {name!r} (known: {', '.join(sorted(ENCODERS))})")
+    encoder = ENCODERS[name](**settings)
+    if encoder.game != game:
+        raise ValueError(f"the n-tuple features {name!r} are for {encoder.game}, not {game}")
+    return encoder
+
+
+def default_encoder(game: str, settings: dict[str, object]) -> Encoder:
+    """The default n-tuple features of ``game``; ``ValueError`` when the game has none yet."""
+    if game not in DEFAULT_ENCODERS:
+        raise ValueError(f"no n-tuple features for {game} yet (games with features: {', '.join(DEFAULT_ENCODERS)})")
+    return make_encoder(DEFAULT_ENCODERS[game], game, settings)
+
+
+def squash(total: float) -> float:
+    """A sum of weights as a value: ``tanh``, kept inside (-1, 1) so a won game always ranks first."""
+    return float(min(LIMIT, max(-LIMIT, np.tanh(total))))
+
+
+def generic_turn_values(state: GameState, value: Callable[[GameState], float]) -> tuple[list[Turn], np.ndarray]:
+    """Every turn of the player due with its afterstate's value for that player: the true value when the
+    game is over, else ``value(afterstate)``. Works for any game; slow, the reference of the fast paths."""
+    mover = state.player
+    turns: list[Turn] = []
+    values: list[float] = []
+    for turn in iter_turns(state):
+        final = terminal_value(state, mover)
+        turns.append(turn)
+        values.append(value(state) if final is None else final)
+    return turns, np.array(values)
+
+
+class ValueModel(Protocol):
+    """What a learned player plays from."""
+
+    kind: str
+
+    def turn_values(self, state: GameState) -> tuple[list[Turn], np.ndarray]:
+        """Every turn of the player due in ``state`` and its value for that player."""
+        ...
+
+
+class NTupleModel:
+    """An n-tuple network: the value of an afterstate is ``tanh`` of the sum of its features' weights."""
+
+    kind = "ntuple"
+
+    def __init__(self, encoder: Encoder, weights: np.ndarray | None = None) -> None:
+        self.encoder = encoder
+        self.weights = np.zeros(encoder.size) if weights is None else np.asarray(weights, dtype=np.float64)
+        if self.weights.shape != (encoder.size,):
+            raise ValueError(f"{encoder.name} needs {encoder.size} weights, got an array of shape {self.weights.shape}")
+
+    def value(self, afterstate: GameState) -> float:
+        """The value of an afterstate that is not over, for the player who made it."""
+        return squash(self.weights[self.encoder.indices(afterstate)].sum())
+
+    def turn_values(self, state: GameState) -> tuple[list[Turn], np.ndarray]:
+        return self.encoder.turn_values(state, self.weights)
+
+
+class TableModel:
+    """A table of afterstate values keyed by canonical key (one entry for all symmetric images)."""
+
+    kind = "table"
+
+    def __init__(self, table: dict[Hashable, float] | None = None) -> None:
+        self.table: dict[Hashable, float] = {} if table is None else table
+
+    def value(self, afterstate: GameState) -> float:
+        """The table's value of an afterstate that is not over (0 when never seen)."""
+        return self.table.get(afterstate.canonical_key(), 0.0)
+
+    def turn_values(self, state: GameState) -> tuple[list[Turn], np.ndarray]:
+        return generic_turn_values(state, self.value)

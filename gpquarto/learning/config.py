@@ -1,0 +1,99 @@
+"""What a learning run needs to be repeated: :class:`LearnConfig`, plain data both ways."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field, fields
+
+from gpquarto.games.registry import get_game
+
+#: The learning methods: afterstate TD with an n-tuple network, and the two tabular methods of the seeds.
+METHODS = ("td-ntuple", "q-learning", "monte-carlo")
+#: Step-size rules of the n-tuple learner: a constant ``alpha``, or temporal coherence (``alpha`` times each
+#: weight's own coherence |sum of its errors| / sum of |its errors|, which falls as the weight settles).
+STEPS = ("tc", "constant")
+#: The opponent name that means "the learner itself" (self-play: both seats learn).
+SELF = "self"
+#: Default step sizes by method (measured, docs/learning.md).
+DEFAULT_ALPHA = {"td-ntuple": 0.1, "q-learning": 0.2, "monte-carlo": 0.05}
+
+
+@dataclass(frozen=True)
+class LearnConfig:
+    """Everything a learning run depends on; the same config gives the same learned player on any runner."""
+
+    game: str = "quarto"
+    settings: dict = field(default_factory=dict)
+    method: str = "td-ntuple"
+    episodes: int = 20_000
+    seed: int = 0
+    #: Episodes played from one frozen copy of the model before their updates are merged, in episode order.
+    batch: int = 100
+    #: Opponents as in training's ``--opponents``: ``self``, any player spec, or a weighted mix
+    #: (``self:3,random:1``).
+    opponents: str = SELF
+    #: Step size (None: the method's default, :data:`DEFAULT_ALPHA`).
+    alpha: float | None = None
+    step: str = "tc"
+    #: TD(lambda) of the n-tuple learner (0: TD(0)).
+    lam: float = 0.5
+    #: Exploration: a random turn with probability epsilon, falling linearly from start to end over the run.
+    epsilon_start: float = 0.1
+    epsilon_end: float = 0.0
+    #: The learning curve: every ``eval_every`` episodes (0: only at the end), ``eval_games`` games against
+    #: each of ``eval_opponents`` (comma-separated specs).
+    eval_every: int = 0
+    eval_games: int = 200
+    eval_opponents: str = "random,minimax:depth=2"
+
+    def __post_init__(self) -> None:
+        game = get_game(self.game)
+        object.__setattr__(self, "game", game.name)
+        settings = game.check_settings(dict(self.settings))
+        object.__setattr__(self, "settings", {key: getattr(value, "value", value) for key, value in settings.items()})
+        if self.method not in METHODS:
+            raise ValueError(f"unknown method {self.method!r} (methods: {', '.join(METHODS)})")
+        if self.step not in STEPS:
+            raise ValueError(f"unknown step rule {self.step!r} (step rules: {', '.join(STEPS)})")
+        for name, low in (("episodes", 1), ("batch", 1), ("eval_every", 0), ("eval_games", 0), ("seed", 0)):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < low:
+                raise ValueError(f"{name} must be a whole number >= {low}, got {value!r}")
+        for name in ("epsilon_start", "epsilon_end", "lam"):
+            value = getattr(self, name)
+            if not isinstance(value, (int, float)) or not 0 <= value <= 1:
+                raise ValueError(f"{name} must be a number in [0, 1], got {value!r}")
+        if self.alpha is not None and not (
+            isinstance(self.alpha, (int, float)) and math.isfinite(self.alpha) and 0 < self.alpha <= 1
+        ):
+            raise ValueError(f"alpha must be a number in (0, 1], got {self.alpha!r}")
+        if self.eval_games % 2:
+            raise ValueError(f"eval_games must be even (both seats), got {self.eval_games}")
+
+    @property
+    def step_size(self) -> float:
+        """``alpha``, or the method's default."""
+        return DEFAULT_ALPHA[self.method] if self.alpha is None else float(self.alpha)
+
+    def epsilon(self, episode: int) -> float:
+        """The exploration rate of ``episode`` (0-based)."""
+        share = episode / max(1, self.episodes - 1)
+        return self.epsilon_start + (self.epsilon_end - self.epsilon_start) * min(1.0, share)
+
+    def evaluation_points(self) -> list[int]:
+        """The episode counts after which the learning curve is measured (always the last)."""
+        points = list(range(self.eval_every, self.episodes, self.eval_every)) if self.eval_every else []
+        return [*points, self.episodes] if self.eval_games else []
+
+    def as_dict(self) -> dict:
+        """Plain data (JSON)."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> LearnConfig:
+        """The config in ``data``; unknown keys are a one-line ``ValueError``."""
+        known = {item.name for item in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ValueError(f"unknown learning setting {unknown[0]!r}")
+        return cls(**data)

@@ -1,0 +1,105 @@
+"""Quixo players that search: ``minimax`` (the seed's: full width, evaluation = own cubes minus the opponent's)
+and ``alphabeta`` (iterative deepening, transposition table, move ordering, line potential; depth or time limit).
+See :mod:`gpquarto.search.quixo.alphabeta` for the search and how it treats repetitions and the official rule."""
+
+from __future__ import annotations
+
+import random
+
+from gpquarto.games.interface import GameView
+from gpquarto.games.quixo.board import QuixoView
+from gpquarto.players.base import BasePlayer
+from gpquarto.players.registry import register_player
+from gpquarto.search.quixo.alphabeta import HEURISTICS, QuixoSearch
+from gpquarto.search.quixo.solver import QuixoSolution, solve
+
+
+def _quixo_view(view: GameView) -> QuixoView:
+    if view.game_name != "quixo":
+        raise ValueError(f"a Quixo player cannot play {view.game_name}")
+    return view  # type: ignore[return-value]
+
+
+class _Searcher(BasePlayer):
+    """Keeps one :class:`QuixoSearch` per (size, rules) met."""
+
+    game = "quixo"
+
+    def __init__(self, heuristic: str, contempt: float = 100) -> None:
+        if heuristic not in HEURISTICS:
+            raise ValueError(f"unknown Quixo heuristic {heuristic!r} (known: {', '.join(HEURISTICS)})")
+        self.heuristic = heuristic
+        self.contempt = contempt
+        self._searches: dict[tuple[int, str], QuixoSearch] = {}
+
+    def searcher(self, view: QuixoView) -> QuixoSearch:
+        """The search for the view's board size and rules."""
+        key = (view.size, view.rules.value)
+        if key not in self._searches:
+            self._searches[key] = QuixoSearch(view.size, view.rules, self.heuristic, self.contempt)
+        return self._searches[key]
+
+
+@register_player("minimax", game="quixo")
+class QuixoMinimaxPlayer(_Searcher):
+    """The seed's minimax: every move to ``depth`` plies, a win +1, a loss -1, else (own cubes - opponent's) / 100."""
+
+    def __init__(self, depth: int = 2, heuristic: str = "cubes") -> None:
+        if depth < 1:
+            raise ValueError(f"depth must be >= 1, got {depth}")
+        super().__init__(heuristic)
+        self.depth = depth
+        self.name = f"minimax:depth={depth}"
+
+    def decide(self, view: GameView) -> int:
+        board = _quixo_view(view)
+        own, other = (board.x_mask, board.o_mask) if board.player == 0 else (board.o_mask, board.x_mask)
+        return self.searcher(board).minimax(own, other, self.depth)[1]
+
+
+@register_player("alphabeta", game="quixo")
+class QuixoAlphaBetaPlayer(_Searcher):
+    """Alpha-beta with iterative deepening to ``depth`` plies (0: no depth limit) within ``seconds`` per
+    decision (0: no time limit); ``heuristic`` ``lines`` (line potential) or ``cubes`` (the seed's); ``contempt``:
+    how much worse than an even position a draw by repetition or the ply limit scores."""
+
+    def __init__(self, depth: int = 4, seconds: float = 0.0, heuristic: str = "lines", contempt: float = 100) -> None:
+        if depth < 0 or seconds < 0 or (depth == 0 and seconds == 0):
+            raise ValueError(f"give depth >= 1 or seconds > 0 (got depth={depth}, seconds={seconds})")
+        super().__init__(heuristic, contempt)
+        self.depth = depth or None
+        self.seconds = seconds or None
+        self.name = f"alphabeta:depth={depth}" + (f",seconds={seconds:g}" if seconds else "")
+
+    def new_game(self, seat: int) -> None:
+        for search in self._searches.values():
+            search.clear()
+
+    def decide(self, view: GameView) -> int:
+        board = _quixo_view(view)
+        return self.searcher(board).search(board, self.depth, self.seconds).action
+
+
+@register_player("solver", game="quixo")
+class QuixoSolverPlayer(BasePlayer):
+    """Perfect play on the 3x3 and 4x4 boards from the retrograde solution (:mod:`gpquarto.search.quixo.solver`,
+    solved on first use and cached): the fastest win, else a draw, else the slowest loss; among equal actions a
+    uniform draw from the player's seeded generator."""
+
+    game = "quixo"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.name = "solver"
+        self._rng = random.Random(seed)
+        self._solutions: dict[tuple[int, str], QuixoSolution] = {}
+
+    def seed(self, seed: int | None) -> None:
+        self._rng.seed(seed)
+
+    def decide(self, view: GameView) -> int:
+        board = _quixo_view(view)
+        key = (board.size, board.rules.value)
+        if key not in self._solutions:
+            self._solutions[key] = solve(board.size, board.rules)
+        best = self._solutions[key].best_actions(board)
+        return best[int(self._rng.random() * len(best))]
