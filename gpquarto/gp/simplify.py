@@ -123,8 +123,8 @@ def _key(value: object) -> tuple[str, object]:
     return (type(value).__name__, value)  # True and 1 are different constants
 
 
-def _is(node: Node, constant: Node) -> bool:
-    return node == constant
+#: For ``and_`` and ``or_``: the constant that leaves the other side as it is, and the one that decides alone.
+_LOGIC = {"and_": (_TRUE, _FALSE), "or_": (_FALSE, _TRUE)}
 
 
 def _rewrite(node: Node, folder: _Folder) -> Node:
@@ -132,22 +132,15 @@ def _rewrite(node: Node, folder: _Folder) -> Node:
     name, children = node
     if name == "not_" and children[0][0] == "not_":
         return children[0][1][0]
-    if name == "and_":
+    if name in _LOGIC:
+        identity, absorbing = _LOGIC[name]
         a, b = children
-        if _is(a, _TRUE) or a == b:
+        if a == identity or a == b:
             return b
-        if _is(b, _TRUE):
+        if b == identity:
             return a
-        if _is(a, _FALSE) or _is(b, _FALSE):
-            return _FALSE
-    if name == "or_":
-        a, b = children
-        if _is(a, _FALSE) or a == b:
-            return b
-        if _is(b, _FALSE):
-            return a
-        if _is(a, _TRUE) or _is(b, _TRUE):
-            return _TRUE
+        if absorbing in children:
+            return absorbing
     if len(children) == 2 and children[0] == children[1]:
         if name in ("equal", "at_most"):
             return _TRUE
@@ -161,9 +154,9 @@ def _rewrite(node: Node, folder: _Folder) -> Node:
                 return zero
     if name == "score_if":
         condition, then, otherwise = children
-        if _is(condition, _TRUE) or then == otherwise:
+        if condition == _TRUE or then == otherwise:
             return then
-        if _is(condition, _FALSE):
+        if condition == _FALSE:
             return otherwise
     if name == "negative" and children[0][0] == "negative":
         return children[0][1][0]
