@@ -59,6 +59,12 @@ def genome(place: list[tuple[str, str]], choose: list[tuple[str, str]] = ()) -> 
         ("negative(negative(safe_parity))", Score, "safe_parity"),
         ("plus(larger(smaller(one, ten), one), as_score(0))", Score, "one"),
         ("score_if(equal(2, 3), five, times(two, five))", Score, "ten"),
+        (
+            "open_lines_holding(sub(pieces_with(coloured), add(sub(1, 4), add(1, 2))))",
+            Score,
+            "open_lines_holding(pieces_with(coloured))",
+        ),
+        ("equal(mul(pieces_left, 1), add(0, mul(0, pieces_left)))", CONDITION_TYPE, "equal(mul(pieces_left, 1), 0)"),
     ],
 )
 def test_known_identities_fold(text, root, expected):

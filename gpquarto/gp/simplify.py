@@ -7,8 +7,9 @@ Trees (:func:`simplify_tree`) are rewritten bottom-up:
   (``at_most(3, 3)`` becomes ``True``, ``smaller(one, ten)`` becomes ``one``), when such a constant exists;
 * *algebra*: identities of the built-in logic, comparisons and arithmetic (``and_(True, x)`` is ``x``,
   ``score_if(c, a, a)`` is ``a``, ``equal(x, x)`` is ``True``, ``times(x, one)`` is ``x``, ``minus(x, x)`` is 0,
-  ``larger(x, x)`` is ``x``, ``negative(negative(x))`` is ``x``, ``first_free_square(x, x)`` is ``x``...). Every
-  value of an evaluation primitive lies within +-``SCORE_LIMIT``, so dropping a saturation that cannot act is exact.
+  ``larger(x, x)`` is ``x``, ``negative(negative(x))`` is ``x``, ``first_free_square(x, x)`` is ``x``, ``add(x, 0)``
+  is ``x``...). Every value of an evaluation primitive lies within +-``SCORE_LIMIT``, so dropping a saturation that
+  cannot act is exact.
 
 A genome (:func:`simplify_genome`) then loses, per rule list, the rules that can never decide: a condition that
 folds to ``False``; an action that folds to a value that is never legal; a rule identical to an earlier one, or
@@ -123,6 +124,15 @@ def _key(value: object) -> tuple[str, object]:
     return (type(value).__name__, value)  # True and 1 are different constants
 
 
+#: The arithmetic of scores (saturating, but every score is within the bounds) and of counts (exact but ``mul``).
+_ARITHMETIC = {
+    "plus": "sum",
+    "add": "sum",
+    "minus": "difference",
+    "sub": "difference",
+    "times": "product",
+    "mul": "product",
+}
 #: For ``and_`` and ``or_``: the constant that leaves the other side as it is, and the one that decides alone.
 _LOGIC = {"and_": (_TRUE, _FALSE), "or_": (_FALSE, _TRUE)}
 
@@ -148,7 +158,7 @@ def _rewrite(node: Node, folder: _Folder) -> Node:
             return _FALSE
         if name in ("larger", "smaller", "first_free_square", "first_available_piece"):
             return children[0]
-        if name == "minus":
+        if name in ("minus", "sub"):
             zero = folder.zero(folder.library.get(name).return_type)
             if zero is not None:
                 return zero
@@ -160,21 +170,20 @@ def _rewrite(node: Node, folder: _Folder) -> Node:
             return otherwise
     if name == "negative" and children[0][0] == "negative":
         return children[0][1][0]
-    if name in ("plus", "minus", "times"):
+    if name in _ARITHMETIC:
+        operation = _ARITHMETIC[name]
         a, b = children
-        score_type = folder.library.get(name).return_type
-        zero, one = folder.constants.get((score_type, _key(0))), folder.constants.get((score_type, _key(1)))
-        if name == "plus" and a == zero:
+        number_type = folder.library.get(name).return_type
+        zero, one = folder.zero(number_type), folder.constants.get((number_type, _key(1)))
+        if operation == "sum" and a == zero:
             return b
-        if name in ("plus", "minus") and b == zero:
+        if operation in ("sum", "difference") and b == zero:
             return a
-        if name == "times":
-            if a == one:
-                return b
-            if b == one:
-                return a
+        if operation == "product":
             if zero is not None and zero in (a, b):
                 return zero
+            if name == "times" and one in (a, b):  # not mul: it saturates at 10,000, beyond any count's bound
+                return b if a == one else a
     return node
 
 
