@@ -165,6 +165,14 @@ def test_an_evaluator_is_folded_only_if_it_scores_alike():
     tree = EvaluatorGenome.from_text("plus(times(one, safe_square_count), minus(threats, threats))", LIBRARY).tree
     leaves = [Features(board) for board in POSITIONS if board.placement_due]
     assert format_tree(simplify_evaluator_tree(tree, LIBRARY, leaves)) == "safe_square_count"
+    # open_lines_holding(0) is 0 wherever it is read: folded by the sample, and checked on the other leaves
+    tree = EvaluatorGenome.from_text("minus(safe_parity, open_lines_holding(0))", LIBRARY).tree
+    assert format_tree(simplify_evaluator_tree(tree, LIBRARY, leaves)) == "safe_parity"
+    # constant on a sample of early positions only: the check on the later ones refuses it, the exact fold stays
+    early = [features for features in leaves if features.placed_count <= 2]
+    late = [features for features in leaves if features.placed_count >= 9]
+    tree = EvaluatorGenome.from_text("plus(times(one, threats), one)", LIBRARY).tree
+    assert format_tree(simplify_evaluator_tree(tree, LIBRARY, early + early + late)) == "plus(threats, one)"
 
 
 def test_a_rule_unused_in_the_final_games_is_kept_when_the_check_positions_need_it():
@@ -176,10 +184,12 @@ def test_a_rule_unused_in_the_final_games_is_kept_when_the_check_positions_need_
     late = [board for board in POSITIONS if board.placed_count >= 12]
     simplified, report = simplify_genome(player, LIBRARY, early, early)
     assert [rule.texts() for rule in simplified.place_rules] == [("True", "corner_square")]
-    assert report.removed["never decided in the final games"] == ["place 1", "place 3"]
+    # rule 1 never holds in those positions: its condition folds to False there (evidence the check set accepts)
+    assert report.removed["false condition"] == ["place 1"]
+    assert report.removed["never decided in the final games"] == ["place 3"]
     simplified, report = simplify_genome(player, LIBRARY, early, early + late)
     assert simplified.place_rules[0].texts() == ("at_most(pieces_left, 3)", "safe_square")  # put back
-    assert "place 1" not in report.removed.get("never decided in the final games", [])
+    assert all("place 1" not in rules for rules in report.removed.values())
     assert all(slow_decision(simplified, board) == slow_decision(player, board) for board in early + late)
 
 

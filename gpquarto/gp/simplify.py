@@ -30,6 +30,7 @@ from deap import gp
 
 from gpquarto.games.quarto.board import Board
 from gpquarto.gp.compiler import compile_tree
+from gpquarto.gp.features import Features
 from gpquarto.gp.genome import ACTION_TYPES, CONDITION_TYPE, KINDS, Genome, Rule, RuleSet
 from gpquarto.gp.textform import parse_tree
 
@@ -101,16 +102,27 @@ class _Folder:
     def is_constant(self, node: Node) -> bool:
         return not self.library.get(node[0]).uses_features and all(self.is_constant(child) for child in node[1])
 
-    def fold(self, node: Node) -> Node:
+    def fold(self, node: Node, sample: Sequence = ()) -> Node:
+        """``node`` rewritten bottom-up. With a ``sample`` of features, a subtree that takes one value at all of
+        them is replaced by a constant of that value too (``open_lines_holding(0)`` is always 0): evidence, not
+        proof, so the caller checks the result on other positions."""
         name, children = node
-        node = (name, tuple(self.fold(child) for child in children))
+        node = (name, tuple(self.fold(child, sample) for child in children))
         node = _rewrite(node, self)
-        if node[1] and self.is_constant(node):
-            type_ = self.library.get(node[0]).return_type
-            constant = self.constants.get((type_, _key(self.value(node))))
-            if constant is not None and _size(constant) <= _size(node):
-                return constant
-        return node
+        if not node[1]:
+            return node
+        if self.is_constant(node):
+            key = _key(self.value(node))
+        elif sample:
+            evaluate = compile_tree(gp.PrimitiveTree(self._nodes(node)), self.library)
+            keys = {_key(evaluate(features)) for features in sample}
+            if len(keys) != 1:
+                return node
+            key = keys.pop()
+        else:
+            return node
+        constant = self.constants.get((self.library.get(node[0]).return_type, key))
+        return constant if constant is not None and _size(constant) <= _size(node) else node
 
     def constant_value(self, node: Node) -> tuple[bool, object]:
         """(True, value) for a constant subtree, else (False, None)."""
@@ -233,9 +245,12 @@ def _never_legal(folder: _Folder, node: Node) -> bool:
     return constant and not (isinstance(value, int) and 0 <= value < 16)
 
 
-def fold_genome(genome: Genome, library) -> tuple[Genome, dict[str, list[str]], list[list[int]]]:
+def fold_genome(
+    genome: Genome, library, samples: dict[str, Sequence] | None = None
+) -> tuple[Genome, dict[str, list[str]], list[list[int]]]:
     """Every tree folded and the rules that can never decide dropped (no games needed). Returns the genome, the
-    reasons with the rules dropped for each, and for each kind the original indices of the rules kept."""
+    reasons with the rules dropped for each, and for each kind the original indices of the rules kept. With
+    ``samples`` (features by rule kind), subtrees constant on them fold too (:meth:`_Folder.fold`)."""
     pset = library.primitive_set()
     folder = _Folder(library, pset)
     removed: dict[str, list[str]] = {"false condition": [], "never legal action": [], "shadowed by an earlier rule": []}
@@ -247,8 +262,9 @@ def fold_genome(genome: Genome, library) -> tuple[Genome, dict[str, list[str]], 
         origin: list[int] = []
         for index, rule in enumerate(genome.rules(kind)):
             label = f"{kind} {index + 1}"
-            condition = folder.fold(_nested(rule.condition))
-            action = folder.fold(_nested(rule.action))
+            sample = (samples or {}).get(kind, ())
+            condition = folder.fold(_nested(rule.condition), sample)
+            action = folder.fold(_nested(rule.action), sample)
             if condition == _FALSE:
                 removed["false condition"].append(label)
                 continue
@@ -297,9 +313,16 @@ def simplify_genome(
     original at every ``check`` position. If even the folded genome does not (a plugin primitive whose name
     suggests an identity it does not have), the original is returned unchanged."""
     before = {kind: len(genome.rules(kind)) for kind in KINDS}
-    folded, removed, origins = fold_genome(genome, library)
-    if not decides_alike(genome, folded, library, check):
-        folded, removed, origins = genome, {}, [list(range(len(genome.rules(kind)))) for kind in KINDS]
+    samples: dict[str, list[Features]] = {kind: [] for kind in KINDS}
+    for board in usage:
+        samples[KINDS[0] if board.choice_due else KINDS[1]].append(Features(board))
+    # Folding by the usage positions first, then exact folding alone, then nothing: the first that decides like
+    # the original at every check position.
+    attempts = (fold_genome(genome, library, samples), fold_genome(genome, library))
+    folded, removed, origins = next(
+        (attempt for attempt in attempts if decides_alike(genome, attempt[0], library, check)),
+        (genome, {}, [list(range(len(genome.rules(kind)))) for kind in KINDS]),
+    )
     rules = RuleSet(folded, library)
     used: dict[str, set[int]] = {kind: set() for kind in KINDS}
     for board in usage:
@@ -356,13 +379,18 @@ def simplify_genome(
 
 
 def simplify_evaluator_tree(tree: gp.PrimitiveTree, library, leaves: Sequence) -> gp.PrimitiveTree:
-    """An evaluator tree folded, if it scores exactly like ``tree`` on every one of ``leaves`` (``Features``
-    objects); else ``tree`` itself."""
+    """An evaluator tree folded: with the subtrees constant on the first half of ``leaves`` (``Features`` objects)
+    folded too if it then scores exactly like ``tree`` at every leaf, else exactly folded if that does (a plugin
+    primitive may not keep the identity its name suggests), else ``tree`` itself."""
     from gpquarto.gp.types import Score
 
     pset = library.evaluator_primitive_set()
-    simplified = simplify_tree(tree, library, pset, Score)
-    original, folded = compile_tree(tree, library), compile_tree(simplified, library)
-    if all(original(features) == folded(features) for features in leaves):
-        return simplified
+    folder = _Folder(library, pset)
+    original = compile_tree(tree, library)
+    expected = [original(features) for features in leaves]
+    for sample in (leaves[: len(leaves) // 2], ()):
+        simplified = parse_tree(_text(folder.fold(_nested(tree), sample)), pset, Score)
+        folded = compile_tree(simplified, library)
+        if all(folded(features) == value for features, value in zip(leaves, expected, strict=True)):
+            return simplified
     return tree
