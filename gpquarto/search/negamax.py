@@ -523,46 +523,49 @@ class _FastSearch:
 
         killer = [-1, -1]  # the square and piece of the last cutoff: siblings are often refuted by the same reply
 
+        def square_value(square, after, pairs, piece, occupied, available, beta, cut):
+            """The best value of placing ``piece`` on ``square`` and giving a safe piece, and the pieces reaching
+            it (the first piece reaching ``beta`` when ``cut``); a loss when no piece is safe."""
+            own = CHARACTERISTICS[piece]
+            for common in pairs:
+                after += counter_of[common & own]
+            safe = available & ~unsafe[(after + carry) & high]
+            if not safe:
+                return -(WIN_SCORE + (16 - occupied.bit_count()) - 1), [_lowest(available)]
+            chars[square], cells[square] = own, piece
+            leaf = SearchLeaf(search.rules, cells, chars, occupied | 1 << square, after)
+            value, pieces = -_INFINITY, []
+            order = MEMBERS[safe]
+            if cut and square == killer[0] and safe >> killer[1] & 1:
+                order = (killer[1], *(given for given in order if given != killer[1]))
+            for given in order:
+                score = -evaluate(leaf, available ^ (1 << given), given)
+                if score > value:
+                    value, pieces = score, [given]
+                    if cut and score >= beta:
+                        killer[:] = square, given
+                        break
+                elif score == value:
+                    pieces.append(given)
+            chars[square], cells[square] = 0xFF, NO_PIECE
+            return value, pieces
+
         def last_ply(depth, piece, empties, occupied, available, counters, key, plans, alpha, beta, values=None):
             owner.nodes += 1
             if empties == 1:
                 return _last_square(plans, values)
-            own = CHARACTERISTICS[piece]
-            loss = -(WIN_SCORE + empties - 1)
-            rules = search.rules
+            cut = values is None
+            if cut and killer[0] >= 0 and not occupied >> killer[0] & 1:
+                plans = sorted(plans, key=lambda plan: plan[0] != killer[0])
             best = -_INFINITY
-            killer_square, killer_piece = killer
-            if values is None and killer_square >= 0 and not occupied >> killer_square & 1:
-                plans = sorted(plans, key=lambda plan: plan[0] != killer_square)
             for square, after, _, pairs in plans:
-                for common in pairs:
-                    after += counter_of[common & own]
-                safe = available & ~unsafe[(after + carry) & high]
-                if not safe:
-                    value, pieces = loss, [_lowest(available)]
-                else:
-                    chars[square], cells[square] = own, piece
-                    leaf = SearchLeaf(rules, cells, chars, occupied | 1 << square, after)
-                    value, pieces = -_INFINITY, []
-                    order = MEMBERS[safe]
-                    if values is None and square == killer_square and safe >> killer_piece & 1:
-                        order = (killer_piece, *(given for given in order if given != killer_piece))
-                    for given in order:
-                        score = -evaluate(leaf, available ^ (1 << given), given)
-                        if score > value:
-                            value, pieces = score, [given]
-                            if values is None and score >= beta:
-                                killer[:] = square, given
-                                break
-                        elif score == value:
-                            pieces.append(given)
-                    chars[square], cells[square] = 0xFF, NO_PIECE
-                if values is not None:
+                value, pieces = square_value(square, after, pairs, piece, occupied, available, beta, cut)
+                if not cut:
                     values.append((square, value, tuple(pieces)))
-                elif value > best:
-                    best = value
-                    if best >= beta:
-                        break
+                    continue
+                best = max(best, value)
+                if best >= beta:
+                    break
             return best
 
         return last_ply
