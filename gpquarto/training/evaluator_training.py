@@ -14,12 +14,12 @@ of workers, and the checkpoint (plain JSON: the trees as text, their fitness, th
 resuming is bit-identical to running on.
 
 The run folder holds ``config.json``, ``logbook.csv``, ``checkpoint.json`` (after every generation, atomic) and
-at the end ``best_evaluator.json`` (the champion, as an evaluator file: the best of each generation, at most
+at the end ``fitness.png`` (as rule runs draw it) and ``best_evaluator.json`` (the champion, as an evaluator file: the best of each generation, at most
 ``hall_of_fame`` of them, replay the same ``final_games`` games and the best of those wins, as in rule training;
 :meth:`EvaluatorEvolution.champion`) and ``best_evaluator.simplified.json`` (its formula folded:
 :func:`~gpquarto.training.simplified.simplify_evaluator`). ``--resume`` on a finished run chooses the champion
 again (a run saved before ``final_games`` existed replays with the default). Not yet shared with rule training:
-the ``hof`` opponent (played as ``random`` here), the accuracy term, plots and experiments.
+the ``hof`` opponent (played as ``random`` here), schedules, the accuracy term and experiments.
 """
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ from gpquarto.plain_files import read_plain_file
 from gpquarto.runner import SERIAL, Runner
 from gpquarto.seeding import derive_seed
 from gpquarto.training.fitness import FitnessGame, check_opponents, game_plan, play_games
+from gpquarto.training.outputs import write_fitness_plot
 from gpquarto.training.simplified import SIMPLIFIED_EVALUATOR, simplify_evaluator
 
 CHECKPOINT_FORMAT = "gpquarto-evaluator-run/1"
@@ -325,6 +326,12 @@ def train_evaluator(
         if on_generation is not None:
             on_generation(evolution, row)
     if evolution.best is not None:
+        best_so_far = float("-inf")
+        rows = []
+        for row in evolution.logbook:  # the plot of rule runs: best, mean, and the best score seen so far
+            best_so_far = max(best_so_far, float(row["best"]))
+            rows.append({**row, "hall_of_fame_best": best_so_far})
+        write_fitness_plot(folder / "fitness.png", rows)
         library = get_library(LibraryConfig(plugins=evolution.config.plugins))
         text, fitness = evolution.champion(runner)
         data = evaluator_data(
