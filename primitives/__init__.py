@@ -19,4 +19,5 @@ FAMILY_MODULES = [
     "fit",
     "tactical",
     "lookahead",
+    "evaluation",
 ]

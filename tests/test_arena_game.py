@@ -9,13 +9,13 @@ import pytest
 
 import gpquarto.arena.game as game_module
 from gpquarto.arena import GameRecord, play_game
-from gpquarto.arena.record import END_DRAW, END_FORFEIT, END_WIN
+from gpquarto.games.interface import Termination
 from gpquarto.games.quarto.board import Board
-from gpquarto.players.base import BasePlayer, PlayerQuit
+from gpquarto.players.base import BasePlayer, PlayerQuit, QuartoPlayer
 from gpquarto.players.random_player import RandomPlayer
 
 
-class ScriptedPlayer(BasePlayer):
+class ScriptedPlayer(QuartoPlayer):
     """Plays the lowest legal piece and square, except for the scripted misbehaviour."""
 
     name = "scripted"
@@ -40,7 +40,7 @@ class ScriptedPlayer(BasePlayer):
 def test_random_game_record_replays_to_the_same_result():
     for seed in range(50):
         record = play_game((RandomPlayer(), RandomPlayer()), seed=seed)
-        assert record.end in (END_WIN, END_DRAW)
+        assert record.end in (Termination.WIN, Termination.DRAW)
         board = record.replay()
         assert board.winner == record.winner
         assert board.is_over()
@@ -80,6 +80,43 @@ def test_bad_record_files_give_clear_errors(tmp_path, content, message):
         GameRecord.load(path)
 
 
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"forfeited_by": 7, "end": "forfeit"}, "forfeited_by must be a seat"),
+        ({"winner": 1.0}, "winner must be a seat"),
+        ({"winner": True}, "winner must be a seat"),
+        ({"end": "forfeit", "forfeited_by": None}, "forfeited_by must name a seat"),
+        ({"end": "forfeit", "forfeited_by": 1, "winner": 1}, "the winner is the other seat"),
+        ({"times": [float("nan")]}, "times must be finite"),
+        ({"times": [float("inf")]}, "times must be finite"),
+        ({"times": [-1.0]}, "times must be finite numbers >= 0"),
+        ({"times": ["1"]}, "times must be finite"),
+        ({"actions": [1.5]}, "actions must be whole numbers"),
+        ({"actions": [99]}, "actions must be whole numbers"),
+        ({"actions": "0"}, "actions must be a list"),
+        ({"seed": 10**5000}, "seed must be a whole number"),
+        ({"seed": -1}, "seed must be a whole number"),
+        ({"players": ["a", 3]}, "players must be a list of two names"),
+        ({"players": ["a"]}, "players must be a list of two names"),
+        ({"start": ["x"]}, "start must be position text"),
+        ({"end": "resigned"}, "unknown end"),
+        ({"reason": {"a": 1}}, "reason must be text"),
+    ],
+)
+def test_malformed_records_are_refused_in_one_line(change, message):
+    data = {**play_game((RandomPlayer(), RandomPlayer()), seed=5).to_dict(), **change}
+    with pytest.raises(ValueError, match=message) as caught:
+        GameRecord.from_dict(data)
+    assert "\n" not in str(caught.value) and len(str(caught.value)) < 200
+
+
+def test_a_forfeit_record_round_trips():
+    record = play_game((ScriptedPlayer(bad_choice=99), RandomPlayer()), seed=1)
+    assert record.end == "forfeit"
+    assert GameRecord.from_dict(record.to_dict()) == record
+
+
 def test_tampered_record_is_caught_on_replay():
     record = play_game((RandomPlayer(), RandomPlayer()), seed=5)
     record.actions[2] = record.actions[0]  # choose the same piece again
@@ -101,7 +138,7 @@ def test_misbehaving_player_forfeits_and_board_stays_consistent(player, reason):
         players = [RandomPlayer(1), RandomPlayer(2)]
         players[seat] = player
         record = play_game(tuple(players), seed=11)
-        if record.end != END_FORFEIT:
+        if record.end != Termination.FORFEIT:
             # The misbehaviour only shows at a kind of decision this seat never had to make.
             continue
         assert record.forfeited_by == seat
@@ -110,7 +147,7 @@ def test_misbehaving_player_forfeits_and_board_stays_consistent(player, reason):
         record.replay()  # the legal prefix replays cleanly
     # Seat 0 always chooses first, and seat 1 always places first: both misbehaviours get exercised.
     first = play_game((player, RandomPlayer(2)) if player.bad_choice is not None else (RandomPlayer(2), player), seed=1)
-    assert first.end == END_FORFEIT and reason in first.reason
+    assert first.end == Termination.FORFEIT and reason in first.reason
 
 
 def test_time_limit_forfeits_the_slow_side(monkeypatch):
@@ -127,13 +164,13 @@ def test_time_limit_forfeits_the_slow_side(monkeypatch):
 
     monkeypatch.setattr(game_module, "perf_counter", fake_perf_counter)
     record = play_game((RandomPlayer(1), SlowPlacer()), seed=2, time_limit=1.0)
-    assert record.end == END_FORFEIT and record.forfeited_by == 1
+    assert record.end == Termination.FORFEIT and record.forfeited_by == 1
     assert "over the 1 s limit" in record.reason
     # The late decision is timed but its action does not count: the record replays without it.
     assert len(record.times) == len(record.actions) + 1 and record.times[-1] > 5.0
     assert record.replay().placement_due
     unlimited = play_game((RandomPlayer(1), SlowPlacer()), seed=2)
-    assert unlimited.end != END_FORFEIT
+    assert unlimited.end != Termination.FORFEIT
 
 
 def test_a_winning_placement_that_comes_too_late_is_a_forfeit(monkeypatch):
@@ -148,9 +185,9 @@ def test_a_winning_placement_that_comes_too_late_is_a_forfeit(monkeypatch):
     start = "012./..../..../.... 3"
     assert Board.from_text(start).is_winning_placement(3, 3)
     record = play_game((SlowWinner(), SlowWinner()), start=start, time_limit=1.0)
-    assert record.end == END_FORFEIT and record.actions == [] and record.times == [5.0]
+    assert record.end == Termination.FORFEIT and record.actions == [] and record.times == [5.0]
     assert record.winner == 1 - record.forfeited_by
-    assert play_game((SlowWinner(), SlowWinner()), start=start).end == END_WIN
+    assert play_game((SlowWinner(), SlowWinner()), start=start).end == Termination.WIN
 
 
 def test_player_quit_is_not_a_forfeit():
@@ -177,3 +214,105 @@ def test_decision_seats_follow_turn_order():
     for seat, action in zip(seats, record.actions, strict=True):
         assert seat == board.player
         board.apply(action)
+
+
+class DecidingRandom(BasePlayer):
+    """A player of the generic protocol only (``decide``), drawing like :class:`RandomPlayer` does."""
+
+    name = "deciding-random"
+
+    def __init__(self) -> None:
+        self._inner = RandomPlayer()
+
+    def seed(self, seed):
+        self._inner.seed(seed)
+
+    def decide(self, view):
+        return self._inner.decide(view)
+
+
+def test_the_generic_loop_and_quartos_loop_give_the_same_records():
+    from gpquarto.players.minimax import MinimaxPlayer
+
+    for index in range(60):
+        seed = 1000 + index
+        fast = play_game((RandomPlayer(), MinimaxPlayer(depth=1)), seed=seed, rules="advanced" if index % 3 else None)
+        generic_players = (DecidingRandom(), _GenericOnly(MinimaxPlayer(depth=1)))
+        generic = play_game(generic_players, seed=seed, rules="advanced" if index % 3 else None, names=fast.players)
+        assert (generic.actions, generic.end, generic.winner, generic.start) == (
+            fast.actions,
+            fast.end,
+            fast.winner,
+            fast.start,
+        )
+
+
+class _GenericOnly(BasePlayer):
+    """Hides a Quarto player's choose/place form, so the arena must use the generic loop."""
+
+    def __init__(self, player) -> None:
+        self._player = player
+        self.name = player.name
+
+    def seed(self, seed):
+        self._player.seed(seed)
+
+    def new_game(self, seat):
+        self._player.new_game(seat)
+
+    def decide(self, view):
+        return self._player.decide(view)
+
+
+def test_the_generic_loop_forfeits_illegal_actions_and_raising_players():
+    class Illegal(BasePlayer):
+        def decide(self, view):
+            return 99
+
+    class Raising(BasePlayer):
+        def decide(self, view):
+            raise RuntimeError("boom")
+
+    record = play_game((Illegal(), DecidingRandom()))
+    assert (record.end, record.forfeited_by, record.winner) == (Termination.FORFEIT, 0, 1)
+    assert record.reason.startswith("illegal action 99")
+    record = play_game((DecidingRandom(), Raising()), seed=1)
+    assert (record.end, record.forfeited_by) == (Termination.FORFEIT, 1)
+    assert record.reason == "raised RuntimeError: boom"
+
+
+def test_an_object_without_the_lifecycle_hooks_is_refused_in_one_line():
+    class Bare:
+        def decide(self, view):
+            return view.legal_actions()[0]
+
+    with pytest.raises(TypeError, match="not a gpquarto player .*derive it from gpquarto.players.BasePlayer"):
+        play_game((Bare(), RandomPlayer()))
+
+
+def test_records_name_their_game_and_positions_and_first_format_records_still_load(tmp_path):
+    record = play_game((RandomPlayer(), RandomPlayer()), seed=3)
+    data = record.to_dict()
+    assert data["format"] == "gpquarto-game/2" and data["game"] == "quarto"
+    assert data["settings"] == {"rules": "classic"}
+    assert len(data["positions"]) == len(record.actions)
+    assert data["positions"][-1] == record.replay().text()
+    old = {key: value for key, value in data.items() if key not in ("game", "settings", "positions")}
+    old["format"] = "gpquarto-game/1"
+    again = GameRecord.from_dict(old)
+    assert (again.game, again.actions, again.replay().text()) == ("quarto", record.actions, record.replay().text())
+    assert record.decision_seats() == [0] + [seat for seat in (1, 1, 0, 0) * 8][: len(record.times) - 1]
+    assert record.outcome.score(0) + record.outcome.score(1) == 1
+
+
+def test_a_record_whose_end_disagrees_with_its_replay_is_refused():
+    record = play_game((RandomPlayer(), RandomPlayer()), seed=4)
+    data = record.to_dict()
+    data["end"] = "draw" if record.end == "win" else "win"
+    data["winner"] = None if data["end"] == "draw" else 0
+    with pytest.raises(ValueError, match="record says"):
+        GameRecord.from_dict(data).replay()
+    data = record.to_dict()
+    data["game"] = "chess"
+    with pytest.raises(ValueError, match="unknown game 'chess'"):
+        GameRecord.from_dict(data)

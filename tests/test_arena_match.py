@@ -9,12 +9,12 @@ import pytest
 
 from gpquarto.arena import play_match, wilson_interval
 from gpquarto.jobs.matches import run_match
-from gpquarto.players.base import BasePlayer
+from gpquarto.players.base import QuartoPlayer
 from gpquarto.resolve import make_player
 from gpquarto.runner import make_runner
 
 
-class LowestPlayer(BasePlayer):
+class LowestPlayer(QuartoPlayer):
     """Deterministic: lowest legal piece, lowest legal square."""
 
     name = "lowest"

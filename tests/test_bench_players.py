@@ -9,6 +9,7 @@ import pytest
 from gpquarto.bench import players as bench
 from gpquarto.bench.players import STAGES, benchmark_positions, time_player
 from gpquarto.games.quarto.board import iter_positions
+from gpquarto.players.base import QuartoPlayer
 
 
 def test_positions_cover_every_stage_and_both_decisions() -> None:
@@ -35,7 +36,7 @@ def test_bad_stage_is_rejected() -> None:
         benchmark_positions(stages=(16,))
 
 
-class CountingPlayer:
+class CountingPlayer(QuartoPlayer):
     """Counts its decisions and exposes them as ``nodes`` (two per decision)."""
 
     def __init__(self) -> None:

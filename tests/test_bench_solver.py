@@ -6,19 +6,25 @@ import argparse
 
 import pytest
 
-from gpquarto.bench.solver import CHOOSE, PLACE, run_solver_benchmark, solver_positions
+from gpquarto.bench.solver import run_solver_benchmark, solver_positions
+from gpquarto.games.interface import DecisionKind
 
 
 def test_positions_have_the_empty_squares_and_decision_asked_for() -> None:
     groups = solver_positions(seed=3, empties=(5, 6), per_kind=2)
-    assert sorted(groups) == [(5, CHOOSE), (5, PLACE), (6, CHOOSE), (6, PLACE)]
+    assert sorted(groups) == [
+        (5, DecisionKind.CHOOSE),
+        (5, DecisionKind.PLACE),
+        (6, DecisionKind.CHOOSE),
+        (6, DecisionKind.PLACE),
+    ]
     for (empties, kind), positions in groups.items():
         assert len(positions) == 2
         for position in positions:
             assert 16 - position.placed_count == empties and not position.is_over()
-            assert position.choice_due == (kind == CHOOSE)
-    assert [p.text() for p in solver_positions(seed=3, empties=(5,))[5, CHOOSE]] == [
-        p.text() for p in solver_positions(seed=3, empties=(5,))[5, CHOOSE]
+            assert position.choice_due == (kind == DecisionKind.CHOOSE)
+    assert [p.text() for p in solver_positions(seed=3, empties=(5,))[5, DecisionKind.CHOOSE]] == [
+        p.text() for p in solver_positions(seed=3, empties=(5,))[5, DecisionKind.CHOOSE]
     ]
     with pytest.raises(ValueError, match="empty squares"):
         solver_positions(empties=(0,))

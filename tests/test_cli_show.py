@@ -67,3 +67,17 @@ def test_a_closed_pipe_ends_quietly(data, tmp_path):
     )
     assert shown.stdout.startswith("digraph player {")
     assert shown.stderr == ""
+
+
+@pytest.mark.parametrize("change", [{"end": "forfeit", "forfeited_by": 7, "winner": 1}, {"times": [float("nan")]}])
+def test_a_tampered_game_record_is_one_line(change, tmp_path, capsys):
+    import json
+
+    from gpquarto.arena import play_game
+    from gpquarto.players.random_player import RandomPlayer
+
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps({**play_game((RandomPlayer(), RandomPlayer()), seed=2).to_dict(), **change}))
+    assert main(["show", str(path)]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "malformed game record" in error and "Traceback" not in error

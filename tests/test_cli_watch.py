@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from gpquarto.arena.game import play_game
-from gpquarto.arena.record import GameRecord, describe_action
-from gpquarto.games.quarto.board import Board
+from gpquarto.arena.record import GameRecord
+from gpquarto.games.quarto.board import Board, action_name
 from gpquarto.web.players import load_player
 from tests.web_support import TINY_RULES, save_tiny_player
 
@@ -19,7 +19,7 @@ def test_watch_shows_every_action_and_the_result_and_saves_the_record(cli, tmp_p
     assert record.actions == same.actions  # the seed decides the game
     board = Board()
     for number, action in enumerate(record.actions, 1):
-        assert f"\n{number}. {record.players[board.player]}: {describe_action(action)}\n" in done.stdout
+        assert f"\n{number}. {record.players[board.player]}: {action_name(action)}\n" in done.stdout
         board.apply(action)
     assert "Result: " in done.stdout and str(record.replay()) in done.stdout
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gpquarto.games.quarto.board import Board
+from gpquarto.games.quarto.board import Board, transform
 from gpquarto.games.quarto.lines import Rules
 from gpquarto.games.quarto.symmetry import (
     CLASSIC_MAPS,
@@ -19,7 +19,6 @@ from gpquarto.games.quarto.symmetry import (
     canonical_key,
     canonical_sequence,
     square_maps,
-    transform,
 )
 from tests.helpers import play_randomly
 

@@ -6,7 +6,8 @@ import random
 
 import pytest
 
-from gpquarto.gp.genome import CHOOSE, PLACE, Genome
+from gpquarto.games.interface import DecisionKind
+from gpquarto.gp.genome import Genome
 from gpquarto.gp.library import LibraryConfig, get_library
 from gpquarto.gp.screening import RuleScreen, ScreeningConfig
 from gpquarto.gp.variation import random_genome
@@ -125,6 +126,13 @@ def test_bad_configs_are_refused():
         EvolutionConfig.from_dict({"colour": 1})
 
 
+@pytest.mark.parametrize("field", ["fallback_weight", "accuracy_weight", "mutation_rate", "crossover_rate"])
+@pytest.mark.parametrize("value", [float("inf"), float("nan")])
+def test_float_settings_must_be_finite(field, value):
+    with pytest.raises(ValueError, match=f"{field} must be a finite number"):
+        EvolutionConfig(**{field: value})
+
+
 def test_a_config_saved_before_a_setting_existed_keeps_what_it_trained_with():
     saved = EvolutionConfig().as_dict()
     del saved["lookahead"], saved["accuracy_weight"], saved["hall_of_fame_per_generation"]  # written before them
@@ -138,8 +146,8 @@ def test_a_config_saved_before_a_setting_existed_keeps_what_it_trained_with():
 def rule(library, kind: str, condition: str, action: str):
     genome = Genome.from_data(
         {
-            CHOOSE: [[condition, action]] if kind == CHOOSE else [],
-            PLACE: [[condition, action]] if kind == PLACE else [],
+            DecisionKind.CHOOSE: [[condition, action]] if kind == DecisionKind.CHOOSE else [],
+            DecisionKind.PLACE: [[condition, action]] if kind == DecisionKind.PLACE else [],
         },
         library.primitive_set(),
     )
@@ -148,28 +156,43 @@ def rule(library, kind: str, condition: str, action: str):
 
 def test_screening_keeps_rules_inside_the_band(library):
     screen = RuleScreen(library, ScreeningConfig(games=4, max_true_rate=0.66), seed=0)
-    never = rule(library, CHOOSE, "at_most(pieces_left, 0)", "safe_piece")  # a piece is always left to choose
-    always = rule(library, CHOOSE, "greater_than(pieces_left, 0)", "safe_piece")
+    never = rule(
+        library, DecisionKind.CHOOSE, "at_most(pieces_left, 0)", "safe_piece"
+    )  # a piece is always left to choose
+    always = rule(library, DecisionKind.CHOOSE, "greater_than(pieces_left, 0)", "safe_piece")
     sometimes = rule(
-        library, CHOOSE, "greater_than(pieces_left, add(4, mul(4, 2)))", "first_available_piece(safe_piece, tall_piece)"
+        library,
+        DecisionKind.CHOOSE,
+        "greater_than(pieces_left, add(4, mul(4, 2)))",
+        "first_available_piece(safe_piece, tall_piece)",
     )
-    rarely_legal = rule(library, PLACE, "greater_than(pieces_left, mul(4, 2))", "winning_square")
-    assert screen.measure(CHOOSE, never).true == 0 and not screen.accepts(CHOOSE, never)
-    assert screen.measure(CHOOSE, always).true_rate == 1.0 and not screen.accepts(CHOOSE, always)
-    measure = screen.measure(CHOOSE, sometimes)
-    assert 0 < measure.true_rate <= 0.66 and measure.legal_rate == 1.0 and screen.accepts(CHOOSE, sometimes)
-    assert screen.measure(PLACE, rarely_legal).legal_rate < 0.5 and not screen.accepts(PLACE, rarely_legal)
-    assert screen.screen_rule(random.Random(0), CHOOSE, sometimes, None) is sometimes and sometimes.screened
-    fixed = screen.screen_rule(random.Random(0), CHOOSE, always, make_generator(library, 8))
+    rarely_legal = rule(library, DecisionKind.PLACE, "greater_than(pieces_left, mul(4, 2))", "winning_square")
+    assert screen.measure(DecisionKind.CHOOSE, never).true == 0 and not screen.accepts(DecisionKind.CHOOSE, never)
+    assert screen.measure(DecisionKind.CHOOSE, always).true_rate == 1.0 and not screen.accepts(
+        DecisionKind.CHOOSE, always
+    )
+    measure = screen.measure(DecisionKind.CHOOSE, sometimes)
+    assert (
+        0 < measure.true_rate <= 0.66 and measure.legal_rate == 1.0 and screen.accepts(DecisionKind.CHOOSE, sometimes)
+    )
+    assert screen.measure(DecisionKind.PLACE, rarely_legal).legal_rate < 0.5 and not screen.accepts(
+        DecisionKind.PLACE, rarely_legal
+    )
+    assert (
+        screen.screen_rule(random.Random(0), DecisionKind.CHOOSE, sometimes, None) is sometimes and sometimes.screened
+    )
+    fixed = screen.screen_rule(random.Random(0), DecisionKind.CHOOSE, always, make_generator(library, 8))
     assert fixed != always and fixed.screened
-    assert screen.screen_rule(random.Random(0), CHOOSE, fixed, None) is fixed  # screened once only
+    assert screen.screen_rule(random.Random(0), DecisionKind.CHOOSE, fixed, None) is fixed  # screened once only
 
 
 def test_by_default_an_always_true_rule_is_welcome_but_a_never_true_one_is_not(library):
     screen = RuleScreen(library, ScreeningConfig(games=4), seed=0)
-    always = rule(library, PLACE, "True", "tightest_safe_square")
-    assert screen.measure(PLACE, always).true_rate == 1.0 and screen.accepts(PLACE, always)
-    assert not screen.accepts(CHOOSE, rule(library, CHOOSE, "at_most(pieces_left, 0)", "safe_piece"))
+    always = rule(library, DecisionKind.PLACE, "True", "tightest_safe_square")
+    assert screen.measure(DecisionKind.PLACE, always).true_rate == 1.0 and screen.accepts(DecisionKind.PLACE, always)
+    assert not screen.accepts(
+        DecisionKind.CHOOSE, rule(library, DecisionKind.CHOOSE, "at_most(pieces_left, 0)", "safe_piece")
+    )
 
 
 def unscreened_genomes(library, count: int = 8) -> list[Genome]:
@@ -182,7 +205,12 @@ def test_a_screened_batch_is_the_same_on_any_runner_and_whatever_the_memo_holds(
         genomes = screen.screen_genomes(
             random.Random(3), unscreened_genomes(library), make_generator(library, 8), runner
         )
-        assert all(rule.screened for genome in genomes for kind in (CHOOSE, PLACE) for rule in genome.rules(kind))
+        assert all(
+            rule.screened
+            for genome in genomes
+            for kind in (DecisionKind.CHOOSE, DecisionKind.PLACE)
+            for rule in genome.rules(kind)
+        )
         return [genome.to_data() for genome in genomes]
 
     warm = RuleScreen(library, ScreeningConfig(games=2), seed=0, library_config=LibraryConfig())

@@ -6,11 +6,12 @@ import random
 
 import pytest
 
+from gpquarto.games.interface import DecisionKind
 from gpquarto.games.quarto.board import Board
 from gpquarto.gp.compiler import compile_tree
 from gpquarto.gp.features import Features
 from gpquarto.gp.generation import TreeGenerator
-from gpquarto.gp.genome import ACTION_TYPES, CHOOSE, CONDITION_TYPE, PLACE, Genome
+from gpquarto.gp.genome import ACTION_TYPES, CONDITION_TYPE, Genome
 from gpquarto.gp.library import load_library
 from gpquarto.gp.player import EvolvedPlayer
 from gpquarto.gp.primitives import PrimitiveLibrary, primitive, registering
@@ -118,7 +119,7 @@ def test_fallbacks_are_random_legal_counted_and_seeded():
                 board.place(square)
                 moves.append(16 + square)
         assert player.fallbacks == player.decisions == len(moves)
-        assert player.rules.fallbacks[CHOOSE] + player.rules.fallbacks[PLACE] == len(moves)
+        assert player.rules.fallbacks[DecisionKind.CHOOSE] + player.rules.fallbacks[DecisionKind.PLACE] == len(moves)
         runs.append(moves)
     assert runs[0] == runs[1]
     player.reset_counters()

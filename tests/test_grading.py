@@ -8,9 +8,10 @@ from collections import Counter
 import pytest
 
 from gpquarto import Board
+from gpquarto.games.interface import DecisionKind
 from gpquarto.games.quarto.board import BoardView
 from gpquarto.grading import bank as bank_module
-from gpquarto.grading.bank import CHOICE, PLACEMENT, TRAINING, BankParameters, build_bank
+from gpquarto.grading.bank import TRAINING, BankParameters, build_bank
 from gpquarto.grading.cache import (
     BankCacheWarning,
     bank_from_json,
@@ -21,7 +22,7 @@ from gpquarto.grading.cache import (
 )
 from gpquarto.grading.grade import grade_player, grade_players
 from gpquarto.grading.report import format_reports, grade_png, reports_csv
-from gpquarto.players.base import BasePlayer
+from gpquarto.players.base import QuartoPlayer
 from gpquarto.runner import make_runner
 from gpquarto.search.solver import solve
 
@@ -65,7 +66,7 @@ def brute_force_action_values(board: Board) -> dict[int, int]:
 
 def test_stored_optimal_actions_match_brute_force_minimax():
     bank = build_bank(seed=3, positions=8, min_empties=6, max_empties=6)
-    assert {position.kind for position in bank} == {CHOICE, PLACEMENT}
+    assert {position.kind for position in bank} == {DecisionKind.CHOOSE, DecisionKind.PLACE}
     for position in bank:
         values = brute_force_action_values(position.board())
         value = max(values.values())
@@ -77,7 +78,7 @@ def test_stored_optimal_actions_match_brute_force_minimax():
 def test_bank_is_balanced_decisive_and_distinct(small_bank):
     assert len(small_bank) == 30
     cells = Counter((position.empties, position.kind) for position in small_bank)
-    assert cells == {(empties, kind): 5 for empties in (6, 7, 8) for kind in (CHOICE, PLACEMENT)}
+    assert cells == {(empties, kind): 5 for empties in (6, 7, 8) for kind in (DecisionKind.CHOOSE, DecisionKind.PLACE)}
     texts = [position.text for position in small_bank]
     assert len(set(texts)) == len(texts)
     for position in small_bank:
@@ -115,7 +116,7 @@ def test_solver_player_scores_everything(small_bank):
     assert report.interval()[1] > 0.99
 
 
-class WorstPlayer(BasePlayer):
+class WorstPlayer(QuartoPlayer):
     """Takes an action that loses value whenever there is one (found with the solver)."""
 
     name = "worst"
@@ -140,7 +141,7 @@ def test_player_that_always_loses_value_scores_zero(small_bank):
     assert sorted(report.by_empties()) == [6, 7, 8]
 
 
-class RaisingPlayer(BasePlayer):
+class RaisingPlayer(QuartoPlayer):
     name = "raising"
 
     def choose_piece(self, board: BoardView) -> int:
@@ -154,8 +155,8 @@ def test_exceptions_and_illegal_actions_are_wrong_decisions(small_bank):
     report = grade_player(RaisingPlayer(), small_bank)
     assert report.accuracy == 0.0 and report.total.forfeits == 30
     reasons = {decision.position.kind: decision.forfeit for decision in report.decisions}
-    assert reasons[CHOICE] == "raised RuntimeError: no idea"
-    assert reasons[PLACEMENT].startswith("illegal placement 99")
+    assert reasons[DecisionKind.CHOOSE] == "raised RuntimeError: no idea"
+    assert reasons[DecisionKind.PLACE].startswith("illegal placement 99")
 
 
 def test_grading_is_reproducible_and_splits_add_up(small_bank):

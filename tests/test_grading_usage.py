@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 
 from gpquarto.cli import main
+from gpquarto.games.interface import DecisionKind
 from gpquarto.games.quarto.board import Board
-from gpquarto.gp.genome import CHOOSE, PLACE, Genome
+from gpquarto.gp.genome import Genome
 from gpquarto.gp.library import shared_library
 from gpquarto.gp.player import EvolvedPlayer
 from gpquarto.gp.storage import player_data, save_player
@@ -15,11 +16,15 @@ from gpquarto.grading.usage import format_usage, rule_usage
 from tests.test_solver import brute_value
 
 RULES = {
-    CHOOSE: [
+    DecisionKind.CHOOSE: [
         ["greater_than(pieces_placed, add(4, 2))", "safe_piece"],
         ["True", "piece_leaving_fewest_safe_placements"],
     ],
-    PLACE: [["True", "winning_square"], ["at_most(pieces_left, 4)", "tightest_safe_square"], ["True", "corner_square"]],
+    DecisionKind.PLACE: [
+        ["True", "winning_square"],
+        ["at_most(pieces_left, 4)", "tightest_safe_square"],
+        ["True", "corner_square"],
+    ],
 }
 
 
@@ -51,7 +56,7 @@ def test_tallies_match_the_players_own_counters(genome, library):
     player = EvolvedPlayer(genome, library, name="counted")
     report = rule_usage(player, ["random", "novice"], games=30, seed=4, grade_max_empties=0)
     rules = player.rules
-    for kind, compiled in ((CHOOSE, rules.choose_rules), (PLACE, rules.place_rules)):
+    for kind, compiled in ((DecisionKind.CHOOSE, rules.choose_rules), (DecisionKind.PLACE, rules.place_rules)):
         tallies = report.of_kind(kind)
         assert [tally.fired for tally in tallies[:-1]] == [rule.legal for rule in compiled]
         assert tallies[-1].index is None and tallies[-1].fired == rules.fallbacks[kind]
@@ -81,7 +86,7 @@ def test_grading_agrees_with_brute_force(genome, library, monkeypatch):
     got = {(t.kind, t.index): [t.graded, t.optimal] for t in report.tallies if (t.kind, t.index) in expected}
     assert got == expected
     assert sum(graded for graded, _ in expected.values()) > 5
-    winning = report.of_kind(PLACE)[0]
+    winning = report.of_kind(DecisionKind.PLACE)[0]
     assert winning.graded and winning.optimal == winning.graded  # winning at once always keeps a won position
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gpquarto.players.base import BasePlayer
+from gpquarto.players.base import QuartoPlayer
 from gpquarto.players.random_player import RandomPlayer
 from gpquarto.players.registry import (
     available_players,
@@ -15,7 +15,7 @@ from gpquarto.players.registry import (
 )
 
 
-class DummyPlayer(BasePlayer):
+class DummyPlayer(QuartoPlayer):
     """A player for registry tests."""
 
     def __init__(

@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from gpquarto.games.quarto.board import PLACE_OFFSET, Board
+from gpquarto.games.quarto.board import PLACE_OFFSET, Board, transform
 from gpquarto.games.quarto.lines import Rules
-from gpquarto.games.quarto.symmetry import PIECE_MAPS, square_maps, transform
+from gpquarto.games.quarto.symmetry import PIECE_MAPS, square_maps
 from gpquarto.resolve import make_player
 from gpquarto.search import solver
 from gpquarto.search.solver import NodeLimitReached, SolverTable, solve

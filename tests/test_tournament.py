@@ -18,6 +18,7 @@ from gpquarto.arena.tournament import (
     ratings_csv,
 )
 from gpquarto.jobs.matches import run_match, run_tournament
+from gpquarto.players.base import QuartoPlayer
 from gpquarto.runner import make_runner
 
 
@@ -105,7 +106,7 @@ def test_plot_is_a_png(result) -> None:
     assert tournament_png(result).startswith(b"\x89PNG\r\n\x1a\n")
 
 
-class FirstLegal:
+class FirstLegal(QuartoPlayer):
     """A deterministic player: always the first legal piece and square."""
 
     def choose_piece(self, board) -> int:
@@ -115,7 +116,7 @@ class FirstLegal:
         return board.legal_squares()[0]
 
 
-class LastLegal:
+class LastLegal(QuartoPlayer):
     """Another deterministic player: always the last legal piece and square."""
 
     def choose_piece(self, board) -> int:

@@ -109,6 +109,11 @@ def test_show_and_train_report_bad_input_in_one_line(tmp_path, capsys):
     assert "nothing to resume" in capsys.readouterr().err
     assert main(["train", "--run-dir", str(tmp_path / "odd"), "--games", "5", "--quiet"]) == 2
     assert "positive even number" in capsys.readouterr().err
+    tiny = ["--generations", "0", "--population", "4", "--games", "2", "--final-games", "0", "--workers", "1"]
+    assert main(["train", "--run-dir", str(tmp_path / "inf"), "--fallback-weight", "inf", "--quiet", *tiny]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "fallback_weight must be a finite number" in error
+    assert not (tmp_path / "inf").exists()
 
 
 def test_the_hall_of_fame_holds_one_member_per_generation_unless_told(tmp_path):

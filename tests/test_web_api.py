@@ -13,7 +13,7 @@ import pytest
 from gpquarto.arena.game import play_game
 from gpquarto.arena.record import GameRecord
 from gpquarto.games.quarto.board import PLACE_OFFSET, Board
-from gpquarto.players.base import BasePlayer
+from gpquarto.players.base import QuartoPlayer
 from gpquarto.players.registry import register_player, unregister_player
 from gpquarto.search.solver import solve
 from gpquarto.web.players import load_player
@@ -25,7 +25,7 @@ ENDGAME = "5A3./.C8./1..F/.... -"
 TALL = 8
 
 
-class Crasher(BasePlayer):
+class Crasher(QuartoPlayer):
     """Raises on every decision."""
 
     name = "crasher"
@@ -37,7 +37,7 @@ class Crasher(BasePlayer):
         raise RuntimeError("boom")
 
 
-class Cheater(BasePlayer):
+class Cheater(QuartoPlayer):
     """Answers actions that do not exist."""
 
     name = "cheater"
@@ -49,7 +49,7 @@ class Cheater(BasePlayer):
         return None
 
 
-class Sleeper(BasePlayer):
+class Sleeper(QuartoPlayer):
     """Takes longer than the test server's time limit."""
 
     name = "sleeper"
@@ -338,7 +338,7 @@ def test_bad_records_get_400(site):
     record = play_game((load_player("random", seed=1), load_player("random", seed=2)), seed=1).to_dict()
     for broken, message in (
         ({"format": "other"}, "not a gpquarto game record"),
-        ({**record, "actions": [1, 1]}, "is illegal"),
+        ({**record, "actions": [1, 1], "times": [0.0, 0.0]}, "is illegal"),
         ({**record, "winner": 1 - (record["winner"] or 0), "end": "win"}, "replay gives"),
     ):
         status, answer = call(site[0], "POST", "/api/replay", broken)

@@ -27,7 +27,7 @@ import numpy as np
 from gpquarto.games.quarto.board import Board, BoardView, IllegalActionError
 from gpquarto.games.quarto.lines import Rules
 from gpquarto.games.quarto.pieces import NO_PIECE
-from gpquarto.players.base import BasePlayer, Player
+from gpquarto.players.base import Player, QuartoPlayer
 from gpquarto.resolve import make_player
 
 BOARD_SIDE = 4
@@ -81,9 +81,7 @@ class CourseSeat:
         in_hand = int(self._game.get_selected_piece()) if placing else NO_PIECE
         board = Board.from_cells(cells, in_hand, self._rules)
         if self._last_placed is None or board.placed_count < self._last_placed:
-            hook = getattr(self.player, "new_game", None)
-            if hook is not None:
-                hook(board.player)
+            self.player.new_game(board.player)
         self._last_placed = board.placed_count
         return board
 
@@ -183,7 +181,7 @@ class CourseGameShim:
         return True
 
 
-class CoursePlayerAdapter(BasePlayer):
+class CoursePlayerAdapter(QuartoPlayer):
     """A course player (built by ``factory(game)``) playing gpquarto games through a :class:`CourseGameShim`.
 
     Course players usually draw from the global ``random`` module (and numpy's), so the ``seed`` hook

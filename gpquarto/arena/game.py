@@ -1,6 +1,9 @@
-"""Play one game between two players, validating every action, and return its record.
+"""Play one game of any game between two players, validating every action, and return its record.
 
-A player that returns an illegal action, raises an exception, or takes longer than ``time_limit``
+The loop speaks the game interface (:mod:`gpquarto.games.interface`): each decision is ``decide(view)``,
+validated by ``apply``. Quarto games between players in Quarto's choose/place form take Quarto's own loop,
+which calls the two methods directly (``tests/test_arena_game.py`` checks that both loops give the same
+records). A player that returns an illegal action, raises an exception, or takes longer than ``time_limit``
 seconds for a decision forfeits the game (the opponent wins) and the record says why; a late action does
 not count, even a winning one. Time limits are checked after the decision returns: Python cannot safely
 interrupt a player mid-thought, so a player that never returns blocks the game (run untrusted players in
@@ -11,14 +14,14 @@ from __future__ import annotations
 
 from time import perf_counter
 
-from gpquarto.arena.record import END_DRAW, END_FORFEIT, END_WIN, GameRecord
-from gpquarto.games.quarto.board import Board, IllegalActionError
+from gpquarto.arena.record import GameRecord
+from gpquarto.games.interface import Game, GameState, IllegalActionError, Outcome, Termination
+from gpquarto.games.quarto.board import Board
 from gpquarto.games.quarto.lines import Rules
 from gpquarto.games.quarto.pieces import NO_PIECE
-from gpquarto.players.base import Player, PlayerQuit, raised_reason
+from gpquarto.games.registry import DEFAULT_GAME, get_game
+from gpquarto.players.base import Player, PlayerQuit, QuartoPlayer, raised_reason
 from gpquarto.seeding import derive_seed
-
-_START_TEXTS = {rules: Board(rules).text() for rules in Rules}
 
 
 def player_name(player: Player) -> str:
@@ -29,53 +32,126 @@ def player_name(player: Player) -> str:
 def play_game(
     players: tuple[Player, Player] | list[Player],
     *,
-    start: Board | str | None = None,
-    rules: Rules | str = Rules.CLASSIC,
+    game: str | Game = DEFAULT_GAME,
+    start: GameState | str | None = None,
+    rules: object = None,
+    settings: dict[str, object] | None = None,
     seed: int | None = None,
     time_limit: float | None = None,
     names: tuple[str, str] | None = None,
 ) -> GameRecord:
-    """Play a game; ``players[0]`` sits in seat 0 (opens by choosing when starting from the empty board).
+    """Play a game; ``players[0]`` sits in seat 0 (moves first from the start position; in Quarto, opens by
+    choosing).
 
-    When ``seed`` is given, each player's ``seed`` hook is called with a seed derived from it and the
-    seat, so the game can be replayed exactly. ``start`` may be a Board or position text.
+    ``start`` may be a state or position text of ``game``; otherwise the game starts from its start position
+    under ``settings`` (``rules`` is a shorthand for ``settings["rules"]``). When ``seed`` is given, each
+    player's ``seed`` hook is called with a seed derived from it and the seat, so the game can be replayed
+    exactly.
     """
+    the_game = get_game(game)
+    if rules is not None:
+        settings = {**(settings or {}), "rules": rules.value if isinstance(rules, Rules) else rules}
     if start is None:
-        board = Board(rules)
-        start_text = _START_TEXTS[board.rules]
+        state, start_text, state_settings = _start_position(the_game, settings or {})
     else:
-        board = Board.from_text(start) if isinstance(start, str) else start.copy()
-        start_text = board.text()
+        if isinstance(start, str):
+            state = the_game.from_text(start, **(settings or {}))
+        elif start.game_name != the_game.name:
+            raise ValueError(f"the start position is a {start.game_name} position, not {the_game.name}")
+        else:
+            state = start.copy()
+        start_text = state.text()
+        state_settings = state.settings()
+    first, second = players
+    try:
+        first_hooks, second_hooks = (first.seed, first.new_game), (second.seed, second.new_game)
+    except AttributeError as error:
+        raise TypeError(f"not a gpquarto player ({error}): derive it from gpquarto.players.BasePlayer") from None
     if seed is not None:
-        for seat, player in enumerate(players):
-            hook = getattr(player, "seed", None)
-            if hook is not None:
-                hook(derive_seed(seed, seat))
-    for seat, player in enumerate(players):
-        hook = getattr(player, "new_game", None)
-        if hook is not None:
-            hook(seat)
-    board.forget_history()  # the record's actions are the board's history from the start position
+        first_hooks[0](derive_seed(seed, 0))
+        second_hooks[0](derive_seed(seed, 1))
+    first_hooks[1](0)
+    second_hooks[1](1)
+    state.forget_history()  # the record's actions are the state's history from the start position
     times: list[float] = []
-    end, winner, forfeited_by, reason = _run(board, players, times, time_limit)
+    limit = float("inf") if time_limit is None else time_limit
+    if state.__class__ is Board and isinstance(first, QuartoPlayer) and isinstance(second, QuartoPlayer):
+        outcome = _run_quarto(state, players, times, limit)
+    else:
+        outcome = _run(state, players, times, limit)
     return GameRecord(
-        names or (player_name(players[0]), player_name(players[1])),
+        names or (player_name(first), player_name(second)),
         start_text,
-        list(board.history),
-        winner,
-        end,
-        forfeited_by,
-        reason,
+        list(state.history),
+        outcome.winner,
+        outcome.termination.value,
+        outcome.forfeited_by,
+        outcome.reason,
         times,
         seed,
+        the_game.name,
+        state_settings,
     )
 
 
-_Outcome = tuple[str, int | None, int | None, str]  # end, winner, forfeited_by, reason
+#: (game, settings) -> the start position, its text and settings: most games start from it, and a copy is
+#: cheaper than checking the settings and writing the text again (a random Quarto game takes 100 microseconds).
+_STARTS: dict[tuple[str, tuple[tuple[str, object], ...]], tuple[GameState, str, dict[str, object]]] = {}
 
 
-def _run(board: Board, players, times: list[float], time_limit: float | None) -> _Outcome:
-    """The game loop: a choice then a placement per turn, each timed and validated by the engine.
+def _start_position(game: Game, settings: dict[str, object]) -> tuple[GameState, str, dict[str, object]]:
+    """A fresh start position of ``game`` under ``settings``, its text and its settings."""
+    try:
+        key = (game.name, tuple(sorted(settings.items())) if settings else ())
+        template, text, complete = _STARTS[key]
+    except KeyError:
+        template = game.new_state(**settings)
+        text, complete = template.text(), template.settings()
+        _STARTS[key] = template, text, complete
+    except TypeError:  # an unhashable setting: the game accepts or refuses it
+        template = game.new_state(**settings)
+        return template, template.text(), template.settings()
+    return template.copy(), text, dict(complete)
+
+
+def _run(state: GameState, players, times: list[float], limit: float) -> Outcome:
+    """The game loop of every game: ``decide`` then ``apply`` per decision, each timed and validated.
+
+    A decision's time runs from the end of the previous one (or the start of the game) until its action is
+    validated; an action that comes too late is taken back before the forfeit.
+    """
+    view = state.view()
+    add_time = times.append
+    clock = perf_counter
+    asked = clock()
+    while not state.is_over():
+        seat = state.player
+        try:
+            action = players[seat].decide(view)
+        except PlayerQuit:
+            raise
+        except (Exception, SystemExit) as error:  # a player's bug (even sys.exit) loses the game, not the match
+            add_time(clock() - asked)
+            return _raised(seat, error)
+        try:
+            state.apply(action)
+        except IllegalActionError as error:
+            add_time(clock() - asked)
+            return _forfeit(seat, f"illegal action {action!r}: {error}")
+        done = clock()
+        elapsed = done - asked
+        add_time(elapsed)
+        if elapsed > limit:
+            state.undo()
+            return _too_slow(seat, elapsed, limit)
+        asked = done
+    outcome = state.outcome()
+    assert outcome is not None
+    return outcome
+
+
+def _run_quarto(board: Board, players, times: list[float], limit: float) -> Outcome:
+    """Quarto's game loop: a choice then a placement per turn, each timed and validated by the engine.
 
     A decision's time runs from the end of the previous one (or the start of the game) until its action
     is validated: one clock reading ends a decision and starts the next, so the engine's check of the
@@ -86,7 +162,6 @@ def _run(board: Board, players, times: list[float], time_limit: float | None) ->
     """
     view = board.view()
     add_time = times.append
-    limit = float("inf") if time_limit is None else time_limit
     choosers = (players[0].choose_piece, players[1].choose_piece)
     placers = (players[0].place_piece, players[1].place_piece)
     choose, place = board.push_choice, board.push_placement  # the loop knows which decision is due
@@ -138,17 +213,21 @@ def _run(board: Board, players, times: list[float], time_limit: float | None) ->
         asked = done
         piece = NO_PIECE
     if board.winner_index == NO_PIECE:
-        return END_DRAW, None, None, ""
-    return END_WIN, board.winner_index, None, ""
+        return _DRAW
+    return _WINS[board.winner_index]
 
 
-def _forfeit(seat: int, reason: str) -> _Outcome:
-    return END_FORFEIT, 1 - seat, seat, reason
+_DRAW = Outcome(Termination.DRAW)
+_WINS = (Outcome(Termination.WIN, 0), Outcome(Termination.WIN, 1))
 
 
-def _raised(seat: int, error: BaseException) -> _Outcome:
+def _forfeit(seat: int, reason: str) -> Outcome:
+    return Outcome(Termination.FORFEIT, 1 - seat, seat, reason)
+
+
+def _raised(seat: int, error: BaseException) -> Outcome:
     return _forfeit(seat, raised_reason(error))
 
 
-def _too_slow(seat: int, elapsed: float, limit: float) -> _Outcome:
+def _too_slow(seat: int, elapsed: float, limit: float) -> Outcome:
     return _forfeit(seat, f"took {elapsed:.3f} s, over the {limit:g} s limit")

@@ -11,9 +11,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from gpquarto.arena.game import play_game, player_name
-from gpquarto.arena.record import END_FORFEIT, GameRecord
+from gpquarto.arena.record import GameRecord
 from gpquarto.arena.stats import wilson_interval
+from gpquarto.games.interface import Termination
 from gpquarto.games.quarto.lines import Rules
+from gpquarto.games.registry import DEFAULT_GAME
 from gpquarto.players.base import Player
 from gpquarto.seeding import derive_seed
 
@@ -69,7 +71,7 @@ class MatchResult:
             self.wins += 1
         else:
             self.losses += 1
-        if record.end == END_FORFEIT:
+        if record.end == Termination.FORFEIT:
             side = 0 if record.forfeited_by == a_seat else 1
             self.forfeits[side] += 1
             if len(self.forfeit_reasons) < 20:
@@ -102,7 +104,9 @@ def play_match(
     *,
     names: tuple[str, str] | None = None,
     seed: int = 0,
-    rules: Rules | str = Rules.CLASSIC,
+    rules: Rules | str | None = None,
+    game: str = DEFAULT_GAME,
+    settings: dict[str, object] | None = None,
     time_limit: float | None = None,
     keep_records: bool = False,
     first_game: int = 0,
@@ -110,7 +114,8 @@ def play_match(
 ) -> MatchResult:
     """Play ``games`` games between A and B, alternating starts; see the module docstring.
 
-    ``names`` label the two sides (default: the players' names). ``first_game`` lets workers play a slice
+    The games are of ``game`` under ``settings`` (``rules`` is a shorthand for ``settings["rules"]``; Quarto's
+    default is classic). ``names`` label the two sides (default: the players' names). ``first_game`` lets workers play a slice
     ``first_game .. first_game + games - 1`` of a larger match with the same per-game seeds.
     ``progress(n)`` is called after each game with 1. To play players given by spec (names or saved
     files), on several workers, use :func:`gpquarto.jobs.matches.run_match`.
@@ -132,7 +137,15 @@ def play_match(
         a_seat = index % 2
         seats = (a, b) if a_seat == 0 else (b, a)
         seat_names = names if a_seat == 0 else (names[1], names[0])
-        record = play_game(seats, rules=rules, seed=derive_seed(seed, index), time_limit=time_limit, names=seat_names)
+        record = play_game(
+            seats,
+            game=game,
+            settings=settings,
+            rules=rules,
+            seed=derive_seed(seed, index),
+            time_limit=time_limit,
+            names=seat_names,
+        )
         result.add(record, a_seat, keep=keep_records)
         if progress is not None:
             progress(1)

@@ -20,6 +20,7 @@ from gpquarto.arena.match import MatchResult
 from gpquarto.arena.ratings import DEFAULT_PRIOR_SD, Ratings, fit_ratings
 from gpquarto.games.quarto.board import PLACE_OFFSET
 from gpquarto.games.quarto.lines import Rules
+from gpquarto.games.registry import DEFAULT_GAME, get_game
 from gpquarto.seeding import derive_seed
 
 
@@ -56,6 +57,7 @@ class TournamentResult:
     rules: str
     matches: dict[tuple[int, int], MatchResult]
     ratings: Ratings
+    game: str = DEFAULT_GAME
 
     def distinct_games(self, i: int, j: int) -> int | None:
         """How many different games (action sequences) players ``i`` and ``j`` played, or None when the
@@ -141,13 +143,15 @@ def tournament_result(
     *,
     seed: int = 0,
     rules: Rules | str = Rules.CLASSIC,
+    game: str = DEFAULT_GAME,
     prior_sd: float | None = DEFAULT_PRIOR_SD,
 ) -> TournamentResult:
     """The result of a round robin whose ``matches`` (keyed ``(i, j)``, ``i < j``) were played: the ratings
     are fitted here."""
     points, played = pairwise_matrices(len(players), matches)
     ratings = fit_ratings(tuple(players), points, played, prior_sd=prior_sd)
-    return TournamentResult(tuple(players), games, seed, Rules(rules).value, matches, ratings)
+    rules = rules.value if isinstance(rules, Rules) else str(rules)
+    return TournamentResult(tuple(players), games, seed, rules, matches, ratings, get_game(game).name)
 
 
 def format_table(result: TournamentResult, extra_columns: dict[str, Sequence[str]] | None = None) -> str:
@@ -160,7 +164,9 @@ def format_table(result: TournamentResult, extra_columns: dict[str, Sequence[str
     header = f"{'rank':>4}  {'player':<{width}}  {'rating':>6} {'± 95%':>6}  {'score':>6}  {'W/D/L':>15}  {'ms/decision':>11}  {'forfeits':>8}"
     header += "".join(f"  {title:>{widths[title]}}" for title in extra_columns)
     lines = [
-        f"round robin: {len(result.players)} players, {result.games} games per pairing, {result.rules} rules, seed {result.seed}",
+        f"round robin: {len(result.players)} players, {result.games} games per pairing, "
+        + ("" if result.game == DEFAULT_GAME else f"{result.game}, ")
+        + f"{result.rules} rules, seed {result.seed}",
         header,
     ]
     for rank, index in enumerate(ratings.ranking(), start=1):

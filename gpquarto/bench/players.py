@@ -28,6 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from time import perf_counter
 
+from gpquarto.games.interface import DecisionKind
 from gpquarto.games.quarto.board import Board
 from gpquarto.games.quarto.lines import Rules
 from gpquarto.players.registry import available_players, parse_spec
@@ -38,7 +39,6 @@ from gpquarto.seeding import derive_seed
 BENCH_PLAYERS = ("random", "novice", "minimax:depth=1", "minimax:depth=2", "frontier", "mcts", "solver")
 #: Pieces placed in the benchmark positions.
 STAGES = (0, 4, 8, 10)
-CHOOSE, PLACE = "choose", "place"
 
 
 def benchmark_positions(
@@ -52,7 +52,7 @@ def benchmark_positions(
     for stage in stages:
         if not 0 <= stage < 16:
             raise ValueError(f"a stage is a number of pieces placed, 0..15, got {stage}")
-        for kind in (CHOOSE, PLACE):
+        for kind in (DecisionKind.CHOOSE, DecisionKind.PLACE):
             for index in range(per_kind):
                 positions.append(_random_position(seed, stage, kind, index, rules))
     return positions
@@ -63,7 +63,9 @@ def _random_position(seed: int, stage: int, kind: str, index: int, rules: Rules)
         rng = random.Random(derive_seed(seed, stage, kind, index, attempt))
         board = Board(rules)
         while not board.is_over():
-            if board.placed_count == stage and (board.choice_due if kind == CHOOSE else board.placement_due):
+            if board.placed_count == stage and (
+                board.choice_due if kind == DecisionKind.CHOOSE else board.placement_due
+            ):
                 return board
             if board.choice_due:
                 board.choose(rng.choice(board.legal_pieces()))
@@ -175,12 +177,8 @@ def counts_nodes_of(player) -> bool:
 
 
 def _decide(player, position: Board, seed: int, counts_nodes: bool) -> tuple[float, int]:
-    hook = getattr(player, "new_game", None)
-    if hook is not None:
-        hook(position.player)
-    hook = getattr(player, "seed", None)
-    if hook is not None:
-        hook(seed)
+    player.new_game(position.player)
+    player.seed(seed)
     view = position.copy().view()
     before = player.nodes if counts_nodes else 0
     began = perf_counter()

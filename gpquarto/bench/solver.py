@@ -19,12 +19,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from time import perf_counter
 
+from gpquarto.games.interface import DecisionKind
 from gpquarto.games.quarto.board import Board
 from gpquarto.games.quarto.lines import Rules
 from gpquarto.search.solver import solve
 from gpquarto.seeding import derive_seed
 
-CHOOSE, PLACE = "choose", "place"
 #: Empty squares of the benchmark positions, by default.
 EMPTIES = (8, 9, 10, 11, 12)
 
@@ -39,7 +39,7 @@ def solver_positions(
     for count in empties:
         if not 1 <= count <= 16:
             raise ValueError(f"empty squares must be 1..16, got {count}")
-        for kind in (CHOOSE, PLACE):
+        for kind in (DecisionKind.CHOOSE, DecisionKind.PLACE):
             found[count, kind] = [_position(seed, count, kind, index, rules) for index in range(per_kind)]
     return found
 
@@ -49,7 +49,9 @@ def _position(seed: int, empties: int, kind: str, index: int, rules: Rules) -> B
         rng = random.Random(derive_seed(seed, "solver", empties, kind, index, attempt))
         board = Board(rules)
         while not board.is_over():
-            if 16 - board.placed_count == empties and (board.choice_due if kind == CHOOSE else board.placement_due):
+            if 16 - board.placed_count == empties and (
+                board.choice_due if kind == DecisionKind.CHOOSE else board.placement_due
+            ):
                 return board
             board.apply(rng.choice(board.legal_actions()))
     raise RuntimeError(f"no random game reached {empties} empty squares with a {kind} due")  # pragma: no cover

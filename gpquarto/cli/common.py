@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from gpquarto.games.quarto.lines import Rules
+from gpquarto.games.registry import DEFAULT_GAME, game_names, get_game
 
 
 def _whole_number(text: str, minimum: int, maximum: int | None = None) -> int:
@@ -60,6 +61,46 @@ def add_rules_argument(parser: argparse.ArgumentParser) -> None:
         default=Rules.CLASSIC.value,
         help="advanced rules: the nine 2x2 blocks win too",
     )
+
+
+def add_game_arguments(parser: argparse.ArgumentParser, *, settings: bool = True) -> None:
+    """``--game NAME`` and, with ``settings``, ``--rules NAME`` (``--advanced``: Quarto's advanced rules) and
+    ``--size N``; :func:`game_settings` reads them."""
+    group = parser.add_argument_group("game")
+    group.add_argument(
+        "--game", choices=game_names(), default=DEFAULT_GAME, help=f"the game to play (default {DEFAULT_GAME})"
+    )
+    if not settings:
+        return
+    group.add_argument(
+        "--rules",
+        default=None,
+        metavar="NAME",
+        help="the rule set (quarto: classic or advanced; quixo: official or course; default the game's first)",
+    )
+    group.add_argument(
+        "--advanced", dest="rules", action="store_const", const=Rules.ADVANCED.value, help="same as --rules advanced"
+    )
+    group.add_argument("--size", type=positive_int, default=None, help="board size (quixo: 3, 4 or 5; default 5)")
+
+
+def game_settings(args: argparse.Namespace) -> tuple[str, dict[str, object]]:
+    """The game and its complete settings that :func:`add_game_arguments` options ask for; a setting the game
+    does not have or a bad value is a one-line ``ValueError``."""
+    game = get_game(args.game)
+    settings: dict[str, object] = {}
+    if args.rules is not None:
+        settings["rules"] = args.rules
+    if args.size is not None:
+        settings["size"] = args.size
+    return game.name, game.check_settings(settings)
+
+
+def describe_settings(game: str, settings: dict[str, object]) -> str:
+    """``"classic rules"``, or for another game than the default ``"quixo, official rules, size 4"``."""
+    words = [] if game == DEFAULT_GAME else [game]
+    words += [f"{value} rules" if name == "rules" else f"{name} {value}" for name, value in settings.items()]
+    return ", ".join(words)
 
 
 def add_time_limit_argument(parser: argparse.ArgumentParser) -> None:

@@ -6,8 +6,8 @@ import argparse
 
 from gpquarto.arena.match import MatchResult
 from gpquarto.cli.common import (
+    add_game_arguments,
     add_plugin_argument,
-    add_rules_argument,
     add_runner_arguments,
     add_time_limit_argument,
     make_runner_from_args,
@@ -31,20 +31,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_time_limit_argument(parser)
     parser.add_argument("--save-records", metavar="DIR", default=None, help="write every game record as JSON into DIR")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
-    add_rules_argument(parser)
+    add_game_arguments(parser)
     add_plugin_argument(parser, "primitive plugin file a saved player needs (repeatable)")
     add_runner_arguments(parser, default_workers="1")
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from gpquarto.cli.common import check_output_folder
+    from gpquarto.cli.common import check_output_folder, describe_settings, game_settings
     from gpquarto.jobs.matches import run_match
     from gpquarto.resolve import make_unattended_player
 
+    game, settings = game_settings(args)
     plugins = tuple(args.plugins or ())
     for spec in (args.player_a, args.player_b):
-        make_unattended_player(spec, plugins=plugins or None)  # fail fast, in this process, with a clear message
+        make_unattended_player(spec, plugins=plugins or None, game=game)  # fail fast, in this process, in one line
     folder = None if args.save_records is None else check_output_folder(args.save_records, "--save-records")
     with make_runner_from_args(args, tasks=args.games, default_workers=1) as runner:
         with progress_bar(args.games, "games", disable=args.quiet) as bar:
@@ -53,14 +54,15 @@ def run(args: argparse.Namespace) -> int:
                 args.player_b,
                 args.games,
                 seed=args.seed,
-                rules=args.rules,
+                game=game,
+                settings=settings,
                 time_limit=args.time_limit,
                 keep_records=folder is not None,
                 plugins=plugins,
                 runner=runner,
                 progress=bar.update,
             )
-    print(format_summary(result, seed=args.seed, rules=args.rules))
+    print(format_summary(result, seed=args.seed, settings=describe_settings(game, settings)))
     if folder is not None:
         for index, record in enumerate(result.records):
             record.save(folder / f"game_{index:05d}.json")
@@ -68,14 +70,14 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def format_summary(result: MatchResult, *, seed: int | None = None, rules: str = "classic") -> str:
-    """The summary table of a match, from A's point of view."""
+def format_summary(result: MatchResult, *, seed: int | None = None, settings: str = "classic rules") -> str:
+    """The summary table of a match, from A's point of view; ``settings`` says what was played."""
     a, b = result.names
     low, high = result.score_interval()
     win_low, win_high = result.win_interval()
     width = max(len(a), len(b), 6)
     lines = [
-        f"{a} vs {b}: {result.games} games, {rules} rules" + ("" if seed is None else f", seed {seed}"),
+        f"{a} vs {b}: {result.games} games, {settings}" + ("" if seed is None else f", seed {seed}"),
         f"{'player':<{width}}  {'wins':>6}  {'draws':>6}  {'losses':>6}  {'score':>7}  {'score 95% CI':>15}  {'ms/decision':>11}  {'forfeits':>8}",
     ]
     for side, name in enumerate(result.names):

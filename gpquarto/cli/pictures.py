@@ -15,8 +15,8 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.patches import Circle, FancyBboxPatch, Rectangle
 
-from gpquarto.arena.record import GameRecord, describe_action
-from gpquarto.games.quarto.board import PLACE_OFFSET, Board, BoardQueries
+from gpquarto.arena.record import GameRecord
+from gpquarto.games.quarto.board import PLACE_OFFSET, Board, BoardQueries, action_name
 from gpquarto.games.quarto.pieces import COLOURED, NO_PIECE, SOLID, SQUARE, TALL, piece_code
 
 BOARD, EDGE, INK = "#e9d3a8", "#b98e55", "#2b2118"
@@ -97,7 +97,7 @@ def game_figure(record: GameRecord, result: str) -> Figure:
         seat = board.player
         board.apply(action)
         if action >= PLACE_OFFSET:
-            frames.append((board.copy(), f"{number}. {names[seat]}: {describe_action(action)}"))
+            frames.append((board.copy(), f"{number}. {names[seat]}: {action_name(action)}"))
         else:  # the choice that follows a placement (or opens the game) shows in the same frame
             frames[-1] = (board.copy(), f"{frames[-1][1]}, gives {action:X} ({piece_code(action)})")
     frames[-1] = (frames[-1][0], f"{frames[-1][1]}\n{result}")

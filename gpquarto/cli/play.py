@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 
 from gpquarto.arena.game import play_game
-from gpquarto.arena.record import END_DRAW, END_FORFEIT, GameRecord
+from gpquarto.arena.record import GameRecord
 from gpquarto.cli.common import add_plugin_argument, add_rules_argument, non_negative_int
+from gpquarto.games.interface import Termination
 from gpquarto.players.base import PlayerQuit
 
 HUMAN_NAME = "you"
@@ -63,9 +64,9 @@ def run(args: argparse.Namespace) -> int:
 def result_line(record: GameRecord, seat: int) -> str:
     """The outcome from the human's side, e.g. ``"Result: you win against random."``."""
     opponent = record.players[1 - seat]
-    if record.end == END_DRAW:
+    if record.end == Termination.DRAW:
         return f"Result: draw against {opponent} (the board is full)."
-    if record.end == END_FORFEIT:
+    if record.end == Termination.FORFEIT:
         if record.forfeited_by == seat:
             return f"Result: you lose against {opponent} by forfeit ({record.reason})."
         return f"Result: you win against {opponent} by forfeit ({record.reason})."

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from gpquarto.cli.common import add_game_arguments
+
 if TYPE_CHECKING:
     from gpquarto.players.registry import PlayerInfo
 
@@ -16,13 +18,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="List every registered player with its parameters (name, type, default) and a one-line "
         "description. Use them as NAME or NAME:key=value,key=value; a saved player file works as a name too.",
     )
+    add_game_arguments(parser, settings=False)
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from gpquarto.players.registry import available_players
 
-    print(format_players(available_players()))
+    print(format_players(available_players(args.game)))
     return 0
 
 

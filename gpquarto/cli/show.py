@@ -156,6 +156,7 @@ def to_dot(genome) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from gpquarto.gp.evaluator_files import describe_evaluator, is_evaluator_file
     from gpquarto.gp.storage import default_library, genome_from_data, read_player_file
 
     game = game_or_position(args.file)
@@ -163,6 +164,9 @@ def run(args: argparse.Namespace) -> int:
         return show_game_or_position(game, args.png)
     if args.png:
         raise UsageError("--png draws a game record or a position, not a player")
+    if is_evaluator_file(args.file):
+        print(describe_evaluator(args.file, plugins=tuple(args.plugins) if args.plugins else None))
+        return 0
     data = read_player_file(args.file)
     try:
         library = default_library(tuple(args.plugins) if args.plugins else None)

@@ -17,9 +17,8 @@ import time
 
 from gpquarto.cli import UsageError
 from gpquarto.cli.common import non_negative_int
-from gpquarto.games.quarto.board import PLACE_OFFSET, Board
-from gpquarto.games.quarto.lines import SQUARE_COUNT, square_name
-from gpquarto.games.quarto.pieces import piece_code
+from gpquarto.games.quarto.board import PLACE_OFFSET, Board, action_name
+from gpquarto.games.quarto.lines import SQUARE_COUNT
 from gpquarto.search.solver import VALUE_WORDS, solve
 
 #: From this many empty squares on, solving can take seconds to minutes: say so before starting.
@@ -51,13 +50,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run)
 
 
-def describe_action(action: int) -> str:
-    """Human form of an action: ``choose piece 7 (SDOR)`` or ``place on b3``."""
-    if action >= PLACE_OFFSET:
-        return f"place on {square_name(action - PLACE_OFFSET)}"
-    return f"choose piece {action:X} ({piece_code(action)})"
-
-
 def run(args: argparse.Namespace) -> int:
     board = Board.from_text(args.position)
     if board.is_over():
@@ -77,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     task = "place the piece in hand" if board.placement_due else "choose a piece"
     print(board)
     print(f"value: {VALUE_WORDS[result.value]} for player {board.player} (to {task})")
-    actions = ", ".join(describe_action(action) for action in result.best_actions)
+    actions = ", ".join(action_name(action) for action in result.best_actions)
     print(f"best actions ({len(result.best_actions)}): {actions}")
     print(f"nodes: {result.nodes}, time: {elapsed:.3f} s")
     if args.png:

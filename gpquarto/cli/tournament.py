@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 from gpquarto.cli.common import (
+    add_game_arguments,
     add_plugin_argument,
-    add_rules_argument,
     add_runner_arguments,
     add_time_limit_argument,
     check_output_folder,
@@ -47,7 +47,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="size of the grade bank with --grade (default that of 'grade')",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
-    add_rules_argument(parser)
+    add_game_arguments(parser)
     add_plugin_argument(parser, "primitive plugin file a saved player needs (repeatable)")
     add_runner_arguments(parser)
     parser.set_defaults(handler=run)
@@ -58,11 +58,16 @@ def run(args: argparse.Namespace) -> int:
 
     from gpquarto.arena.plots import save_tournament_plot
     from gpquarto.arena.tournament import format_table
+    from gpquarto.cli.common import game_settings
     from gpquarto.jobs.matches import run_tournament
     from gpquarto.resolve import check_player_specs
 
+    game, settings = game_settings(args)
+    if args.grade and game != "quarto":
+        raise ValueError(f"--grade grades Quarto players; a {game} tournament cannot take it yet")
+    args.rules = settings.get("rules")  # what --grade's bank and config.json use
     plugins = tuple(args.plugins or ())
-    check_player_specs(args.players, plugins=plugins or None)  # before any game: one-line error, exit 2
+    check_player_specs(args.players, plugins=plugins or None, game=game)  # before any game: one line, exit 2
     out = args.out if args.out is not None else f"runs/tournament-{args.seed}"
     folder = check_output_folder(out, "--out", overwrite=args.force)
     pairings = len(args.players) * (len(args.players) - 1) // 2
@@ -73,7 +78,8 @@ def run(args: argparse.Namespace) -> int:
                 args.players,
                 args.games,
                 seed=args.seed,
-                rules=args.rules,
+                game=game,
+                settings=settings,
                 time_limit=args.time_limit,
                 keep_records=True,  # small; lets the table warn about repeated games
                 plugins=plugins,
@@ -135,6 +141,7 @@ def write_results(result, folder: Path, args: argparse.Namespace, *, per_game: b
         "players": list(result.players),
         "games": result.games,
         "seed": result.seed,
+        "game": result.game,
         "rules": result.rules,
         "time_limit": args.time_limit,
         "grade_positions": (args.grade_positions or DEFAULT_POSITIONS) if args.grade else None,

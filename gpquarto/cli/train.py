@@ -134,6 +134,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="where to copy the best player (default best_player.p; on --resume, where the run was told at its start)",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument(
+        "--genome",
+        choices=("rules", "evaluator"),
+        default="rules",
+        help="what evolves: rules (if/then rule players, the default) or evaluator (an evaluation for minimax's "
+        "leaves; see gpquarto.training.evaluator_training)",
+    )
+    parser.add_argument(
+        "--depth", type=positive_int, default=None, help="search depth of an evaluator genome's minimax (default 1)"
+    )
     parser.set_defaults(handler=run)
 
 
@@ -173,6 +183,13 @@ def run(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from gpquarto import training
+
+    if args.genome == "evaluator":
+        from gpquarto.cli.train_evaluator import run_evaluator
+
+        return run_evaluator(args)
+    if args.depth is not None:
+        raise UsageError("--depth is for --genome evaluator (rule players do not search)")
 
     run_dir = Path(args.run_dir)
     if args.resume:

@@ -41,8 +41,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from gpquarto.arena.record import describe_action
-    from gpquarto.games.quarto.board import PLACE_OFFSET, Board
+    from gpquarto.games.quarto.board import PLACE_OFFSET, Board, action_name
     from gpquarto.web.sessions import explained_game, outcome, parse_start
 
     if args.delay < 0:
@@ -57,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     for index, action in enumerate(record.actions):
         seat = board.player
         board.apply(action)
-        print(f"\n{index + 1}. {names[seat]}: {describe_action(action)}")
+        print(f"\n{index + 1}. {names[seat]}: {action_name(action)}")
         note = notes[index] if index < len(notes) else None
         if note is not None:
             print(f"   {_why(note)}")

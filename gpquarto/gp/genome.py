@@ -19,16 +19,16 @@ from dataclasses import dataclass, field
 
 from deap import base, gp
 
+from gpquarto.games.interface import DecisionKind
 from gpquarto.gp.compiler import compile_tree
 from gpquarto.gp.features import Features
 from gpquarto.gp.textform import format_tree, parse_tree
 from gpquarto.gp.types import Piece, Square
 
-CHOOSE, PLACE = "choose", "place"
 #: The two rule kinds, in genome order.
-KINDS = (CHOOSE, PLACE)
+KINDS = (DecisionKind.CHOOSE.value, DecisionKind.PLACE.value)
 #: Root type of the *then* tree of each kind of rule; *if* trees return ``bool``.
-ACTION_TYPES = {CHOOSE: Piece, PLACE: Square}
+ACTION_TYPES = {DecisionKind.CHOOSE: Piece, DecisionKind.PLACE: Square}
 CONDITION_TYPE = bool
 
 
@@ -83,9 +83,9 @@ class Genome:
 
     def rules(self, kind: str) -> list[Rule]:
         """The rule list of ``kind`` (``"choose"`` or ``"place"``)."""
-        if kind == CHOOSE:
+        if kind == DecisionKind.CHOOSE:
             return self.choose_rules
-        if kind == PLACE:
+        if kind == DecisionKind.PLACE:
             return self.place_rules
         raise ValueError(f"unknown rule kind {kind!r}")
 
@@ -119,13 +119,13 @@ class Genome:
                     raise ValueError(f"{kind} rule {number}: {error}") from None
                 parsed.append(Rule(condition, action))
             lists[kind] = parsed
-        return cls(lists[CHOOSE], lists[PLACE])
+        return cls(lists[DecisionKind.CHOOSE], lists[DecisionKind.PLACE])
 
     def with_rules(self, kind: str, rules: list[Rule]) -> Genome:
         """A new genome with the rules of ``kind`` replaced (the other list shared; rules are immutable)."""
-        if kind == CHOOSE:
+        if kind == DecisionKind.CHOOSE:
             return Genome(list(rules), list(self.place_rules))
-        if kind == PLACE:
+        if kind == DecisionKind.PLACE:
             return Genome(list(self.choose_rules), list(rules))
         raise ValueError(f"unknown rule kind {kind!r}")
 
@@ -187,8 +187,8 @@ class RuleSet:
         self.genome = genome
         self.choose_rules = [CompiledRule(rule, library, index) for index, rule in enumerate(genome.choose_rules)]
         self.place_rules = [CompiledRule(rule, library, index) for index, rule in enumerate(genome.place_rules)]
-        self.decisions = {CHOOSE: 0, PLACE: 0}
-        self.fallbacks = {CHOOSE: 0, PLACE: 0}
+        self.decisions = dict.fromkeys(KINDS, 0)  # plain-string keys: saved files hold them
+        self.fallbacks = dict.fromkeys(KINDS, 0)
         self.last_rule: int | None = None
 
     def reset_counters(self) -> None:
@@ -201,16 +201,16 @@ class RuleSet:
     @property
     def total_decisions(self) -> int:
         """Decisions of both kinds."""
-        return self.decisions[CHOOSE] + self.decisions[PLACE]
+        return self.decisions[DecisionKind.CHOOSE] + self.decisions[DecisionKind.PLACE]
 
     @property
     def total_fallbacks(self) -> int:
         """Random fallbacks of both kinds."""
-        return self.fallbacks[CHOOSE] + self.fallbacks[PLACE]
+        return self.fallbacks[DecisionKind.CHOOSE] + self.fallbacks[DecisionKind.PLACE]
 
     def choose_piece(self, view, rng: random.Random) -> int:
         """The piece to give: the first rule that fires with a legal piece, else a random legal piece."""
-        self.decisions[CHOOSE] += 1
+        self.decisions[DecisionKind.CHOOSE] += 1
         features = Features(view)
         available = view.available_mask
         for rule in self.choose_rules:
@@ -221,13 +221,13 @@ class RuleSet:
                     rule.legal += 1
                     self.last_rule = rule.index
                     return int(piece)
-        self.fallbacks[CHOOSE] += 1
+        self.fallbacks[DecisionKind.CHOOSE] += 1
         self.last_rule = None
         return _pick(view.legal_pieces(), rng)
 
     def place_piece(self, view, rng: random.Random) -> int:
         """The square for the piece in hand: the first rule that fires with an empty square, else a random one."""
-        self.decisions[PLACE] += 1
+        self.decisions[DecisionKind.PLACE] += 1
         features = Features(view)
         occupied = view.occupied_mask
         for rule in self.place_rules:
@@ -238,7 +238,7 @@ class RuleSet:
                     rule.legal += 1
                     self.last_rule = rule.index
                     return int(square)
-        self.fallbacks[PLACE] += 1
+        self.fallbacks[DecisionKind.PLACE] += 1
         self.last_rule = None
         return _pick(view.legal_squares(), rng)
 

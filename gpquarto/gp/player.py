@@ -6,10 +6,10 @@ import random
 
 from gpquarto.games.quarto.board import BoardView
 from gpquarto.gp.genome import Genome, RuleSet
-from gpquarto.players.base import BasePlayer
+from gpquarto.players.base import QuartoPlayer
 
 
-class EvolvedPlayer(BasePlayer):
+class EvolvedPlayer(QuartoPlayer):
     """Plays a :class:`~gpquarto.gp.genome.Genome`: first rule that fires with a legal action, else a counted random fallback.
 
     The genome is compiled once, when the player is made. ``decisions``/``fallbacks`` count this player's

@@ -48,7 +48,18 @@ from dataclasses import dataclass, field
 from gpquarto.games.quarto.board import Board
 from gpquarto.games.quarto.lines import Rules
 from gpquarto.gp.features import Features
-from gpquarto.gp.types import NO_ACTION, NODE_TYPES, Characteristic, Count, Piece, Square, type_name
+from gpquarto.gp.types import (
+    EVALUATOR_NODE_TYPES,
+    NO_ACTION,
+    NODE_TYPES,
+    SCORE_LIMIT,
+    Characteristic,
+    Count,
+    Piece,
+    Score,
+    Square,
+    type_name,
+)
 
 #: Name of the per-module list that holds the module's registrations.
 MODULE_REGISTRY = "__gp_primitives__"
@@ -56,7 +67,7 @@ MODULE_REGISTRY = "__gp_primitives__"
 DEFAULT_FAMILY = "__gp_default_family__"
 #: Source of specs not yet loaded by a loader.
 UNLOADED = "unloaded"
-_INT_MARKERS = (Square, Piece, Count, Characteristic)
+_INT_MARKERS = (Square, Piece, Count, Characteristic, Score)
 _TYPE_CHOICES = ", ".join(type_name(type_) for type_ in NODE_TYPES)
 
 
@@ -303,6 +314,7 @@ def sample_positions() -> tuple[Board, ...]:
 
 
 _COUNT_SAMPLES = (0, 1, 4, 16, -3)
+_SCORE_SAMPLES = (0, 1, -7, 100, SCORE_LIMIT, -SCORE_LIMIT)
 _CHARACTERISTIC_SAMPLES = (0, 3, 4, 7)
 _MAX_COMBINATIONS = 36
 
@@ -314,6 +326,8 @@ def _child_samples(type_: type, features: Features) -> tuple[int, ...]:
         return _COUNT_SAMPLES
     if type_ is Characteristic:
         return _CHARACTERISTIC_SAMPLES
+    if type_ is Score:
+        return _SCORE_SAMPLES
     legal = features.empty_squares if type_ is Square else features.available_pieces
     picked = [NO_ACTION] + ([legal[0], legal[len(legal) // 2], legal[-1]] if legal else [])
     return tuple(dict.fromkeys(picked))
@@ -346,6 +360,8 @@ def _wrong_value(spec: PrimitiveInfo, value: object, features: Features) -> str 
         return f"returned piece {value}, which is neither an available piece nor NO_ACTION (-1)"
     if declared is Characteristic and not 0 <= value < 8:
         return f"returned characteristic {value}, outside 0..7"
+    if declared is Score and not -SCORE_LIMIT <= value <= SCORE_LIMIT:
+        return f"returned score {value}, outside +-{SCORE_LIMIT} (saturate: see gpquarto.gp.types.SCORE_LIMIT)"
     return None
 
 
@@ -375,6 +391,11 @@ def check_spec(spec: PrimitiveInfo) -> None:
 
 
 # ---------------------------------------------------------------------- libraries
+def _types_of(spec: PrimitiveInfo) -> tuple[type, ...]:
+    """Every node type a spec mentions: its return type and its children's."""
+    return (spec.return_type, *spec.arg_types)
+
+
 class PrimitiveLibrary:
     """A set of primitives with unique names: what a GP run, a saved player or the parser resolve names in.
 
@@ -399,6 +420,7 @@ class PrimitiveLibrary:
             self.aliases.update(dict.fromkeys(spec.aliases, spec.name))
         self.versions: dict[str, str] = dict(versions or {})
         self._primitive_set: object | None = None
+        self._evaluator_set: object | None = None
 
     def __len__(self) -> int:
         return len(self.specs)
@@ -443,22 +465,36 @@ class PrimitiveLibrary:
         return tuple(spec for spec in self.specs.values() if spec.return_type is type_)
 
     def primitive_set(self) -> typing.Any:
-        """The ``deap.gp.PrimitiveSetTyped`` of the library (built once); constants are terminals named by their literal."""
+        """The ``deap.gp.PrimitiveSetTyped`` of rule trees (built once): every primitive that never mentions
+        ``Score``; constants are terminals named by their literal."""
         if self._primitive_set is None:
-            from deap import gp
-
-            pset = gp.PrimitiveSetTyped("gpquarto", [], bool)
-            for spec in self.specs.values():
-                if spec.value is not None:
-                    pset.addTerminal(spec.value, spec.return_type, name=spec.name)
-                elif spec.arg_types:
-                    pset.addPrimitive(spec.function, list(spec.arg_types), spec.return_type, name=spec.name)
-                else:
-                    pset.addTerminal(spec.function, spec.return_type, name=spec.name)
-            for alias, name in self.aliases.items():
-                pset.mapping[alias] = pset.mapping[name]  # read under a former name, written under today's
-            self._primitive_set = pset
+            self._primitive_set = self._build_set(lambda spec: Score not in _types_of(spec), bool)
         return self._primitive_set
+
+    def evaluator_primitive_set(self) -> typing.Any:
+        """The ``deap.gp.PrimitiveSetTyped`` of evaluator trees (built once): every primitive whose types are
+        all among :data:`~gpquarto.gp.types.EVALUATOR_NODE_TYPES` (no squares or pieces)."""
+        if self._evaluator_set is None:
+            self._evaluator_set = self._build_set(lambda spec: set(_types_of(spec)) <= set(EVALUATOR_NODE_TYPES), Score)
+        return self._evaluator_set
+
+    def _build_set(self, keep: Callable[[PrimitiveInfo], bool], root: type) -> typing.Any:
+        from deap import gp
+
+        pset = gp.PrimitiveSetTyped("gpquarto", [], root)
+        for spec in self.specs.values():
+            if not keep(spec):
+                continue
+            if spec.value is not None:
+                pset.addTerminal(spec.value, spec.return_type, name=spec.name)
+            elif spec.arg_types:
+                pset.addPrimitive(spec.function, list(spec.arg_types), spec.return_type, name=spec.name)
+            else:
+                pset.addTerminal(spec.function, spec.return_type, name=spec.name)
+        for alias, name in self.aliases.items():
+            if name in pset.mapping:
+                pset.mapping[alias] = pset.mapping[name]  # read under a former name, written under today's
+        return pset
 
     def check_reachable(self, root_types: Sequence[type]) -> None:
         """Start-up check: every root type has a node, and every type reachable from the roots has a terminal.

@@ -20,8 +20,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from gpquarto.games.interface import DecisionKind
 from gpquarto.gp.generation import TreeGenerator
-from gpquarto.gp.genome import CHOOSE, KINDS, PLACE, Genome, Rule
+from gpquarto.gp.genome import KINDS, Genome, Rule
 from gpquarto.gp.library import LibraryConfig, get_library
 from gpquarto.gp.player import EvolvedPlayer
 from gpquarto.gp.variation import mutate_rule
@@ -86,14 +87,14 @@ class RuleScreen:
         cached = self._cache.get(key)
         if cached is not None:
             return cached
-        genome = Genome([rule] if kind == CHOOSE else [], [rule] if kind == PLACE else [])
+        genome = Genome([rule] if kind == DecisionKind.CHOOSE else [], [rule] if kind == DecisionKind.PLACE else [])
         player = EvolvedPlayer(genome, self.library, seed=0)  # play_game reseeds it for every game
         from gpquarto.arena.game import play_game
 
         for game in range(self.config.games):
             players = (player, self._opponent) if game % 2 == 0 else (self._opponent, player)
             play_game(players, seed=derive_seed(self.seed, "screening", game))
-        compiled = (player.rules.choose_rules if kind == CHOOSE else player.rules.place_rules)[0]
+        compiled = (player.rules.choose_rules if kind == DecisionKind.CHOOSE else player.rules.place_rules)[0]
         result = RuleMeasure(player.rules.decisions[kind], compiled.true, compiled.legal)
         self._remember(key, result)
         return result
@@ -175,7 +176,7 @@ class RuleScreen:
                 rule = _parse_rule(kind, result.texts, pset)
             rule.screened = True
             lists[number][kind][index] = rule
-        return [Genome(rules[CHOOSE], rules[PLACE]) for rules in lists]
+        return [Genome(rules[DecisionKind.CHOOSE], rules[DecisionKind.PLACE]) for rules in lists]
 
 
 @dataclass(frozen=True)

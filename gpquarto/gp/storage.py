@@ -20,7 +20,7 @@ import warnings
 from pathlib import Path
 
 from gpquarto.atomic import write_bytes_atomic
-from gpquarto.gp.genome import Genome
+from gpquarto.gp.genome import KINDS, Genome
 from gpquarto.gp.library import shared_library
 from gpquarto.gp.player import EvolvedPlayer
 from gpquarto.gp.primitives import PrimitiveLibrary
@@ -30,8 +30,6 @@ PLAYER_FORMAT = "gpquarto-player/1"
 #: Suffixes of saved players: ``.p`` (dill) and ``.json`` (safe text form).
 SUFFIXES = (".p", ".json")
 PLUGINS_VARIABLE = "GPQUARTO_PLUGINS"
-#: Rule kinds stored in a player file (the same as :data:`gpquarto.gp.genome.KINDS`).
-KINDS = ("choose", "place")
 
 
 def player_data(

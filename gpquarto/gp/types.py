@@ -28,11 +28,24 @@ class Characteristic(int):
     """One of the eight characteristics 0..7, indexed like ``gpquarto.games.quarto.pieces.CHARACTERISTIC_NAMES``."""
 
 
+class Score(int):
+    """A number an evaluator tree computes for a position (integer, saturated at +-``SCORE_LIMIT``).
+
+    Only evaluator trees hold ``Score`` nodes: rule trees are built from the primitives that never mention it
+    (see :meth:`~gpquarto.gp.primitives.PrimitiveLibrary.primitive_set`).
+    """
+
+
 #: What a ``Square`` or ``Piece`` node returns when it has nothing to propose.
 NO_ACTION = -1
 
+#: Largest absolute value of a ``Score`` node: evaluator arithmetic saturates there.
+SCORE_LIMIT = 10_000
+
 #: Every type a tree node may have, in a stable order (used in messages and listings).
-NODE_TYPES: tuple[type, ...] = (bool, Square, Piece, Count, Characteristic)
+NODE_TYPES: tuple[type, ...] = (bool, Square, Piece, Count, Characteristic, Score)
+#: The types an evaluator tree may hold: no squares or pieces (an evaluator scores a position, it proposes no move).
+EVALUATOR_NODE_TYPES: tuple[type, ...] = (bool, Count, Characteristic, Score)
 
 
 def type_name(type_: type) -> str:

@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from gpquarto.arena.game import play_game
+from gpquarto.games.interface import DecisionKind
 from gpquarto.games.quarto.board import Board
 from gpquarto.games.quarto.lines import SQUARE_COUNT, Rules
 from gpquarto.games.quarto.symmetry import canonical_key
@@ -53,8 +54,6 @@ DEFAULT_PAIRINGS: tuple[tuple[str, str], ...] = (
     ("minimax:depth=1", "frontier"),
     ("random", "random"),
 )
-CHOICE = "choice"
-PLACEMENT = "placement"
 #: Games sampled per stratum and batch at most (a batch is played, then solved, through the runner).
 _MAX_BATCH = 64
 #: A stratum that needs more games than this per position wanted (plus 100) gives up with an error.
@@ -120,8 +119,8 @@ class BankPosition:
 
     @property
     def kind(self) -> str:
-        """``"choice"`` (a piece to give) or ``"placement"`` (a square for the piece in hand)."""
-        return CHOICE if self.text.split()[1] == "-" else PLACEMENT
+        """``DecisionKind.CHOOSE`` (a piece to give) or ``DecisionKind.PLACE`` (a square for the piece in hand)."""
+        return DecisionKind.CHOOSE if self.text.split()[1] == "-" else DecisionKind.PLACE
 
     @property
     def empties(self) -> int:
@@ -166,7 +165,7 @@ class Bank:
     def describe(self) -> str:
         """One line: size, kinds, empty squares, rules, seed and purpose."""
         p = self.parameters
-        choices = sum(1 for position in self.positions if position.kind == CHOICE)
+        choices = sum(1 for position in self.positions if position.kind == DecisionKind.CHOOSE)
         return (
             f"bank: {len(self)} positions ({choices} choices, {len(self) - choices} placements), "
             f"{p.min_empties}-{p.max_empties} empty squares, {p.rules} rules, seed {p.seed}, {p.purpose}"
@@ -175,7 +174,9 @@ class Bank:
 
 def strata(parameters: BankParameters) -> tuple[tuple[int, str], ...]:
     """The (empty squares, kind) cells the bank is balanced over, in order."""
-    return tuple((empties, kind) for empties in parameters.empties_range for kind in (CHOICE, PLACEMENT))
+    return tuple(
+        (empties, kind) for empties in parameters.empties_range for kind in (DecisionKind.CHOOSE, DecisionKind.PLACE)
+    )
 
 
 def quotas(parameters: BankParameters) -> tuple[int, ...]:
@@ -196,7 +197,7 @@ def game_plan(parameters: BankParameters, game: int) -> tuple:
     pairings = parameters.pairings
     spec_a, spec_b = pairings[(game // len(cells)) % len(pairings)]
     seed = derive_seed("bank", parameters.purpose, parameters.seed, game)
-    return (spec_a, spec_b, seed, empties, kind == CHOICE, parameters.rules)
+    return (spec_a, spec_b, seed, empties, kind == DecisionKind.CHOOSE, parameters.rules)
 
 
 def sample_position(plan: tuple) -> str | None:

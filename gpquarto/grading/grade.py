@@ -21,11 +21,11 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from time import perf_counter
 
-from gpquarto.arena import record
 from gpquarto.arena.game import player_name
 from gpquarto.arena.stats import wilson_interval
-from gpquarto.games.quarto.board import IllegalActionError
-from gpquarto.grading.bank import CHOICE, Bank, BankPosition
+from gpquarto.games.interface import DecisionKind
+from gpquarto.games.quarto.board import IllegalActionError, action_name
+from gpquarto.grading.bank import Bank, BankPosition
 from gpquarto.grading.players import make_unattended_player
 from gpquarto.players.base import Player, PlayerQuit, ask_decision, raised_reason
 from gpquarto.runner import SERIAL, Runner
@@ -109,7 +109,7 @@ class GradeReport:
         return self.total.interval()
 
     def by_kind(self) -> dict[str, Tally]:
-        """``{"choice": ..., "placement": ...}`` (kinds absent from the bank are left out)."""
+        """``{DecisionKind.CHOOSE: ..., DecisionKind.PLACE: ...}`` (kinds absent from the bank are left out)."""
         return self._split(lambda decision: decision.position.kind)
 
     def by_empties(self) -> dict[int, Tally]:
@@ -131,14 +131,10 @@ def decide(player: Player, position: BankPosition, seed: int) -> tuple[int | Non
     """Ask ``player`` for its decision in ``position`` as a match would: (validated action or None, forfeit
     reason or "", seconds)."""
     board = position.board()
-    hook = getattr(player, "seed", None)
-    if hook is not None:
-        hook(seed)
-    hook = getattr(player, "new_game", None)
-    if hook is not None:
-        hook(board.player)
+    player.seed(seed)
+    player.new_game(board.player)
     view = board.view()
-    choosing = position.kind == CHOICE
+    choosing = position.kind == DecisionKind.CHOOSE
     started = perf_counter()
     try:
         answer = ask_decision(player, view)
@@ -190,4 +186,4 @@ def _grade_spec(job: tuple[str, Bank]) -> GradeReport:
 
 def describe_action(action: int | None) -> str:
     """``choose 7 (SDOR)``, ``place b3``, or ``no action`` (the player raised or answered illegally)."""
-    return "no action" if action is None else record.describe_action(action)
+    return "no action" if action is None else action_name(action)

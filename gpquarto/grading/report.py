@@ -8,6 +8,7 @@ import os
 from collections.abc import Sequence
 
 from gpquarto.atomic import write_bytes_atomic
+from gpquarto.games.interface import DecisionKind
 from gpquarto.grading.bank import Bank
 from gpquarto.grading.grade import GradeReport, Tally, describe_action
 
@@ -32,7 +33,9 @@ def format_reports(reports: Sequence[GradeReport], bank: Bank, *, examples: int 
         kinds = report.by_kind()
         by_empties = report.by_empties()
         row = f"{report.player:<{width}}  {total.accuracy:>8.1%}  {f'{low:.1%}-{high:.1%}':>13}"
-        row += "".join(f"  {_percent(kinds.get(kind, Tally.of([]))):>6}" for kind in ("choice", "placement"))
+        row += "".join(
+            f"  {_percent(kinds.get(kind, Tally.of([]))):>6}" for kind in (DecisionKind.CHOOSE, DecisionKind.PLACE)
+        )
         row += "".join(f"  {_percent(by_empties.get(count, Tally.of([]))):>7}" for count in empties)
         row += (
             f"  {total.won_thrown_away:>10}  {total.drawn_lost:>9}  {total.forfeits:>8}  {total.ms_per_decision:>11.3f}"

@@ -19,12 +19,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gpquarto.arena.game import play_game
+from gpquarto.games.interface import DecisionKind
 from gpquarto.games.quarto.board import PLACE_OFFSET, BoardView
-from gpquarto.gp.genome import CHOOSE, KINDS, PLACE
+from gpquarto.gp.genome import KINDS
 from gpquarto.gp.player import EvolvedPlayer
 from gpquarto.grading.bank import decision_matters, solve_position
 from gpquarto.grading.players import make_unattended_player
-from gpquarto.players.base import BasePlayer
+from gpquarto.players.base import QuartoPlayer
 from gpquarto.runner import SERIAL, Runner
 from gpquarto.seeding import derive_seed
 
@@ -68,7 +69,7 @@ class UsageReport:
         return sum(tally.fired for tally in self.of_kind(kind))
 
 
-class _RecordingPlayer(BasePlayer):
+class _RecordingPlayer(QuartoPlayer):
     """Plays as the evolved player and remembers, for each decision, (kind, rule index, position, action)."""
 
     def __init__(self, player: EvolvedPlayer) -> None:
@@ -82,13 +83,13 @@ class _RecordingPlayer(BasePlayer):
     def choose_piece(self, board: BoardView) -> int:
         text = board.text()
         piece = self.player.choose_piece(board)
-        self.log.append((CHOOSE, self.player.rules.last_rule, text, int(piece)))
+        self.log.append((DecisionKind.CHOOSE, self.player.rules.last_rule, text, int(piece)))
         return piece
 
     def place_piece(self, board: BoardView, piece: int) -> int:
         text = board.text()
         square = self.player.place_piece(board, piece)
-        self.log.append((PLACE, self.player.rules.last_rule, text, PLACE_OFFSET + int(square)))
+        self.log.append((DecisionKind.PLACE, self.player.rules.last_rule, text, PLACE_OFFSET + int(square)))
         return square
 
 

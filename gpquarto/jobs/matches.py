@@ -20,7 +20,9 @@ from dataclasses import dataclass
 from gpquarto.arena.match import MatchResult, play_match
 from gpquarto.arena.ratings import DEFAULT_PRIOR_SD
 from gpquarto.arena.tournament import TournamentResult, pairing_seed, tournament_result
+from gpquarto.games.interface import Game
 from gpquarto.games.quarto.lines import Rules
+from gpquarto.games.registry import DEFAULT_GAME, get_game
 from gpquarto.gp.storage import player_from_data, read_player_file
 from gpquarto.resolve import check_player_specs, is_player_file, make_unattended_player
 from gpquarto.runner import Runner, SerialRunner
@@ -44,7 +46,9 @@ class MatchSlice:
     first_game: int
     games: int
     seed: int
-    rules: str
+    game: str
+    #: The game's settings as sorted (name, value) pairs (``rules`` for Quarto), complete with the defaults.
+    settings: tuple[tuple[str, object], ...]
     time_limit: float | None
     keep_records: bool
     plugins: tuple[str, ...] = ()
@@ -56,7 +60,7 @@ def _player(spec: str, task: MatchSlice):
     saved = dict(task.saved)
     if spec in saved:
         return player_from_data(saved[spec], seed=task.seed, plugins=task.plugins or None, source=spec)
-    return make_unattended_player(spec, seed=task.seed, plugins=task.plugins or None)
+    return make_unattended_player(spec, seed=task.seed, plugins=task.plugins or None, game=task.game)
 
 
 def play_slice(task: MatchSlice) -> MatchResult:
@@ -69,7 +73,8 @@ def play_slice(task: MatchSlice) -> MatchResult:
         task.games,
         names=_side_names(task.spec_a, task.spec_b),
         seed=task.seed,
-        rules=task.rules,
+        game=task.game,
+        settings=dict(task.settings),
         time_limit=task.time_limit,
         keep_records=task.keep_records,
         first_game=task.first_game,
@@ -84,25 +89,30 @@ def run_matches(
     pairings: Sequence[tuple[str, str, int]],
     games: int,
     *,
-    rules: Rules | str = Rules.CLASSIC,
+    rules: Rules | str | None = None,
+    game: str = DEFAULT_GAME,
+    settings: dict[str, object] | None = None,
     time_limit: float | None = None,
     keep_records: bool = False,
     plugins: Sequence[str] = (),
     runner: Runner | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> list[MatchResult]:
-    """Matches of ``games`` games, ``pairings[k] = (spec_a, spec_b, seed)``, all on one runner; results in
-    the order of ``pairings``. Every spec is checked here, before any game; ``progress(n)`` counts games."""
+    """Matches of ``games`` games of ``game`` under ``settings`` (``rules``: a shorthand for
+    ``settings["rules"]``), ``pairings[k] = (spec_a, spec_b, seed)``, all on one runner; results in the order
+    of ``pairings``. Every spec and setting is checked here, before any game; ``progress(n)`` counts games.
+    Tasks are made as they are needed, in chunks of :data:`CHUNK_TASKS`, so memory stays bounded."""
     if not 0 <= games <= MAX_GAMES:
         raise ValueError(f"games must be 0 to {MAX_GAMES:,} per match, got {games:,}")
+    the_game = get_game(game)
+    settings = match_settings(the_game, rules, settings)
     saved: dict[str, dict] = {}
     for spec_a, spec_b, _ in pairings:
         for spec in (spec_a, spec_b):
-            make_unattended_player(spec, plugins=plugins or None)  # a bad spec fails here, in one line
+            make_unattended_player(spec, plugins=plugins or None, game=the_game.name)  # a bad spec fails here
             if is_player_file(spec):
                 saved[spec] = read_player_file(spec)
     runner = runner or SerialRunner()
-    rules = Rules(rules).value
     size = max(1, min(MAX_SLICE, -(-games // (runner.workers * 4)))) if games else 1
     tasks = (
         MatchSlice(
@@ -112,7 +122,8 @@ def run_matches(
             start,
             min(size, games - start),
             seed,
-            rules,
+            the_game.name,
+            tuple(sorted(settings.items())),
             time_limit,
             keep_records,
             tuple(plugins),
@@ -129,13 +140,23 @@ def run_matches(
     return results
 
 
+def match_settings(game: Game, rules: Rules | str | None, settings: dict[str, object] | None) -> dict[str, object]:
+    """The complete, checked settings of ``game`` that ``rules`` (a shorthand) and ``settings`` ask for."""
+    settings = dict(settings or {})
+    if rules is not None:
+        settings["rules"] = rules.value if isinstance(rules, Rules) else rules
+    return game.check_settings(settings)
+
+
 def run_match(
     spec_a: str,
     spec_b: str,
     games: int,
     *,
     seed: int = 0,
-    rules: Rules | str = Rules.CLASSIC,
+    rules: Rules | str | None = None,
+    game: str = DEFAULT_GAME,
+    settings: dict[str, object] | None = None,
     time_limit: float | None = None,
     keep_records: bool = False,
     plugins: Sequence[str] = (),
@@ -147,6 +168,8 @@ def run_match(
         [(spec_a, spec_b, seed)],
         games,
         rules=rules,
+        game=game,
+        settings=settings,
         time_limit=time_limit,
         keep_records=keep_records,
         plugins=plugins,
@@ -160,7 +183,9 @@ def run_tournament(
     games: int,
     *,
     seed: int = 0,
-    rules: Rules | str = Rules.CLASSIC,
+    rules: Rules | str | None = None,
+    game: str = DEFAULT_GAME,
+    settings: dict[str, object] | None = None,
     time_limit: float | None = None,
     keep_records: bool = False,
     prior_sd: float | None = DEFAULT_PRIOR_SD,
@@ -175,12 +200,15 @@ def run_tournament(
     if games < 1:
         raise ValueError(f"games per pairing must be >= 1, got {games}")
     specs = tuple(specs)
-    check_player_specs(specs, plugins=plugins or None)
+    check_player_specs(specs, plugins=plugins or None, game=get_game(game).name)
     pairs = [(i, j) for i in range(len(specs)) for j in range(i + 1, len(specs))]
+    the_game = get_game(game)
+    settings = match_settings(the_game, rules, settings)
     results = run_matches(
         [(specs[i], specs[j], pairing_seed(seed, i, j)) for i, j in pairs],
         games,
-        rules=rules,
+        game=game,
+        settings=settings,
         time_limit=time_limit,
         keep_records=keep_records,
         plugins=plugins,
@@ -188,5 +216,11 @@ def run_tournament(
         progress=progress,
     )
     return tournament_result(
-        specs, games, dict(zip(pairs, results, strict=True)), seed=seed, rules=rules, prior_sd=prior_sd
+        specs,
+        games,
+        dict(zip(pairs, results, strict=True)),
+        seed=seed,
+        rules=str(settings.get("rules", "")),
+        game=the_game.name,
+        prior_sd=prior_sd,
     )

@@ -4,7 +4,7 @@ Saved (evolved) players live with the GP code; :func:`gpquarto.resolve.make_play
 a name or a file, into a player.
 """
 
-from gpquarto.players.base import BasePlayer, Player
+from gpquarto.players.base import BasePlayer, Player, QuartoPlayer
 from gpquarto.players.registry import available_players, make_named_player, register_player
 
-__all__ = ["BasePlayer", "Player", "available_players", "make_named_player", "register_player"]
+__all__ = ["BasePlayer", "Player", "QuartoPlayer", "available_players", "make_named_player", "register_player"]

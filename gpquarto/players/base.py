@@ -1,48 +1,59 @@
-"""The player protocol: what the arena asks of every player.
+"""The player protocol: what the arena asks of every player, in every game.
 
-A player gets a read-only :class:`~gpquarto.games.quarto.board.BoardView` and answers with a piece (when it
-must choose one for the opponent) or a square (when it must place the piece it was given). The engine
-validates every answer: an illegal one forfeits the game.
+A player gets a read-only view of the game (:class:`~gpquarto.games.interface.GameView`) and answers with an
+action (an int of the game's encoding). Before each game the arena calls ``seed`` (when the game is seeded)
+and ``new_game``: both are part of the protocol, and :class:`BasePlayer` gives them defaults that do nothing.
+The engine validates every answer: an illegal one forfeits the game.
+
+Quarto players usually keep Quarto's convenient form: derive from :class:`QuartoPlayer` and write
+``choose_piece(view)`` and ``place_piece(view, piece)``; its ``decide`` turns them into actions.
 """
 
 from __future__ import annotations
 
 from typing import Protocol, runtime_checkable
 
-from gpquarto.games.quarto.board import BoardView
+from gpquarto.games.interface import DecisionKind, GameView
+from gpquarto.games.quarto.board import PLACE_OFFSET, BoardView
 from gpquarto.games.quarto.pieces import NO_PIECE
 
 
 @runtime_checkable
 class Player(Protocol):
-    """Anything with ``choose_piece`` and ``place_piece`` plays Quarto in gpquarto."""
+    """Anything with a ``name``, the ``game`` it plays (None: any game), ``decide`` and the two lifecycle hooks
+    plays in gpquarto."""
 
-    def choose_piece(self, board: BoardView) -> int:
-        """Return the piece (0..15) to give to the opponent."""
+    name: str
+    game: str | None
+
+    def decide(self, view: GameView) -> int:
+        """The action to play in the position ``view`` shows (the engine validates it)."""
         ...
 
-    def place_piece(self, board: BoardView, piece: int) -> int:
-        """Return the square (0..15) where ``piece`` (the one in hand) goes."""
+    def new_game(self, seat: int) -> None:
+        """Called before each game with the player's seat (0 moves first)."""
+        ...
+
+    def seed(self, seed: int | None) -> None:
+        """Reset the player's random source; the same seed must give the same play."""
         ...
 
 
 class BasePlayer:
-    """Convenience base class: a name, and no-op ``new_game``/``seed`` hooks.
+    """Base class of players: a name, and ``new_game``/``seed`` hooks that do nothing.
 
-    Subclasses override :meth:`choose_piece` and :meth:`place_piece`; players that use randomness
-    override :meth:`seed` so that matches are reproducible.
+    Subclasses write :meth:`decide`; players that use randomness override :meth:`seed` so that matches are
+    reproducible. ``game`` names the game the player plays (``None``: any game, like ``random``).
     """
 
     name: str = "player"
+    game: str | None = None
 
-    def choose_piece(self, board: BoardView) -> int:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    def place_piece(self, board: BoardView, piece: int) -> int:  # pragma: no cover - abstract
-        raise NotImplementedError
+    def decide(self, view: GameView) -> int:  # pragma: no cover - abstract
+        raise NotImplementedError(f"{type(self).__name__} does not implement decide(view)")
 
     def new_game(self, seat: int) -> None:
-        """Called before each game with the seat (0 opens by choosing, 1 places first)."""
+        """Called before each game with the seat (0 moves first; in Quarto, 0 opens by choosing)."""
 
     def seed(self, seed: int | None) -> None:
         """Reset the player's random source; the same seed must give the same play."""
@@ -51,12 +62,36 @@ class BasePlayer:
         return f"<{type(self).__name__} {self.name}>"
 
 
+class QuartoPlayer(BasePlayer):
+    """A Quarto player in Quarto's convenient form: :meth:`choose_piece` and :meth:`place_piece`.
+
+    The arena's Quarto loop calls the two methods directly; :meth:`decide` makes the player speak the
+    interface everywhere else.
+    """
+
+    game = "quarto"
+
+    def choose_piece(self, board: BoardView) -> int:  # pragma: no cover - abstract
+        """Return the piece (0..15) to give to the opponent."""
+        raise NotImplementedError
+
+    def place_piece(self, board: BoardView, piece: int) -> int:  # pragma: no cover - abstract
+        """Return the square (0..15) where ``piece`` (the one in hand) goes."""
+        raise NotImplementedError
+
+    def decide(self, view: GameView) -> int:
+        """The choice or placement due, as an action: a piece, or ``16 + square``."""
+        if view.decision_kind() is DecisionKind.CHOOSE:
+            return self.choose_piece(view)  # type: ignore[arg-type]
+        return PLACE_OFFSET + self.place_piece(view, view.in_hand)  # type: ignore[arg-type, attr-defined]
+
+
 class PlayerQuit(Exception):
     """Raised by a (human) player who leaves the game; the arena stops instead of recording a forfeit."""
 
 
-def ask_decision(player: Player, view: BoardView) -> int:
-    """The player's answer to the decision due on ``view``: a piece to give, or a square for the piece in hand.
+def ask_decision(player: QuartoPlayer, view: BoardView) -> int:
+    """A Quarto player's answer in Quarto's form: a piece to give, or a square for the piece in hand.
 
     The answer is not validated; errors the player raises propagate (see :func:`raised_reason`).
     """

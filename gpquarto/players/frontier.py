@@ -42,7 +42,7 @@ from gpquarto.games.quarto.board import Board, BoardView
 from gpquarto.games.quarto.lines import ALL_SQUARES_MASK, SQUARE_COUNT
 from gpquarto.games.quarto.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
 from gpquarto.games.quarto.tables import CELL_CHARACTERISTICS, LINE_TABLE, PIECES_MEETING
-from gpquarto.players.base import BasePlayer
+from gpquarto.players.base import QuartoPlayer
 from gpquarto.players.minimax import PlannedChoice
 from gpquarto.players.registry import register_player
 from gpquarto.search.negamax import Negamax
@@ -79,7 +79,7 @@ def score_board(board: Board, piece: int) -> list[int]:
 
 
 @register_player("frontier", limits={"depth": (1, SQUARE_COUNT)})
-class FrontierPlayer(BasePlayer):
+class FrontierPlayer(QuartoPlayer):
     """Seed 000's agent: frontier score board in safe mode, negamax in threat mode."""
 
     name = "frontier"

@@ -23,15 +23,14 @@ from typing import TextIO
 
 from gpquarto.games.quarto.board import PLACE_OFFSET, BoardView
 from gpquarto.games.quarto.lines import parse_square, square_name
-from gpquarto.games.quarto.pieces import piece_code, piece_name
-from gpquarto.players.base import BasePlayer, PlayerQuit
+from gpquarto.games.quarto.pieces import describe_piece, parse_piece
+from gpquarto.players.base import PlayerQuit, QuartoPlayer
 from gpquarto.players.registry import register_player
 from gpquarto.search.solver import VALUE_WORDS, hint
 
 QUIT_WORDS = ("quit", "q", "exit")
 UNDO_WORDS = ("undo", "u")
 HINT_WORDS = ("hint", "h", "?")
-_PIECE_BY_CODE = {piece_code(piece): piece for piece in range(16)}
 
 
 class QuitGame(PlayerQuit):
@@ -49,22 +48,7 @@ def _describe_action(action: int) -> str:
     return f"give {describe_piece(action)}"
 
 
-def describe_piece(piece: int) -> str:
-    """``"F:TDOQ (tall dark solid square)"``."""
-    return f"{piece:X}:{piece_code(piece)} ({piece_name(piece)})"
-
-
-def parse_piece(text: str) -> int:
-    """A piece from a hex digit (``"f"``) or a four-letter code (``"TDOQ"``); ``ValueError`` otherwise."""
-    text = text.strip()
-    if len(text) == 1 and text in "0123456789abcdefABCDEF":
-        return int(text, 16)
-    if text.upper() in _PIECE_BY_CODE:
-        return _PIECE_BY_CODE[text.upper()]
-    raise ValueError(f"not a piece: {text!r} (type a hex digit 0-F or a code such as TDOQ)")
-
-
-class HumanPlayer(BasePlayer):
+class HumanPlayer(QuartoPlayer):
     """You, at the terminal: the board is drawn, you type pieces and squares."""
 
     name = "human"

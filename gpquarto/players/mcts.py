@@ -35,7 +35,7 @@ from gpquarto.games.quarto.tables import (
     OTHERS_THROUGH,
     UNSAFE_OF_COUNTERS,
 )
-from gpquarto.players.base import BasePlayer
+from gpquarto.players.base import QuartoPlayer
 from gpquarto.players.registry import register_player
 from gpquarto.players.solver_player import SolverPlayer
 from gpquarto.search.tactics import threat_counters
@@ -119,7 +119,7 @@ class _Node:
 
 
 @register_player("mcts", limits={"iterations": (1, MAX_ITERATIONS), "time": (0, MAX_SECONDS), "exploration": (0, 100)})
-class MCTSPlayer(BasePlayer):
+class MCTSPlayer(QuartoPlayer):
     """UCT search with random or novice playouts; optional exact solver near the end."""
 
     name = "mcts"

@@ -32,7 +32,7 @@ import random
 from gpquarto.games.quarto.board import Board, BoardView
 from gpquarto.games.quarto.lines import ANTI_DIAGONAL, DIAGONAL, SQUARE_COUNT
 from gpquarto.games.quarto.pieces import NO_PIECE
-from gpquarto.players.base import BasePlayer
+from gpquarto.players.base import QuartoPlayer
 from gpquarto.players.novice import NovicePlayer
 from gpquarto.players.registry import register_player
 from gpquarto.players.solver_player import SolverPlayer
@@ -91,7 +91,7 @@ class PlannedChoice:
     "minimax",
     limits={"depth": (1, SQUARE_COUNT), "node_bound": (1, 10**9), "novice_moves": (0, SQUARE_COUNT)},
 )
-class MinimaxPlayer(BasePlayer):
+class MinimaxPlayer(QuartoPlayer):
     """Negamax with alpha-beta and a transposition table, searching whole turns (place, then choose)."""
 
     name = "minimax"

@@ -11,13 +11,13 @@ import random
 
 from gpquarto.games.quarto.board import BoardView
 from gpquarto.games.quarto.pieces import MEMBERS
-from gpquarto.players.base import BasePlayer
+from gpquarto.players.base import QuartoPlayer
 from gpquarto.players.registry import register_player
 from gpquarto.search import tactics
 
 
 @register_player("novice")
-class NovicePlayer(BasePlayer):
+class NovicePlayer(QuartoPlayer):
     """Wins at once when it can, never gives a winning piece while a safe one exists, else plays at random."""
 
     name = "novice"

@@ -5,6 +5,9 @@ arguments of the registered factory (a class or a function), converted by their 
 bool, str), and checked: an unknown name or parameter raises ``ValueError`` with a one-line message.
 This registry knows the zoo only; saved player files are loaded by the GP layer, and
 :func:`gpquarto.resolve.make_player` turns any player spec (a named spec or a file) into a player.
+
+Players are registered under the game they play (``random`` plays any game): a spec is looked up among the
+players of the game being played, so ``minimax`` names Quarto's minimax in Quarto and Quixo's in Quixo.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from gpquarto.games.registry import DEFAULT_GAME, get_game
 from gpquarto.players.base import Player
 
 #: Modules whose import registers players; each registers itself with :func:`register_player`.
@@ -42,34 +46,50 @@ class Parameter:
 
 @dataclass(frozen=True)
 class PlayerInfo:
-    """A registered player: its name, factory, parameters and one-line description."""
+    """A registered player: its name, the game it plays (None: any game), factory, parameters and one-line
+    description."""
 
     name: str
+    game: str | None
     factory: Callable[..., Player]
     parameters: tuple[Parameter, ...]
     summary: str
     accepts_seed: bool
 
 
-_REGISTRY: dict[str, PlayerInfo] = {}
+#: (game, name) -> the registered player; game None holds the players of every game.
+_REGISTRY: dict[tuple[str | None, str], PlayerInfo] = {}
 _loaded = False
+_UNSET = object()
 
 
 def register_player(
-    name: str, *, limits: Mapping[str, tuple[float, float]] | None = None
+    name: str, *, game: str | None | object = _UNSET, limits: Mapping[str, tuple[float, float]] | None = None
 ) -> Callable[[Callable[..., Player]], Callable[..., Player]]:
-    """Decorator: register a player class or factory under ``name``.
+    """Decorator: register a player class or factory under ``name`` for ``game``.
 
-    Its keyword parameters (with defaults and ``int``/``float``/``bool``/``str`` annotations) become the
-    spec's parameters; a parameter called ``seed`` receives the match seed and is not listed. ``limits``
-    bounds numeric parameters (``{"depth": (1, 16)}``): a spec outside them is refused before the player is
-    built, so a search is never asked for more than the game allows.
+    ``game`` defaults to the class's ``game`` attribute (``QuartoPlayer``: ``"quarto"``; None: any game), and
+    to the default game for a factory function. Its keyword parameters (with defaults and
+    ``int``/``float``/``bool``/``str`` annotations) become the spec's parameters; a parameter called ``seed``
+    receives the match seed and is not listed. ``limits`` bounds numeric parameters (``{"depth": (1, 16)}``):
+    a spec outside them is refused before the player is built, so a search is never asked for more than the
+    game allows.
     """
     limits = dict(limits or {})
 
     def decorate(factory: Callable[..., Player]) -> Callable[..., Player]:
-        if name in _REGISTRY and _REGISTRY[name].factory is not factory:
-            raise ValueError(f"a player named {name!r} is already registered")
+        played = game if game is not _UNSET else getattr(factory, "game", DEFAULT_GAME)
+        if played is not None:
+            played = get_game(played).name  # type: ignore[arg-type]
+        key = (played, name)
+        # A player of every game would shadow, or be shadowed by, a player of one game with the same name.
+        clashes = [
+            info
+            for (other_game, other_name), info in _REGISTRY.items()
+            if other_name == name and (played is None or other_game is None or other_game == played)
+        ]
+        if any(info.factory is not factory for info in clashes):
+            raise ValueError(f"a player named {name!r} is already registered for {played or 'every game'}")
         signature = inspect.signature(factory)
         hints = _annotations(factory)
         parameters = []
@@ -93,8 +113,9 @@ def register_player(
         if limits:
             raise ValueError(f"player {name!r}: limits for parameters it does not have: {', '.join(limits)}")
         doc = inspect.getdoc(factory) or ""
-        _REGISTRY[name] = PlayerInfo(
+        _REGISTRY[key] = PlayerInfo(
             name=name,
+            game=played,  # type: ignore[arg-type]
             factory=factory,
             parameters=tuple(parameters),
             summary=doc.strip().splitlines()[0] if doc.strip() else "",
@@ -106,8 +127,10 @@ def register_player(
 
 
 def unregister_player(name: str) -> None:
-    """Remove a registered player (for tests and interactive sessions); unknown names are ignored."""
-    _REGISTRY.pop(name, None)
+    """Remove the players registered as ``name`` (for tests and interactive sessions); unknown names are
+    ignored."""
+    for key in [key for key in _REGISTRY if key[1] == name]:
+        del _REGISTRY[key]
 
 
 def _annotations(factory: Callable[..., Player]) -> dict[str, object]:
@@ -139,10 +162,17 @@ def load_builtin_players() -> None:
     _loaded = True
 
 
-def available_players() -> list[PlayerInfo]:
-    """Every registered player, sorted by name."""
+def available_players(game: str = DEFAULT_GAME) -> list[PlayerInfo]:
+    """The registered players of ``game`` (those of every game included), sorted by name."""
     load_builtin_players()
-    return [_REGISTRY[name] for name in sorted(_REGISTRY)]
+    return sorted(_players_of(get_game(game).name).values(), key=lambda info: info.name)
+
+
+def _players_of(game: str) -> dict[str, PlayerInfo]:
+    """Name -> player for ``game``: its own players, over those of every game."""
+    found = {name: info for (played, name), info in _REGISTRY.items() if played is None}
+    found.update({name: info for (played, name), info in _REGISTRY.items() if played == game})
+    return found
 
 
 def _convert(value: str, kind: type, name: str, player: str) -> object:
@@ -183,16 +213,29 @@ def format_limits(bounds: tuple[float, float]) -> str:
     return " to ".join(f"{int(end):,}" if float(end).is_integer() else f"{end:g}" for end in bounds)
 
 
-def make_named_player(spec: str, *, seed: int | None = None) -> Player:
-    """Build a zoo player from a named spec such as ``"random"`` or ``"minimax:depth=2"``."""
+def make_named_player(
+    spec: str, *, seed: int | None = None, game: str = DEFAULT_GAME, overrides: dict[str, object] | None = None
+) -> Player:
+    """Build a zoo player of ``game`` from a named spec such as ``"random"`` or ``"minimax:depth=2"``.
+
+    ``overrides`` are keyword arguments given as objects rather than text (an evolved evaluator's heuristic for
+    ``minimax``: :mod:`gpquarto.gp.evaluator_player`); they replace what the spec says.
+    """
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError(f"a player spec must be a non-empty string, got {spec!r}")
     load_builtin_players()
+    game = get_game(game).name
     name, raw = parse_spec(spec)
-    if name not in _REGISTRY:
-        known = ", ".join(sorted(_REGISTRY))
+    players = _players_of(game)
+    if name not in players:
+        known = ", ".join(sorted(players))
+        elsewhere = sorted(played for (played, other) in _REGISTRY if other == name and played is not None)
+        if elsewhere:
+            raise ValueError(
+                f"player {name!r} plays {' and '.join(elsewhere)}, not {game} (players of {game}: {known})"
+            )
         raise ValueError(f"unknown player {name!r} (known: {known}; or a saved player file)")
-    info = _REGISTRY[name]
+    info = players[name]
     by_name = {parameter.name: parameter for parameter in info.parameters}
     kwargs: dict[str, object] = {}
     for key, value in raw.items():
@@ -203,6 +246,7 @@ def make_named_player(spec: str, *, seed: int | None = None) -> Player:
         bounds = by_name[key].limits
         if bounds is not None and not bounds[0] <= kwargs[key] <= bounds[1]:
             raise ValueError(f"player {name!r}: parameter {key} must be {format_limits(bounds)}, got {value}")
+    kwargs.update(overrides or {})
     if info.accepts_seed:
         kwargs["seed"] = seed
     try:

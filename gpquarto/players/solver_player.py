@@ -14,14 +14,14 @@ import random
 
 from gpquarto.games.quarto.board import PLACE_OFFSET, Board, BoardView
 from gpquarto.games.quarto.lines import SQUARE_COUNT
-from gpquarto.players.base import BasePlayer
+from gpquarto.players.base import QuartoPlayer
 from gpquarto.players.registry import register_player
 from gpquarto.search import tactics
 from gpquarto.search.solver import SolverTable, solve
 
 
 @register_player("solver")
-class SolverPlayer(BasePlayer):
+class SolverPlayer(QuartoPlayer):
     """Exact play once at most `empties` squares are empty (default 9); before that, a random safe move."""
 
     name = "solver"

@@ -82,8 +82,11 @@ HEURISTICS: dict[str, Heuristic] = {
 }
 
 
-def get_heuristic(name: str) -> Heuristic:
-    """The heuristic called ``name``; ``ValueError`` listing the valid names otherwise."""
+def get_heuristic(name: str | Heuristic) -> Heuristic:
+    """The heuristic called ``name`` (a :class:`Heuristic` is its own answer: an evolved evaluator's, say);
+    ``ValueError`` listing the valid names otherwise."""
+    if isinstance(name, Heuristic):
+        return name
     try:
         return HEURISTICS[name]
     except KeyError:

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import typing
 
-from gpquarto.gp.genome import CHOOSE, PLACE
+from gpquarto.games.interface import DecisionKind
 from gpquarto.gp.player import EvolvedPlayer
 from gpquarto.players.base import Player
 from gpquarto.players.registry import available_players
 from gpquarto.resolve import make_unattended_player
+
+#: The two Quarto decision kinds, by the short names the web package uses.
+CHOOSE, PLACE = DecisionKind.CHOOSE, DecisionKind.PLACE
 
 __all__ = ["CHOOSE", "PLACE", "explain", "load_player", "player_names"]
 

@@ -18,11 +18,12 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 
 from gpquarto.arena.game import play_game
-from gpquarto.arena.record import END_DRAW, END_FORFEIT, END_WIN, GameRecord, describe_action
-from gpquarto.games.quarto.board import PLACE_OFFSET, Board, IllegalActionError
+from gpquarto.arena.record import GameRecord
+from gpquarto.games.interface import Termination
+from gpquarto.games.quarto.board import PLACE_OFFSET, Board, IllegalActionError, action_name
 from gpquarto.games.quarto.lines import SQUARE_COUNT, Rules
 from gpquarto.games.quarto.pieces import NO_PIECE
-from gpquarto.players.base import ask_decision, raised_reason
+from gpquarto.players.base import QuartoPlayer, ask_decision, raised_reason
 from gpquarto.search.solver import VALUE_WORDS
 from gpquarto.search.solver import hint as solver_hint
 from gpquarto.web.players import CHOOSE, PLACE, explain, load_player
@@ -88,7 +89,7 @@ class Move:
         return {
             "seat": self.seat,
             "action": self.action,
-            "text": describe_action(self.action),
+            "text": action_name(self.action),
             "explanation": self.explanation,
         }
 
@@ -137,9 +138,7 @@ class PlaySession:
         self.moves: list[Move] = []
         self.forfeit: tuple[int, str] | None = None  # (seat that forfeited, why)
         self.lock = asyncio.Lock()  # one request at a time changes a session
-        hook = getattr(opponent, "new_game", None)
-        if hook is not None:
-            hook(1 - human_seat)
+        opponent.new_game(1 - human_seat)
 
     @property
     def over(self) -> bool:
@@ -160,7 +159,7 @@ class PlaySession:
         try:
             self.board.apply(action)
         except IllegalActionError as error:
-            raise RequestError(f"illegal move ({describe_action(action)}): {error}") from None
+            raise RequestError(f"illegal move ({action_name(action)}): {error}") from None
         self.moves.append(Move(self.human_seat, action))
 
     def apply_opponent(self, decision: Decision) -> None:
@@ -210,12 +209,14 @@ class PlaySession:
             raise RequestError("the game is not over yet: finish it, then save its record", status=409)
         names = [HUMAN_NAME, HUMAN_NAME]
         names[1 - self.human_seat] = self.opponent_spec
-        record = GameRecord((names[0], names[1]), self.start, list(self.board.history), self.board.winner, END_WIN)
+        record = GameRecord(
+            (names[0], names[1]), self.start, list(self.board.history), self.board.winner, Termination.WIN.value
+        )
         if self.forfeit is not None:
             seat, record.reason = self.forfeit
-            record.end, record.winner, record.forfeited_by = END_FORFEIT, 1 - seat, seat
+            record.end, record.winner, record.forfeited_by = Termination.FORFEIT, 1 - seat, seat
         elif self.board.winner is None:
-            record.end = END_DRAW
+            record.end = Termination.DRAW
         return record
 
     def state(self) -> dict:
@@ -319,29 +320,24 @@ def hint(board: Board) -> dict:
         "best_actions": actions,
         "pieces": [action for action in actions if action < PLACE_OFFSET],
         "squares": [action - PLACE_OFFSET for action in actions if action >= PLACE_OFFSET],
-        "text": f"{VALUE_WORDS[result.value]} with best play: "
-        + ", ".join(describe_action(action) for action in actions),
+        "text": f"{VALUE_WORDS[result.value]} with best play: " + ", ".join(action_name(action) for action in actions),
     }
 
 
 # ------------------------------------------------------------------------------------ watch and replay
-class _Explained:
+class _Explained(QuartoPlayer):
     """Passes a player's decisions through, noting each one's explanation (in decision order) in ``notes``."""
 
-    def __init__(self, player, notes: list) -> None:
+    def __init__(self, player: QuartoPlayer, notes: list) -> None:
         self.player = player
         self.notes = notes
-        self.name = getattr(player, "name", None)
+        self.name = player.name
 
     def seed(self, seed: int | None) -> None:
-        hook = getattr(self.player, "seed", None)
-        if hook is not None:
-            hook(seed)
+        self.player.seed(seed)
 
     def new_game(self, seat: int) -> None:
-        hook = getattr(self.player, "new_game", None)
-        if hook is not None:
-            hook(seat)
+        self.player.new_game(seat)
 
     def choose_piece(self, board) -> int:
         return self._noted(self.player.choose_piece(board), CHOOSE)
@@ -399,9 +395,9 @@ def game_view(record: GameRecord, notes: list[dict | None] | None = None) -> dic
 def outcome(record: GameRecord) -> str:
     """The result of a recorded game in one line, naming the players."""
     names = [display_name(name) for name in record.players]
-    if record.end == END_FORFEIT:
+    if record.end == Termination.FORFEIT:
         loser = record.forfeited_by
         return f"{names[1 - loser]} wins: {names[loser]} forfeits ({record.reason})"
-    if record.end == END_DRAW:
+    if record.end == Termination.DRAW:
         return "draw: the board is full"
     return f"{names[record.winner]} wins"

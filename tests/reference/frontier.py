@@ -41,7 +41,7 @@ import random
 from gpquarto.games.quarto.board import Board, BoardView
 from gpquarto.games.quarto.lines import ALL_SQUARES_MASK
 from gpquarto.games.quarto.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
-from gpquarto.players.base import BasePlayer
+from gpquarto.players.base import QuartoPlayer
 from gpquarto.players.minimax import PlannedChoice
 from tests.reference.negamax import Negamax
 from tests.reference.tactics import (
@@ -83,7 +83,7 @@ def score_board(board: Board, piece: int) -> list[int]:
     return scores
 
 
-class FrontierPlayer(BasePlayer):
+class FrontierPlayer(QuartoPlayer):
     """Seed 000's agent: frontier score board in safe mode, negamax in threat mode."""
 
     name = "frontier"

@@ -26,7 +26,7 @@ from gpquarto.games.quarto.board import PLACE_OFFSET, Board, BoardView
 from gpquarto.games.quarto.lines import ALL_SQUARES_MASK, SQUARE_COUNT
 from gpquarto.games.quarto.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
 from gpquarto.games.quarto.playout import NO_WINNER, random_playout
-from gpquarto.players.base import BasePlayer
+from gpquarto.players.base import QuartoPlayer
 from gpquarto.players.solver_player import SolverPlayer
 from tests.reference.tactics import CELL_CHARACTERISTICS, LINE_TABLE
 
@@ -91,7 +91,7 @@ class _Node:
         self.untried = list(board.legal_actions())
 
 
-class MCTSPlayer(BasePlayer):
+class MCTSPlayer(QuartoPlayer):
     """UCT search with random or novice playouts; optional exact solver near the end."""
 
     name = "mcts"

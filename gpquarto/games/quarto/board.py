@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from operator import attrgetter
 
+from gpquarto.games.interface import DecisionKind, IllegalActionError, Outcome, Termination
 from gpquarto.games.quarto.indices import check_index
 from gpquarto.games.quarto.lines import (
     ALL_SQUARES_MASK,
@@ -30,6 +31,7 @@ from gpquarto.games.quarto.lines import (
     SQUARE_COUNT,
     Rules,
     check_square,
+    parse_square,
     square_name,
 )
 from gpquarto.games.quarto.notation import format_position, parse_position, render
@@ -39,8 +41,10 @@ from gpquarto.games.quarto.pieces import (
     MEMBERS,
     NO_PIECE,
     check_piece,
+    parse_piece,
     piece_code,
 )
+from gpquarto.games.quarto.symmetry import PieceMap, SquareMap, canonical_key
 
 #: Actions as single ints, for search code that wants one action space: 0..15 choose that piece,
 #: 16..31 place the piece in hand on square ``action - 16``.
@@ -63,10 +67,6 @@ def full_line_wins(cells: list[int], mask: int) -> int:
         & _CHARACTERISTICS[cells[c]]
         & _CHARACTERISTICS[cells[d]]
     )
-
-
-class IllegalActionError(ValueError):
-    """An action that the rules do not allow in this position. The board is left unchanged."""
 
 
 def _checked(check: Callable[[object], int], value: object) -> int:
@@ -189,6 +189,39 @@ class BoardQueries:
     def text(self) -> str:
         """The position in the text format, e.g. ``"5.../..../..../.... -"``."""
         return format_position(self.raw_cells, self.in_hand, self.rules)
+
+    # ------------------------------------------------------------------ the game interface
+    #: The registered name of the game (:mod:`gpquarto.games.interface`).
+    game_name = "quarto"
+
+    def decision_kind(self) -> DecisionKind:
+        """``CHOOSE`` when a piece must be given, ``PLACE`` when the piece in hand must be placed."""
+        return DecisionKind.CHOOSE if self.in_hand == NO_PIECE else DecisionKind.PLACE
+
+    def outcome(self) -> Outcome | None:
+        """How the game ended (a win, or a draw on the full board), or None while it goes on."""
+        if self.winner_index != NO_PIECE:
+            return Outcome(Termination.WIN, self.winner_index)
+        if self.placed_count == SQUARE_COUNT:
+            return Outcome(Termination.DRAW)
+        return None
+
+    def action_name(self, action: int) -> str:
+        """``"choose 5 (SDHQ)"`` or ``"place a1"``: see :func:`action_name`."""
+        return action_name(action)
+
+    def parse_action(self, text: str) -> int:
+        """The action that ``text`` names: an action name (``"place a1"``, ``"choose 5"``), a bare square or
+        piece for the decision due (``"a1"``, ``"5"``), or the action's int with a ``#`` (``"#16"``)."""
+        return parse_action(text, self.decision_kind())
+
+    def canonical_key(self) -> int:
+        """The same int for every symmetric image of the position (see :mod:`~gpquarto.games.quarto.symmetry`)."""
+        return canonical_key(self)
+
+    def settings(self) -> dict[str, object]:
+        """``{"rules": "classic"}`` or ``{"rules": "advanced"}`` (the position text carries them too)."""
+        return {"rules": self.rules.value}
 
     def __str__(self) -> str:
         if self.is_over():
@@ -492,3 +525,36 @@ def iter_positions(board: Board) -> Iterator[Board]:
     for action in reversed(actions):
         replay.apply(action)
         yield replay.copy()
+
+
+def transform(board: Board, square_map: SquareMap, piece_map: PieceMap) -> Board:
+    """The position ``board`` seen through a square map and a piece map (history is not kept)."""
+    cells = board.raw_cells
+    new_cells = [NO_PIECE if cells[square_map[s]] == NO_PIECE else piece_map[cells[square_map[s]]] for s in range(16)]
+    hand = board.in_hand
+    return position_from_cells(new_cells, NO_PIECE if hand == NO_PIECE else piece_map[hand], board.rules)
+
+
+def action_name(action: int) -> str:
+    """Human form of an action in the single-int encoding: ``"choose 5 (SDHQ)"``, ``"place a1"``."""
+    if PLACE_OFFSET <= action < 2 * PLACE_OFFSET:
+        return f"place {square_name(action - PLACE_OFFSET)}"
+    if 0 <= action < PLACE_OFFSET:
+        return f"choose {action:X} ({piece_code(action)})"
+    return f"invalid action {action}"
+
+
+def parse_action(text: str, due: DecisionKind) -> int:
+    """Inverse of :func:`action_name`; a bare square or piece is read as the ``due`` decision."""
+    words = text.strip().split()
+    if len(words) == 1 and words[0].startswith("#"):
+        index = check_index(words[0][1:], "an action", 2 * PLACE_OFFSET)
+        return index
+    if words and words[0].lower() in ("choose", "place"):
+        due = DecisionKind(words[0].lower())
+        words = words[1:2]
+    if len(words) != 1:
+        raise ValueError(f"cannot read a Quarto action from {text!r} (e.g. 'choose 5', 'place a1')")
+    if due is DecisionKind.CHOOSE:
+        return parse_piece(words[0])
+    return PLACE_OFFSET + parse_square(words[0])

@@ -72,3 +72,21 @@ def _bit_tuples() -> tuple[tuple[int, ...], ...]:
 
 #: ``MEMBERS[mask]`` is the sorted tuple of the bit indices set in a 16-bit mask.
 MEMBERS: tuple[tuple[int, ...], ...] = _bit_tuples()
+
+
+_PIECE_BY_CODE = {piece_code(piece): piece for piece in range(16)}
+
+
+def describe_piece(piece: int) -> str:
+    """``"F:TDOQ (tall dark solid square)"``."""
+    return f"{piece:X}:{piece_code(piece)} ({piece_name(piece)})"
+
+
+def parse_piece(text: str) -> int:
+    """A piece from a hex digit (``"f"``) or a four-letter code (``"TDOQ"``); ``ValueError`` otherwise."""
+    text = text.strip()
+    if len(text) == 1 and text in "0123456789abcdefABCDEF":
+        return int(text, 16)
+    if text.upper() in _PIECE_BY_CODE:
+        return _PIECE_BY_CODE[text.upper()]
+    raise ValueError(f"not a piece: {text!r} (type a hex digit 0-F or a code such as TDOQ)")

@@ -11,13 +11,22 @@ that preserve "these pieces share a characteristic". Win status is invariant und
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
+from typing import Protocol
 
-from gpquarto.games.quarto.board import Board, position_from_cells
 from gpquarto.games.quarto.lines import Rules
 from gpquarto.games.quarto.pieces import NO_PIECE
 
 SquareMap = tuple[int, ...]
 PieceMap = tuple[int, ...]
+
+
+class Position(Protocol):
+    """What the canonical key reads of a position (a board or its view)."""
+
+    rules: Rules
+    raw_cells: Sequence[int]
+    in_hand: int
 
 
 def _compose(first: SquareMap, second: SquareMap) -> SquareMap:
@@ -77,18 +86,10 @@ def square_maps(rules: Rules | str = Rules.CLASSIC) -> tuple[SquareMap, ...]:
     return CLASSIC_MAPS if Rules(rules) is Rules.CLASSIC else DIHEDRAL_MAPS
 
 
-def transform(board: Board, square_map: SquareMap, piece_map: PieceMap) -> Board:
-    """The position ``board`` seen through a square map and a piece map (history is not kept)."""
-    cells = board.raw_cells
-    new_cells = [NO_PIECE if cells[square_map[s]] == NO_PIECE else piece_map[cells[square_map[s]]] for s in range(16)]
-    hand = board.in_hand
-    return position_from_cells(new_cells, NO_PIECE if hand == NO_PIECE else piece_map[hand], board.rules)
-
-
 _EMPTY = 16  # sorts after every piece
 
 
-def canonical_sequence(board: Board) -> tuple[int, ...]:
+def canonical_sequence(board: Position) -> tuple[int, ...]:
     """The lexicographically least (hand, cell 0..15) sequence over all symmetric images of ``board``.
 
     Two positions have the same sequence exactly when one is a symmetric image of the other. Empty cells
@@ -124,7 +125,7 @@ def canonical_sequence(board: Board) -> tuple[int, ...]:
     return best
 
 
-def canonical_key(board: Board) -> int:
+def canonical_key(board: Position) -> int:
     """An int that is equal for two positions exactly when they are symmetric images (same rules)."""
     key = 0
     for value in canonical_sequence(board):

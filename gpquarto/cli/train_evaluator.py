@@ -1,0 +1,77 @@
+"""``gpquarto train --genome evaluator --depth D``: the evaluator runs of
+:mod:`gpquarto.training.evaluator_training` (``--generations``, ``--population``, ``--games``,
+``--opponents``, ``--seed``, ``--plugin``, ``--run-dir``, ``--resume`` and the runner options apply; the
+options of rule training are refused)."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+from gpquarto.cli import UsageError
+from gpquarto.cli.common import make_runner_from_args
+
+#: Options of ``train`` that an evaluator run reads (option dest == config field).
+EVALUATOR_OPTIONS = ("depth", "generations", "population", "games", "opponents", "seed", "plugins")
+#: Options of ``train`` that only rule runs read.
+RULE_ONLY_OPTIONS = (
+    "schedule",
+    "fallback_weight",
+    "accuracy_weight",
+    "accuracy_positions",
+    "tactical",
+    "lookahead",
+    "start_from",
+    "final_games",
+    "hall_of_fame_per_generation",
+    "filename",
+)
+
+
+def run_evaluator(args: argparse.Namespace) -> int:
+    """Start or resume an evaluator run; prints the champion's formula and where it is saved."""
+    from gpquarto.gp.evaluator import format_formula
+    from gpquarto.gp.evaluator_files import load_evaluator
+    from gpquarto.training.evaluator_training import EvaluatorConfig, EvaluatorEvolution, train_evaluator
+
+    refused = [name for name in RULE_ONLY_OPTIONS if getattr(args, name, None) is not None]
+    if refused:
+        raise UsageError(f"--{refused[0].replace('_', '-')} is an option of rule training, not of --genome evaluator")
+    given = {name: getattr(args, name) for name in EVALUATOR_OPTIONS if getattr(args, name, None) is not None}
+    if "plugins" in given:
+        given["plugins"] = tuple(str(Path(plugin).resolve()) for plugin in given["plugins"])
+    run_dir = Path(args.run_dir)
+    checkpoint = run_dir / "checkpoint.json"
+    try:
+        if args.resume:
+            if not checkpoint.exists():
+                raise UsageError(f"nothing to resume: {checkpoint} does not exist")
+            config = None
+        else:
+            if checkpoint.exists() or (run_dir / "config.json").exists():
+                raise UsageError(f"{run_dir} already holds a run: use --resume to continue it, or another --run-dir")
+            config = EvaluatorConfig(**given)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    began = time.perf_counter()
+
+    def report(evolution: EvaluatorEvolution, row: dict) -> None:
+        if not args.quiet:
+            print(
+                f"generation {row['generation']}: best {row['best']:.3f} mean {row['mean']:.3f} size {row['best_size']}"
+            )
+
+    with make_runner_from_args(args) as runner:
+        evolution = train_evaluator(
+            config, run_dir, resume=args.resume, generations=args.generations, runner=runner, on_generation=report
+        )
+    elapsed = time.perf_counter() - began
+    path = run_dir / "best_evaluator.json"
+    evaluator = load_evaluator(path, plugins=evolution.config.plugins)
+    print(
+        f"trained {evolution.generation} generations ({elapsed:.1f} s this session); best evaluator "
+        f"{format_formula(evaluator.genome.tree)}; saved {path} "
+        f"(play it as minimax:depth={evolution.config.depth},evaluator={path})"
+    )
+    return 0

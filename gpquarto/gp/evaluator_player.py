@@ -1,0 +1,61 @@
+"""Searching players that evaluate with an evolved evaluator: ``minimax:depth=2,evaluator=FILE``.
+
+The spec is the ``minimax`` player's (:mod:`gpquarto.players.minimax`: every option works the same) with one
+more parameter, ``evaluator``, naming a saved evaluator file (:mod:`gpquarto.gp.evaluator_files`); the
+evaluator takes the place of ``heuristic`` at the leaves of the same negamax (giving both is refused). The
+evaluator scores for the player to move. :func:`gpquarto.resolve.make_player` sends such specs here, so they
+work wherever a player spec does. A path with a comma cannot be written in a spec.
+"""
+
+from __future__ import annotations
+
+from gpquarto.gp.evaluator import CompiledEvaluator
+from gpquarto.gp.evaluator_files import load_evaluator
+from gpquarto.players.base import Player
+from gpquarto.players.registry import make_named_player, parse_spec
+
+#: The spec parameter that names an evaluator file.
+EVALUATOR_PARAMETER = "evaluator"
+#: Players that accept an evaluator (they search with a heuristic).
+SEARCHING_PLAYERS = ("minimax",)
+
+
+def is_evaluator_spec(spec: str) -> bool:
+    """True when ``spec`` is a named spec with an ``evaluator=`` parameter (checked before file names: the
+    value is a path)."""
+    if not isinstance(spec, str) or ":" not in spec:
+        return False
+    try:
+        _name, values = parse_spec(spec)
+    except ValueError:
+        return False
+    return EVALUATOR_PARAMETER in values
+
+
+def evaluator_player(
+    spec: str, *, seed: int | None = None, plugins: tuple[str, ...] | None = None, library=None
+) -> Player:
+    """The searching player of ``spec`` with its evaluator file loaded; one-line ``ValueError`` on any problem."""
+    name, values = parse_spec(spec)
+    path = values.pop(EVALUATOR_PARAMETER)
+    if name not in SEARCHING_PLAYERS:
+        raise ValueError(f"player {name!r} takes no evaluator (evaluators work with: {', '.join(SEARCHING_PLAYERS)})")
+    if "heuristic" in values:
+        raise ValueError(f"player spec {spec!r}: give heuristic or evaluator, not both")
+    if not path:
+        raise ValueError(f"player spec {spec!r}: evaluator= needs an evaluator file")
+    evaluator = load_evaluator(path, library, plugins=plugins)
+    return searching_player(name, values, evaluator, spec=spec, seed=seed)
+
+
+def searching_player(
+    name: str, values: dict[str, str], evaluator: CompiledEvaluator, *, spec: str = "", seed: int | None = None
+) -> Player:
+    """The player ``name`` with the options ``values`` (as text) searching with ``evaluator`` (training uses this
+    with genomes that have no file)."""
+    rest = ",".join(f"{key}={value}" for key, value in values.items())
+    player = make_named_player(
+        f"{name}:{rest}" if rest else name, seed=seed, overrides={"heuristic": evaluator.heuristic()}
+    )
+    player.name = spec or f"{name}:{rest},evaluator={evaluator.name}".replace(":,", ":")
+    return player

@@ -1,0 +1,288 @@
+"""Evolving evaluators: ``train --genome evaluator --depth D`` (rules stay the default genome).
+
+A population of :class:`~gpquarto.gp.evaluator.EvaluatorGenome` trees is scored by the games a ``minimax``
+player at ``depth`` plays when it evaluates its leaves with the tree (:mod:`gpquarto.gp.evaluator_player`)
+against an opponent mix (default: ``minimax:depth=D``, the hand-written ``lines`` heuristic at the same depth),
+with the fitness games of rule training (:func:`~gpquarto.training.fitness.game_plan`: every genome of a
+generation plays the same seeded games, both seats). Fitness is ``(score, size)``: score first, the smaller
+tree on a tie. Each generation keeps its ``elite`` best, then fills up with tournament winners bred by subtree
+crossover, subtree mutation, node replacement and shrinking (:mod:`gpquarto.gp.variation`).
+
+Reproducibility: every random choice of a generation comes from a ``random.Random`` seeded from (run seed,
+purpose, generation), and every game from (run seed, generation, pair), so a run does not depend on the number
+of workers, and the checkpoint (plain JSON: the trees as text, their fitness, the logbook) needs no RNG state:
+resuming is bit-identical to running on.
+
+The run folder holds ``config.json``, ``logbook.csv``, ``checkpoint.json`` (after every generation, atomic) and
+at the end ``best_evaluator.json`` (the best tree ever scored, as an evaluator file). Not yet shared with rule
+training: the ``hof`` opponent (played as ``random`` here), the accuracy term, plots and experiments.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import random
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+
+from gpquarto.atomic import write_bytes_atomic
+from gpquarto.gp.evaluator import CompiledEvaluator, EvaluatorGenome
+from gpquarto.gp.evaluator_files import evaluator_data, save_evaluator
+from gpquarto.gp.evaluator_player import searching_player
+from gpquarto.gp.generation import TreeGenerator
+from gpquarto.gp.library import LibraryConfig, get_library
+from gpquarto.gp.types import Score
+from gpquarto.gp.variation import node_replacement, shrink, subtree_crossover, subtree_mutation
+from gpquarto.plain_files import read_plain_file
+from gpquarto.runner import SERIAL, Runner
+from gpquarto.seeding import derive_seed
+from gpquarto.training.fitness import FitnessGame, check_opponents, game_plan, play_games
+
+CHECKPOINT_FORMAT = "gpquarto-evaluator-run/1"
+LOGBOOK_FIELDS = ("generation", "best", "mean", "best_size", "mean_size", "best_tree")
+
+
+@dataclass(frozen=True)
+class EvaluatorConfig:
+    """Everything that defines an evaluator run (``opponents`` empty: ``minimax:depth=DEPTH``)."""
+
+    depth: int = 1
+    generations: int = 10
+    population: int = 16
+    games: int = 20
+    opponents: str = ""
+    seed: int = 0
+    elite: int = 2
+    tournament: int = 3
+    crossover: float = 0.5
+    mutation: float = 0.4
+    height_limit: int = 8
+    init_max_height: int = 4
+    plugins: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        for name, least in (("depth", 1), ("generations", 0), ("population", 2), ("games", 2), ("tournament", 1)):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < least:
+                raise ValueError(f"{name} must be an int >= {least}, got {value!r}")
+        if self.games % 2:
+            raise ValueError(f"games must be even (both seats), got {self.games}")
+        if not 0 <= self.elite < self.population:
+            raise ValueError(f"elite must be 0..population-1, got {self.elite}")
+        if not (0 <= self.crossover <= 1 and 0 <= self.mutation <= 1):
+            raise ValueError("crossover and mutation are probabilities (0..1)")
+        check_opponents(self.opponent_mix)
+
+    @property
+    def opponent_mix(self) -> str:
+        """The opponents, with the default filled in."""
+        return self.opponents or f"minimax:depth={self.depth}"
+
+    def as_dict(self) -> dict:
+        """Plain data (JSON)."""
+        data = asdict(self)
+        data["plugins"] = list(self.plugins)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict) -> EvaluatorConfig:
+        """The config that :meth:`as_dict` wrote; unknown keys are refused."""
+        known = {item.name for item in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ValueError(f"unknown evaluator config keys: {', '.join(unknown)}")
+        return cls(**{**data, "plugins": tuple(data.get("plugins", ()))})
+
+
+@dataclass(frozen=True)
+class EvaluatorTask:
+    """One genome's games, as plain data (picklable for any runner)."""
+
+    tree: str
+    depth: int
+    games: tuple[FitnessGame, ...]
+    library: LibraryConfig
+
+
+def evaluate_evaluator(task: EvaluatorTask) -> tuple[float, int, int, int]:
+    """(score, wins, draws, losses) of a ``minimax`` at the task's depth that evaluates with the task's tree."""
+    library = get_library(task.library)
+    evaluator = CompiledEvaluator(EvaluatorGenome.from_text(task.tree, library), library)
+    player = searching_player("minimax", {"depth": str(task.depth)}, evaluator, seed=0)
+    wins, draws, losses = play_games(player, task.games)  # type: ignore[arg-type]
+    return (wins + draws / 2) / len(task.games), wins, draws, losses
+
+
+@dataclass
+class EvaluatorEvolution:
+    """The state of an evaluator run: the next generation to evaluate, its population (texts), the logbook
+    rows and the best genome ever scored (text and fitness)."""
+
+    config: EvaluatorConfig
+    generation: int = 0
+    population: list[str] = field(default_factory=list)
+    logbook: list[dict] = field(default_factory=list)
+    best: tuple[str, float, int] | None = None
+
+    @classmethod
+    def start(cls, config: EvaluatorConfig) -> EvaluatorEvolution:
+        """A first population of random trees (half-and-half, heights 1..``init_max_height``)."""
+        generator = _generator(config)
+        rng = random.Random(derive_seed(config.seed, "evaluator", "population"))
+        population = [
+            EvaluatorGenome(generator.generate(rng, Score, 1, config.init_max_height)).text()
+            for _ in range(config.population)
+        ]
+        return cls(config, 0, population)
+
+    def step(self, runner: Runner = SERIAL) -> dict:
+        """Evaluate the current generation, log it, and breed the next one; returns the logbook row."""
+        config = self.config
+        plan = game_plan(check_opponents(config.opponent_mix), config.games, config.seed, self.generation)
+        library = LibraryConfig(plugins=config.plugins)
+        tasks = [EvaluatorTask(text, config.depth, plan, library) for text in self.population]
+        results = runner.map(evaluate_evaluator, tasks)
+        sizes = [len(EvaluatorGenome.from_text(text, get_library(library)).tree) for text in self.population]
+        ranked = sorted(range(len(tasks)), key=lambda index: (-results[index][0], sizes[index], index))
+        top = ranked[0]
+        row = {
+            "generation": self.generation,
+            "best": results[top][0],
+            "mean": sum(result[0] for result in results) / len(results),
+            "best_size": sizes[top],
+            "mean_size": sum(sizes) / len(sizes),
+            "best_tree": self.population[top],
+        }
+        self.logbook.append(row)
+        if self.best is None or (results[top][0], -sizes[top]) > (self.best[1], -self.best[2]):
+            self.best = (self.population[top], results[top][0], sizes[top])
+        self.population = self._breed(ranked, [result[0] for result in results], sizes)
+        self.generation += 1
+        return row
+
+    def _breed(self, ranked: list[int], scores: list[float], sizes: list[int]) -> list[str]:
+        config = self.config
+        library = get_library(LibraryConfig(plugins=config.plugins))
+        generator = _generator(config)
+        rng = random.Random(derive_seed(config.seed, "evaluator", "breed", self.generation))
+        trees = [EvaluatorGenome.from_text(text, library).tree for text in self.population]
+
+        def tournament() -> int:
+            entrants = [rng.randrange(len(trees)) for _ in range(config.tournament)]
+            return min(entrants, key=lambda index: (-scores[index], sizes[index], index))
+
+        children = [self.population[index] for index in ranked[: config.elite]]
+        while len(children) < config.population:
+            first, second = trees[tournament()], trees[tournament()]
+            if rng.random() < config.crossover:
+                first, second = subtree_crossover(rng, first, second, config.height_limit)
+            for tree in (first, second):
+                if rng.random() < config.mutation:
+                    operator = rng.randrange(3)
+                    if operator == 0:
+                        tree = subtree_mutation(rng, tree, generator)
+                    elif operator == 1:
+                        tree = node_replacement(rng, tree, generator)
+                    else:
+                        tree = shrink(rng, tree)
+                if len(children) < config.population:
+                    children.append(EvaluatorGenome(tree).text())
+        return children
+
+    def state(self) -> dict:
+        """Plain data for the checkpoint."""
+        return {
+            "format": CHECKPOINT_FORMAT,
+            "config": self.config.as_dict(),
+            "generation": self.generation,
+            "population": list(self.population),
+            "logbook": list(self.logbook),
+            "best": list(self.best) if self.best else None,
+        }
+
+    @classmethod
+    def from_state(cls, data: object, source: str = "checkpoint") -> EvaluatorEvolution:
+        """Rebuild from :meth:`state` output; a one-line ``ValueError`` naming ``source`` otherwise."""
+        if not isinstance(data, dict) or data.get("format") != CHECKPOINT_FORMAT:
+            raise ValueError(f"{source}: not an evaluator run checkpoint")
+        try:
+            best = data["best"]
+            return cls(
+                EvaluatorConfig.from_dict(data["config"]),
+                int(data["generation"]),
+                [str(text) for text in data["population"]],
+                [dict(row) for row in data["logbook"]],
+                (str(best[0]), float(best[1]), int(best[2])) if best else None,
+            )
+        except (KeyError, TypeError, ValueError, IndexError) as error:
+            raise ValueError(f"{source}: corrupt evaluator run checkpoint ({error})") from None
+
+
+def _generator(config: EvaluatorConfig) -> TreeGenerator:
+    library = get_library(LibraryConfig(plugins=config.plugins))
+    generator = TreeGenerator(library.evaluator_primitive_set(), config.height_limit)
+    generator.check_roots([Score])
+    return generator
+
+
+# ---------------------------------------------------------------------- run folders
+def _write_json(path: Path, data: object) -> None:
+    write_bytes_atomic(path, (json.dumps(data, indent=2) + "\n").encode("utf-8"))
+
+
+def _write_logbook(path: Path, rows: list[dict]) -> None:
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, LOGBOOK_FIELDS, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    write_bytes_atomic(path, buffer.getvalue().encode("utf-8"))
+
+
+def train_evaluator(
+    config: EvaluatorConfig | None,
+    run_dir: str | Path,
+    *,
+    resume: bool = False,
+    generations: int | None = None,
+    runner: Runner = SERIAL,
+    on_generation: Callable[[EvaluatorEvolution, dict], None] | None = None,
+) -> EvaluatorEvolution:
+    """Start (``config``) or ``resume`` the evaluator run in ``run_dir`` up to ``generations`` (default the
+    config's); checkpoint after every generation; write ``best_evaluator.json`` at the end."""
+    folder = Path(run_dir)
+    checkpoint = folder / "checkpoint.json"
+    if resume:
+        evolution = EvaluatorEvolution.from_state(
+            read_plain_file(checkpoint, "evaluator run checkpoint", json_format=True), str(checkpoint)
+        )
+    else:
+        if config is None:
+            raise ValueError("a new evaluator run needs a config")
+        if checkpoint.exists() or (folder / "config.json").exists():
+            raise ValueError(f"{folder} already holds a run: resume it, or choose another folder")
+        folder.mkdir(parents=True, exist_ok=True)
+        _write_json(folder / "config.json", {"genome": "evaluator", **config.as_dict()})
+        evolution = EvaluatorEvolution.start(config)
+    total = evolution.config.generations if generations is None else generations
+    while evolution.generation < total:
+        row = evolution.step(runner)
+        _write_json(checkpoint, evolution.state())
+        _write_logbook(folder / "logbook.csv", evolution.logbook)
+        if on_generation is not None:
+            on_generation(evolution, row)
+    if evolution.best is not None:
+        library = get_library(LibraryConfig(plugins=evolution.config.plugins))
+        text, score, size = evolution.best
+        data = evaluator_data(
+            EvaluatorGenome.from_text(text, library),
+            library,
+            name=f"{folder.name}-evaluator",
+            config={"genome": "evaluator", **evolution.config.as_dict()},
+            fitness={"score": score, "size": size, "games": evolution.config.games},
+            run={"folder": str(folder)},
+        )
+        save_evaluator(folder / "best_evaluator.json", data)
+    return evolution

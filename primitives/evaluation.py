@@ -1,0 +1,214 @@
+"""Evaluator primitives: numbers about a position (``Score``), the arithmetic and comparisons that combine them.
+
+An evaluator tree (:mod:`gpquarto.gp.evaluator`) returns a ``Score`` for a position *from the point of view of
+the player to move*; a search calls it at its leaves, where a piece is in hand and cannot win at once. Its
+nodes are the primitives below plus every primitive of the library whose types are ``bool``, ``Count``,
+``Characteristic`` or ``Score`` only (``equal``, ``pieces_with``, ``in_hand_has``...). Scores are integers
+and every operation saturates at +-``SCORE_LIMIT``, so no tree can build huge numbers; a search clamps the
+final value into its heuristic range.
+
+* Lines: ``threats`` (lines of three sharing a characteristic), split into ``live_threats`` (some piece
+  left completes it), ``even_threats`` and ``odd_threats`` (by the parity of the pieces left that complete
+  it); ``open_lines_holding(n)`` (lines with ``n`` pieces and an empty square whose pieces share a
+  characteristic) and ``open_lines_sharing(c)`` (lines with two or three pieces and an empty square that
+  all have characteristic ``c``).
+* Safety: ``safe_piece_count`` (pieces that could be given now without handing over a win),
+  ``safe_parity`` (that count modulo 2), ``safe_square_count`` (squares for the piece in hand after which a
+  safe piece remains, or that win).
+* Squares: ``empty_square_count``; ``threat_making_squares`` (empty squares where the piece in hand would
+  make a line of three sharing a characteristic: where it sets up the opponent).
+* Constants ``one``, ``two``, ``five``, ``ten``; ``as_score(Count)``; ``plus``, ``minus``, ``times``,
+  ``negative``, ``larger``, ``smaller``; ``above(Score, Score) -> bool``; ``score_if(bool, Score, Score)``.
+"""
+
+from __future__ import annotations
+
+from gpquarto.games.quarto.pieces import CHARACTERISTICS
+from gpquarto.games.quarto.tables import PIECES_MEETING
+from gpquarto.gp.features import Features
+from gpquarto.gp.primitives import primitive
+from gpquarto.gp.types import SCORE_LIMIT, Characteristic, Count, Score
+
+FAMILY = "evaluation"
+
+
+def saturate(value: int) -> int:
+    """``value`` clamped to +-SCORE_LIMIT."""
+    return -SCORE_LIMIT if value < -SCORE_LIMIT else SCORE_LIMIT if value > SCORE_LIMIT else value
+
+
+def _threat_parities(features: Features) -> tuple[int, int]:
+    """(threat lines an even, nonzero number of pieces left completes; lines an odd number completes)."""
+
+    def compute(features: Features) -> tuple[int, int]:
+        available = features.available
+        even = odd = 0
+        for _mask, count, shared in features.open_lines:
+            if count == 3 and shared:
+                winners = (PIECES_MEETING[shared] & available).bit_count()
+                if winners:
+                    if winners % 2:
+                        odd += 1
+                    else:
+                        even += 1
+        return even, odd
+
+    return features.memo("evaluation.threat_parities", compute)
+
+
+# ---------------------------------------------------------------------- lines
+@primitive
+def threats(features: Features) -> Score:
+    """Lines holding three pieces that share a characteristic."""
+    return features.threatened_lines
+
+
+@primitive
+def live_threats(features: Features) -> Score:
+    """Lines of three sharing a characteristic that some piece left (not the one in hand) completes."""
+    even, odd = _threat_parities(features)
+    return even + odd
+
+
+@primitive
+def even_threats(features: Features) -> Score:
+    """Lines of three sharing a characteristic that an even number (not zero) of the pieces left completes."""
+    return _threat_parities(features)[0]
+
+
+@primitive
+def odd_threats(features: Features) -> Score:
+    """Lines of three sharing a characteristic that an odd number of the pieces left completes."""
+    return _threat_parities(features)[1]
+
+
+@primitive
+def open_lines_holding(features: Features, pieces: Count) -> Score:
+    """Lines with that many pieces (1..3) and an empty square whose pieces all share a characteristic."""
+    return sum(1 for _mask, count, shared in features.open_lines if count == pieces and shared)
+
+
+@primitive
+def open_lines_sharing(features: Features, characteristic: Characteristic) -> Score:
+    """Lines with two or three pieces and an empty square that all have the characteristic."""
+    bit = 1 << characteristic
+    return sum(1 for _mask, count, shared in features.open_lines if count >= 2 and shared & bit)
+
+
+# ---------------------------------------------------------------------- safety
+@primitive
+def safe_piece_count(features: Features) -> Score:
+    """Pieces left that give the opponent no immediate win if given now."""
+    return len(features.safe_pieces)
+
+
+@primitive
+def safe_parity(features: Features) -> Score:
+    """The number of safe pieces left, modulo 2 (the parity that decides many endgames)."""
+    return len(features.safe_pieces) % 2
+
+
+@primitive
+def safe_square_count(features: Features) -> Score:
+    """Squares for the piece in hand that win or leave a safe piece to give (0 when a piece must be chosen)."""
+    return len(features.safe_squares)
+
+
+# ---------------------------------------------------------------------- squares
+@primitive
+def empty_square_count(features: Features) -> Score:
+    """Empty squares."""
+    return len(features.empty_squares)
+
+
+@primitive
+def threat_making_squares(features: Features) -> Score:
+    """Empty squares where the piece in hand would complete a line of three sharing a characteristic."""
+    if features.in_hand < 0:
+        return 0
+    own = CHARACTERISTICS[features.in_hand]
+    squares = 0
+    for mask, count, shared in features.open_lines:
+        if count == 2 and shared & own:
+            squares |= mask
+    return (squares & ~features.occupied).bit_count()
+
+
+# ---------------------------------------------------------------------- constants and conversion
+@primitive
+def one() -> Score:
+    """The score 1."""
+    return 1
+
+
+@primitive
+def two() -> Score:
+    """The score 2."""
+    return 2
+
+
+@primitive
+def five() -> Score:
+    """The score 5."""
+    return 5
+
+
+@primitive
+def ten() -> Score:
+    """The score 10."""
+    return 10
+
+
+@primitive
+def as_score(count: Count) -> Score:
+    """A count read as a score (saturated)."""
+    return saturate(count)
+
+
+# ---------------------------------------------------------------------- arithmetic and comparisons
+@primitive
+def plus(a: Score, b: Score) -> Score:
+    """a + b, saturated."""
+    return saturate(a + b)
+
+
+@primitive
+def minus(a: Score, b: Score) -> Score:
+    """a - b, saturated."""
+    return saturate(a - b)
+
+
+@primitive
+def times(a: Score, b: Score) -> Score:
+    """a * b, saturated."""
+    return saturate(a * b)
+
+
+@primitive
+def negative(a: Score) -> Score:
+    """-a."""
+    return -a
+
+
+@primitive
+def larger(a: Score, b: Score) -> Score:
+    """The larger of a and b."""
+    return a if a >= b else b
+
+
+@primitive
+def smaller(a: Score, b: Score) -> Score:
+    """The smaller of a and b."""
+    return a if a <= b else b
+
+
+@primitive
+def above(a: Score, b: Score) -> bool:
+    """a > b."""
+    return a > b
+
+
+@primitive
+def score_if(condition: bool, then: Score, otherwise: Score) -> Score:
+    """``then`` when the condition holds, else ``otherwise``."""
+    return then if condition else otherwise

@@ -1,0 +1,90 @@
+"""Evaluator training: tiny runs are reproducible by seed, resume bit-identically, ignore the number of
+workers, and the CLI (``train --genome evaluator``) refuses bad input in one line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from gpquarto.cli import main
+from gpquarto.gp.evaluator_files import load_evaluator
+from gpquarto.runner import make_runner
+from gpquarto.training.evaluator_training import EvaluatorConfig, EvaluatorEvolution, train_evaluator
+
+TINY = EvaluatorConfig(depth=1, generations=3, population=4, games=4, seed=5)
+
+
+def state_of(folder: Path) -> dict:
+    return json.loads((folder / "checkpoint.json").read_text())
+
+
+def test_same_seed_same_run_and_resume_is_bit_identical(tmp_path):
+    straight = train_evaluator(TINY, tmp_path / "a")
+    again = train_evaluator(TINY, tmp_path / "b")
+    assert straight.state() == again.state()
+    assert (tmp_path / "a" / "logbook.csv").read_text() == (tmp_path / "b" / "logbook.csv").read_text()
+    # interrupted after one generation, then resumed
+    train_evaluator(TINY, tmp_path / "c", generations=1)
+    assert state_of(tmp_path / "c")["generation"] == 1
+    resumed = train_evaluator(None, tmp_path / "c", resume=True)
+    assert resumed.state() == straight.state() == state_of(tmp_path / "a")
+    other = train_evaluator(EvaluatorConfig(**{**TINY.as_dict(), "seed": 6, "plugins": ()}), tmp_path / "d")
+    assert other.state()["population"] != straight.state()["population"]
+    best = load_evaluator(tmp_path / "a" / "best_evaluator.json")
+    assert best.genome.text() == straight.best[0]
+
+
+def test_the_number_of_workers_does_not_change_the_run(tmp_path):
+    config = EvaluatorConfig(depth=1, generations=1, population=4, games=2, seed=2)
+    with make_runner(2) as runner:
+        parallel = train_evaluator(config, tmp_path / "two", runner=runner)
+    assert parallel.state() == train_evaluator(config, tmp_path / "one").state()
+
+
+def test_bad_configs_and_checkpoints_are_refused_in_one_line(tmp_path):
+    for options, message in (
+        ({"games": 3}, "even"),
+        ({"depth": 0}, "depth"),
+        ({"elite": 4, "population": 4}, "elite"),
+        ({"opponents": "nobody"}, "unknown player"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            EvaluatorConfig(**options)
+    (tmp_path / "checkpoint.json").write_text(json.dumps({"format": "x"}))
+    with pytest.raises(ValueError, match="not an evaluator run checkpoint"):
+        train_evaluator(None, tmp_path, resume=True)
+    with pytest.raises(ValueError, match="corrupt"):
+        EvaluatorEvolution.from_state({**EvaluatorEvolution.start(TINY).state(), "population": None})
+
+
+def test_the_cli_trains_an_evaluator_and_refuses_rule_options(tmp_path, capsys):
+    run = tmp_path / "run"
+    common = ["--population", "3", "--games", "2", "--seed", "1", "--workers", "1", "--quiet"]
+    assert (
+        main(["train", "--genome", "evaluator", "--depth", "1", "--generations", "1", "--run-dir", str(run), *common])
+        == 0
+    )
+    output = capsys.readouterr().out
+    assert "best evaluator" in output and "minimax:depth=1,evaluator=" in output
+    assert (
+        main(["train", "--genome", "evaluator", "--generations", "2", "--run-dir", str(run), "--resume", "--quiet"])
+        == 0
+    )
+    assert state_of(run)["generation"] == 2
+    spec = f"minimax:depth=1,evaluator={run / 'best_evaluator.json'}"
+    assert main(["match", spec, "random", "--games", "2", "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["show", str(run / "best_evaluator.json")]) == 0
+    shown = capsys.readouterr().out
+    assert "evaluation = " in shown and "nodes" in shown
+    for arguments in (
+        ["train", "--genome", "evaluator", "--schedule", "0:random", "--run-dir", str(tmp_path / "x")],
+        ["train", "--depth", "2", "--run-dir", str(tmp_path / "y")],
+        ["train", "--genome", "evaluator", "--games", "3", "--run-dir", str(tmp_path / "z")],
+        ["train", "--genome", "evaluator", "--run-dir", str(run), "--quiet"],
+    ):
+        capsys.readouterr()
+        assert main(arguments) == 2
+        assert len(capsys.readouterr().err.strip().splitlines()) == 1
