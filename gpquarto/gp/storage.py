@@ -34,7 +34,7 @@ PLUGINS_VARIABLE = "GPQUARTO_PLUGINS"
 
 def player_data(
     genome: Genome,
-    library,
+    library: PrimitiveLibrary,
     *,
     name: str = "evolved",
     config: dict | None = None,
@@ -132,7 +132,7 @@ def default_library(plugins: tuple[str, ...] | None = None) -> PrimitiveLibrary:
     return shared_library(plugins_from_environment() if plugins is None else plugins, tactical=True)
 
 
-def genome_from_data(data: dict, library, path: str = "") -> Genome:
+def genome_from_data(data: dict, library: PrimitiveLibrary, path: str = "") -> Genome:
     """Parse the rules of validated player data; a missing primitive is named with where it came from."""
     try:
         return Genome.from_data(data["rules"], library.primitive_set())
@@ -151,7 +151,7 @@ class PluginChangedWarning(UserWarning):
     """A primitive source (a plugin file) differs from the one the player was saved with."""
 
 
-def changed_sources(data: dict, library) -> list[str]:
+def changed_sources(data: dict, library: PrimitiveLibrary) -> list[str]:
     """One line for each plugin file the player was saved with whose content (its hash) has changed since:
     the player may not play as it did. Files are matched by their resolved path."""
     saved = {os.path.realpath(source): version for source, version in data.get("library_versions", {}).items()}
@@ -164,7 +164,11 @@ def changed_sources(data: dict, library) -> list[str]:
 
 
 def load_player(
-    path: str | os.PathLike[str], library=None, *, seed: int | None = None, plugins: tuple[str, ...] | None = None
+    path: str | os.PathLike[str],
+    library: PrimitiveLibrary | None = None,
+    *,
+    seed: int | None = None,
+    plugins: tuple[str, ...] | None = None,
 ) -> EvolvedPlayer:
     """An :class:`~gpquarto.gp.player.EvolvedPlayer` from a ``.p`` or ``.json`` file."""
     data = read_player_file(path)
@@ -173,7 +177,7 @@ def load_player(
 
 def player_from_data(
     data: dict,
-    library=None,
+    library: PrimitiveLibrary | None = None,
     *,
     seed: int | None = None,
     plugins: tuple[str, ...] | None = None,
