@@ -24,7 +24,7 @@ from gpquarto.gp.genome import KINDS, Genome
 from gpquarto.gp.library import shared_library
 from gpquarto.gp.player import EvolvedPlayer
 from gpquarto.gp.primitives import PrimitiveLibrary
-from gpquarto.plain_files import read_plain_file
+from gpquarto.plain_files import read_checked_file
 
 PLAYER_FORMAT = "gpquarto-player/1"
 #: Suffixes of saved players: ``.p`` (dill) and ``.json`` (safe text form).
@@ -88,12 +88,13 @@ def read_player_file(path: str | os.PathLike[str]) -> dict:
     suffix = Path(path).suffix.lower()
     if suffix not in SUFFIXES:
         raise ValueError(f"{path}: a saved player file must end in .p or .json")
-    data = read_plain_file(path, "player file", json_format=suffix == ".json")
-    try:
-        _validate(data)
-    except ValueError as error:
-        raise ValueError(f"{path}: not a gpquarto player ({error})") from None
-    return data
+    return read_checked_file(
+        path,
+        "player file",
+        lambda data: _validate(data) or data,
+        json_format=suffix == ".json",
+        problem="not a gpquarto player ({error})",
+    )
 
 
 def _validate(data: object) -> None:
