@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from gpquarto.gp.evaluator import CompiledEvaluator
 from gpquarto.gp.evaluator_files import evaluator_from_data, load_evaluator
+from gpquarto.gp.primitives import PrimitiveLibrary
 from gpquarto.gp.storage import default_library
 from gpquarto.players.base import Player
 from gpquarto.players.registry import make_named_player, parse_spec
@@ -43,7 +44,7 @@ def evaluator_player(
     *,
     seed: int | None = None,
     plugins: tuple[str, ...] | None = None,
-    library=None,
+    library: PrimitiveLibrary | None = None,
     data: dict | None = None,
 ) -> Player:
     """The searching player of ``spec`` with its evaluator loaded, from the file, or from ``data`` (the file's

@@ -32,6 +32,7 @@ from gpquarto.games.quarto.board import Board
 from gpquarto.gp.compiler import compile_tree
 from gpquarto.gp.features import Features
 from gpquarto.gp.genome import ACTION_TYPES, CONDITION_TYPE, KINDS, Genome, Rule, RuleSet
+from gpquarto.gp.primitives import PrimitiveLibrary
 from gpquarto.gp.textform import parse_tree
 
 #: A tree as nested tuples: (name, children).
@@ -66,7 +67,7 @@ def _size(node: Node) -> int:
 class _Folder:
     """Bottom-up rewriting of trees over one primitive set (see the module docstring)."""
 
-    def __init__(self, library, pset: gp.PrimitiveSetTyped) -> None:
+    def __init__(self, library: PrimitiveLibrary, pset: gp.PrimitiveSetTyped) -> None:
         self.library = library
         self.pset = pset
         self.constants: dict[tuple[type, object], Node] = {}
@@ -200,7 +201,9 @@ def _rewrite(node: Node, folder: _Folder) -> Node:
     return node
 
 
-def simplify_tree(tree: gp.PrimitiveTree, library, pset: gp.PrimitiveSetTyped, root: type) -> gp.PrimitiveTree:
+def simplify_tree(
+    tree: gp.PrimitiveTree, library: PrimitiveLibrary, pset: gp.PrimitiveSetTyped, root: type
+) -> gp.PrimitiveTree:
     """``tree`` folded (see the module docstring), parsed back against ``pset`` with root type ``root``."""
     folder = _Folder(library, pset)
     return parse_tree(_text(folder.fold(_nested(tree))), pset, root)
@@ -247,7 +250,7 @@ def _never_legal(folder: _Folder, node: Node) -> bool:
 
 
 def fold_genome(
-    genome: Genome, library, samples: dict[str, Sequence] | None = None
+    genome: Genome, library: PrimitiveLibrary, samples: dict[str, Sequence] | None = None
 ) -> tuple[Genome, dict[str, list[str]], list[list[int]]]:
     """Every tree folded and the rules that can never decide dropped (no games needed). Returns the genome, the
     reasons with the rules dropped for each, and for each kind the original indices of the rules kept. With
@@ -288,7 +291,7 @@ def fold_genome(
     return Genome(kept_rules[KINDS[0]], kept_rules[KINDS[1]]), removed, origins
 
 
-def decisions(genome: Genome, library, positions: Sequence[Board]) -> list[tuple[int, bool]]:
+def decisions(genome: Genome, library: PrimitiveLibrary, positions: Sequence[Board]) -> list[tuple[int, bool]]:
     """At each position, the action ``genome`` takes and whether a rule decided it (a random fallback is drawn
     from a generator seeded by the position's index, the same for every genome)."""
     rules = RuleSet(genome, library)
@@ -301,13 +304,13 @@ def decisions(genome: Genome, library, positions: Sequence[Board]) -> list[tuple
     return found
 
 
-def decides_alike(original: Genome, simplified: Genome, library, positions: Sequence[Board]) -> bool:
+def decides_alike(original: Genome, simplified: Genome, library: PrimitiveLibrary, positions: Sequence[Board]) -> bool:
     """True when both genomes take the same action at every position (and fall back at the same ones)."""
     return decisions(original, library, positions) == decisions(simplified, library, positions)
 
 
 def simplify_genome(
-    genome: Genome, library, usage: Sequence[Board], check: Sequence[Board]
+    genome: Genome, library: PrimitiveLibrary, usage: Sequence[Board], check: Sequence[Board]
 ) -> tuple[Genome, Simplification]:
     """``genome`` simplified (see the module docstring): folded, rules that can never decide dropped, then the
     rules that decide at none of the ``usage`` positions dropped while the result still decides like the
@@ -379,7 +382,7 @@ def simplify_genome(
     return candidate, report
 
 
-def simplify_evaluator_tree(tree: gp.PrimitiveTree, library, leaves: Sequence) -> gp.PrimitiveTree:
+def simplify_evaluator_tree(tree: gp.PrimitiveTree, library: PrimitiveLibrary, leaves: Sequence) -> gp.PrimitiveTree:
     """An evaluator tree folded: with the subtrees constant on the first half of ``leaves`` (``Features`` objects)
     folded too if it then scores exactly like ``tree`` at every leaf, else exactly folded if that does (a plugin
     primitive may not keep the identity its name suggests), else ``tree`` itself."""

@@ -45,9 +45,11 @@ from gpquarto.runner import SERIAL, Runner
 from gpquarto.seeding import derive_seed
 from gpquarto.training.fitness import FitnessGame, check_opponents, game_plan, play_games
 from gpquarto.training.outputs import write_fitness_plot
-from gpquarto.training.simplified import SIMPLIFIED_EVALUATOR, simplify_evaluator
+from gpquarto.training.simplified import simplify_evaluator
 
 CHECKPOINT_FORMAT = "gpquarto-evaluator-run/1"
+#: The champion's formula simplified for reading.
+SIMPLIFIED_EVALUATOR = "best_evaluator.simplified.json"
 LOGBOOK_FIELDS = ("generation", "best", "mean", "best_size", "mean_size", "best_tree")
 
 

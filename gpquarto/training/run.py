@@ -42,17 +42,20 @@ from gpquarto.training.config import EvolutionConfig
 from gpquarto.training.evolution import Evolution
 from gpquarto.training.lock import folder_lock
 from gpquarto.training.outputs import as_deap_logbook, write_fitness_plot, write_hall_of_fame, write_logbook
-from gpquarto.training.simplified import SIMPLIFIED_PLAYER, simplify_champion
+from gpquarto.training.simplified import simplify_champion
 
 RUN_FORMAT = "gpquarto-run/1"
 CONFIG_FILE = "config.json"
 CHECKPOINT = "checkpoint.dill"
 BEST_PLAYER = "best_player.p"
 BEST_PLAYER_TEXT = "best_player.json"
+LOGBOOK, HALL_OF_FAME, FITNESS_PLOT = "logbook.csv", "hall_of_fame.txt", "fitness.png"
 FINISHED_FILE = "finished.json"
+#: The champion simplified for reading (:mod:`gpquarto.training.simplified`).
+SIMPLIFIED_PLAYER = "best_player.simplified.json"
 FINISHED_FORMAT = "gpquarto-finished/1"
 #: What a run's end writes in its folder (and lists, with the best player's copy, in ``finished.json``).
-OUTPUTS = ("logbook.csv", "hall_of_fame.txt", "fitness.png", BEST_PLAYER, BEST_PLAYER_TEXT, SIMPLIFIED_PLAYER)
+OUTPUTS = (LOGBOOK, HALL_OF_FAME, FITNESS_PLOT, BEST_PLAYER, BEST_PLAYER_TEXT, SIMPLIFIED_PLAYER)
 #: The keys of ``config.json``.
 RUN_CONFIG_KEYS = {"format", "run_id", "evolution", "best_player_copy", "plugin_files"}
 #: What a best player's copy may be called.
@@ -309,8 +312,8 @@ def _train(run: RunFolder, evolution: Evolution, runner: Runner, on_generation: 
     def after_generation(evolution: Evolution, row: dict) -> None:
         with _saying_how_to_resume(run):
             evolution.save_checkpoint(str(run.checkpoint_path))
-            write_logbook(run.path / "logbook.csv", evolution.logbook)
-            write_hall_of_fame(run.path / "hall_of_fame.txt", evolution.hall_of_fame)
+            write_logbook(run.path / LOGBOOK, evolution.logbook)
+            write_hall_of_fame(run.path / HALL_OF_FAME, evolution.hall_of_fame)
         if on_generation is not None:
             on_generation(evolution, row)
 
@@ -330,9 +333,9 @@ def _finish(run: RunFolder, evolution: Evolution, runner: Runner) -> None:
     """The run's end: choose the champion, write the logbook, hall of fame, figure and best player files, copy
     the best player, and last of all the completion mark ``finished.json`` listing them with their SHA-256."""
     best = evolution.champion(runner)
-    write_logbook(run.path / "logbook.csv", evolution.logbook)
-    write_hall_of_fame(run.path / "hall_of_fame.txt", evolution.hall_of_fame)
-    write_fitness_plot(run.path / "fitness.png", evolution.logbook)
+    write_logbook(run.path / LOGBOOK, evolution.logbook)
+    write_hall_of_fame(run.path / HALL_OF_FAME, evolution.hall_of_fame)
+    write_fitness_plot(run.path / FITNESS_PLOT, evolution.logbook)
     config = run.config
     fitness = {"score": best.fitness.values[0], **best.record, "games": config.final_games or config.games}
     name = run.best_player_copy.stem if run.best_player_copy is not None else run.path.name

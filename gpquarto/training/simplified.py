@@ -18,17 +18,18 @@ from gpquarto.gp.evaluator import EvaluatorGenome, leaf_positions
 from gpquarto.gp.features import Features
 from gpquarto.gp.genome import Genome
 from gpquarto.gp.player import EvolvedPlayer
+from gpquarto.gp.primitives import PrimitiveLibrary
 from gpquarto.gp.simplify import Simplification, simplify_evaluator_tree, simplify_genome
 from gpquarto.resolve import make_unattended_player
 from gpquarto.training.fitness import HALL_OF_FAME, game_plan, parse_opponents
 
 #: Final games (at most) whose decisions show which rules are used; twice as many other games check the result.
 USAGE_GAMES = 200
-#: Name of the simplified player's file in a run folder.
-SIMPLIFIED_PLAYER = "best_player.simplified.json"
 
 
-def decision_positions(genome: Genome, library, opponents: str, games: int, seed: int, label: str) -> list[Board]:
+def decision_positions(
+    genome: Genome, library: PrimitiveLibrary, opponents: str, games: int, seed: int, label: str
+) -> list[Board]:
     """Every position where ``genome`` decided in ``games`` seeded games against the mix ``opponents`` (both seats,
     :func:`~gpquarto.training.fitness.game_plan` under ``label``; ``hof`` played as ``random``)."""
     player = EvolvedPlayer(genome, library, seed=0)
@@ -48,7 +49,7 @@ def decision_positions(genome: Genome, library, opponents: str, games: int, seed
 
 
 def simplify_champion(
-    genome: Genome, library, opponents: str, seed: int, final_games: int
+    genome: Genome, library: PrimitiveLibrary, opponents: str, seed: int, final_games: int
 ) -> tuple[Genome, Simplification]:
     """The champion simplified, checked on the positions of other games (see the module docstring); a run that
     played ``final_games`` final games (or, without them, ``final_games`` fitness games) uses as many, up to
@@ -61,11 +62,9 @@ def simplify_champion(
 
 #: Leaf positions at which a simplified evaluator must score exactly like the original.
 EVALUATOR_CHECK_POSITIONS = 2000
-#: Name of the simplified evaluator's file in an evaluator run folder.
-SIMPLIFIED_EVALUATOR = "best_evaluator.simplified.json"
 
 
-def simplify_evaluator(genome: EvaluatorGenome, library, seed: int) -> tuple[EvaluatorGenome, dict]:
+def simplify_evaluator(genome: EvaluatorGenome, library: PrimitiveLibrary, seed: int) -> tuple[EvaluatorGenome, dict]:
     """The evaluator folded (:func:`~gpquarto.gp.simplify.simplify_evaluator_tree`) if it scores like the original at
     ``EVALUATOR_CHECK_POSITIONS`` seeded leaf positions, and what changed (nodes before and after)."""
     leaves = [Features(board) for board in leaf_positions(EVALUATOR_CHECK_POSITIONS, seed)]
