@@ -1,6 +1,6 @@
 """``gpquarto train --genome evaluator --depth D``: the evaluator runs of
 :mod:`gpquarto.training.evaluator_training` (``--generations``, ``--population``, ``--games``,
-``--opponents``, ``--seed``, ``--final-games``, ``--plugin``, ``--run-dir``, ``--resume`` and the runner options
+``--opponents``, ``--schedule``, ``--seed``, ``--final-games``, ``--plugin``, ``--run-dir``, ``--resume`` and the runner options
 apply; the options of rule training are refused)."""
 
 from __future__ import annotations
@@ -13,10 +13,19 @@ from gpquarto.cli import UsageError
 from gpquarto.cli.common import make_runner_from_args
 
 #: Options of ``train`` that an evaluator run reads (option dest == config field).
-EVALUATOR_OPTIONS = ("depth", "generations", "population", "games", "opponents", "seed", "plugins", "final_games")
+EVALUATOR_OPTIONS = (
+    "depth",
+    "generations",
+    "population",
+    "games",
+    "opponents",
+    "schedule",
+    "seed",
+    "plugins",
+    "final_games",
+)
 #: Options of ``train`` that only rule runs read.
 RULE_ONLY_OPTIONS = (
-    "schedule",
     "fallback_weight",
     "accuracy_weight",
     "accuracy_positions",

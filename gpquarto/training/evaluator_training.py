@@ -43,7 +43,14 @@ from gpquarto.gp.variation import node_replacement, shrink, subtree_crossover, s
 from gpquarto.plain_files import read_plain_file
 from gpquarto.runner import SERIAL, Runner
 from gpquarto.seeding import derive_seed
-from gpquarto.training.fitness import FitnessGame, check_opponents, game_plan, play_games
+from gpquarto.training.fitness import (
+    FitnessGame,
+    check_opponents,
+    game_plan,
+    opponents_at,
+    parse_schedule,
+    play_games,
+)
 from gpquarto.training.outputs import write_fitness_plot
 from gpquarto.training.simplified import simplify_evaluator
 
@@ -62,6 +69,8 @@ class EvaluatorConfig:
     population: int = 16
     games: int = 20
     opponents: str = ""
+    #: ``GENERATION:MIX;...``: from each generation on, that opponent mix (as in rule training).
+    schedule: str = ""
     seed: int = 0
     elite: int = 2
     tournament: int = 3
@@ -95,6 +104,12 @@ class EvaluatorConfig:
         if not (0 <= self.crossover <= 1 and 0 <= self.mutation <= 1):
             raise ValueError("crossover and mutation are probabilities (0..1)")
         check_opponents(self.opponent_mix)
+        if self.schedule:
+            parse_schedule(self.schedule)
+
+    def opponents_at(self, generation: int) -> str:
+        """The opponent mix of ``generation`` (the schedule's step, or :attr:`opponent_mix`)."""
+        return opponents_at(self.opponent_mix, self.schedule, generation)
 
     @property
     def opponent_mix(self) -> str:
@@ -161,7 +176,9 @@ class EvaluatorEvolution:
     def step(self, runner: Runner = SERIAL) -> dict:
         """Evaluate the current generation, log it, and breed the next one; returns the logbook row."""
         config = self.config
-        plan = game_plan(check_opponents(config.opponent_mix), config.games, config.seed, self.generation)
+        plan = game_plan(
+            check_opponents(config.opponents_at(self.generation)), config.games, config.seed, self.generation
+        )
         library = LibraryConfig(plugins=config.plugins)
         tasks = [EvaluatorTask(text, config.depth, plan, library) for text in self.population]
         results = runner.map(evaluate_evaluator, tasks)
@@ -263,7 +280,8 @@ class EvaluatorEvolution:
         if config.final_games == 0 or not members:
             text, score, size = self.best  # type: ignore[misc]
             return text, {"score": score, "size": size, "games": config.games}
-        plan = game_plan(check_opponents(config.opponent_mix), config.final_games, config.seed, "final")
+        last = max(self.generation - 1, 0)  # the mix of the last generation played, as rule training's final games
+        plan = game_plan(check_opponents(config.opponents_at(last)), config.final_games, config.seed, "final")
         library = LibraryConfig(plugins=config.plugins)
         results = runner.map(
             evaluate_evaluator, [EvaluatorTask(text, config.depth, plan, library) for text, *_ in members]
