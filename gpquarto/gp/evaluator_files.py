@@ -78,9 +78,18 @@ def _problem(data: object) -> str:
     tree = data.get("tree")
     if not isinstance(tree, dict) or set(tree) != {"evaluator"} or not isinstance(tree["evaluator"], str):
         return "'tree' must map 'evaluator' to the tree text"
-    for key, kind in (("primitives", dict), ("library_versions", dict), ("config", dict), ("fitness", dict)):
+    for key, kind in (
+        ("primitives", dict),
+        ("library_versions", dict),
+        ("config", dict),
+        ("fitness", dict),
+        ("simplification", dict),
+    ):
         if key in data and not isinstance(data[key], kind):
             return f"{key!r} must be a {kind.__name__}"
+    report = data.get("simplification", {})
+    if any(not isinstance(report.get(key, 0), int) for key in ("nodes_before", "nodes_after", "checked_positions")):
+        return "'simplification' must hold counts"
     if "name" in data and not isinstance(data["name"], str):
         return "'name' must be a str"
     return ""
@@ -125,17 +134,24 @@ def is_evaluator_file(path: str | os.PathLike[str]) -> bool:
 def describe_evaluator(
     path: str | os.PathLike[str], library: PrimitiveLibrary | None = None, *, plugins: tuple[str, ...] | None = None
 ) -> str:
-    """What ``show`` prints for an evaluator file: its name, formula, size and fitness."""
+    """What ``show`` prints for an evaluator file: its name, formula, size and fitness (and, for a simplified
+    evaluator, the size of the original)."""
     data = read_evaluator_file(path)
     evaluator = evaluator_from_data(
         data, library if library is not None else default_library(plugins), source=str(path)
     )
     fitness = ", ".join(f"{key} {value}" for key, value in sorted(data.get("fitness", {}).items()))
-    return "\n".join(
-        [
-            f"evaluator {evaluator.name} ({evaluator.genome.size} nodes; scores for the player to move)",
-            f"  {evaluator.genome.describe()}",
-            f"  fitness: {fitness or 'none recorded'}",
-            f"  play it as minimax:depth=D,evaluator={path}",
-        ]
-    )
+    lines = [
+        f"evaluator {evaluator.name} ({evaluator.genome.size} nodes; scores for the player to move)",
+        f"  {evaluator.genome.describe()}",
+        f"  fitness: {fitness or 'none recorded'}",
+        f"  play it as minimax:depth=D,evaluator={path}",
+    ]
+    report = data.get("simplification")
+    if report:
+        lines.insert(
+            1,
+            f"  simplified: {report.get('nodes_before')} -> {report.get('nodes_after')} nodes; scores like the original "
+            f"at {report.get('checked_positions')} positions",
+        )
+    return "\n".join(lines)

@@ -118,6 +118,7 @@ def _validate(data: object) -> None:
         ("fitness", dict),
         ("run", dict),
         ("name", str),
+        ("simplification", dict),
     ):
         if key in data and not isinstance(data[key], kind):
             raise ValueError(f"{key!r} must be a {kind.__name__}")
