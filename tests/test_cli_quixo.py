@@ -147,3 +147,115 @@ def test_show_quixo_position_text(cli):
     assert str(get_game("quixo").from_text("XX../.O../..../.... O")) in done.stdout
     one_line_error(cli("show", "XX./.O./... Z"), "quixo: the side to move is X or O")
     one_line_error(cli("show", "XX../.O../..../.... O", "--png", "x.png"), "--png draws Quarto")
+
+
+# ------------------------------------------------------------------------------------------------ play
+def quixo_human(lines: str):
+    """A Quixo human player reading ``lines``, and its output stream."""
+    import io
+
+    from gpquarto.players.quixo.human import QuixoHumanPlayer
+
+    out = io.StringIO()
+    return QuixoHumanPlayer(input_stream=io.StringIO(lines), output_stream=out), out
+
+
+@pytest.mark.parametrize(
+    ("position", "typed", "message"),
+    [
+        ("..../..../..../.... X", "b2 top", "b2 to top: takes the cube at b2, which is not on the border"),
+        ("..../..../..../.... X", "b2", "the cube at b2 is not on the border"),
+        ("..../..../..../.... X", "b1 top", "b1 to top: would put the cube taken at b1 back in where it was taken"),
+        (
+            ".O../..../..../.... X",
+            "b1 bottom",
+            "the cube at b1 shows O: X may take only a blank cube or one of its own",
+        ),
+        (".O../..../..../.... X", "b1", "the cube at b1 shows O"),
+        ("..../..../..../.... X", "e5 left", "not a cell of the 4x4 board"),
+        ("..../..../..../.... X", "zz", "cannot read a Quixo action from 'zz'"),
+        ("..../..../..../.... X", "b1", "the cube at b1 may go back in at the bottom, left or right"),
+    ],
+)
+def test_the_human_is_told_in_one_line_why_a_move_is_refused_and_asked_again(position, typed, message):
+    board = get_game("quixo").from_text(position)
+    human, out = quixo_human(f"{typed}\na1 bottom\n")
+    assert human.decide(board.view()) == board.parse_action("a1 bottom")
+    said = out.getvalue().splitlines()
+    refusals = [line.split("': ", 1)[1] for line in said if line.startswith("Your move") and "': " in line]
+    assert len(refusals) == 2 and message in refusals[0] and refusals[1] == ""
+
+
+@pytest.mark.parametrize("typed", ["b1 bottom", "b1 to bottom", "b1 b", "b1b", "b1 from the bottom", "5", "#5"])
+def test_the_human_may_name_a_move_in_every_form(typed):
+    human, _ = quixo_human(f"{typed}\n")
+    board = get_game("quixo").new_state(size=3)
+    assert board.action_name(human.decide(board.view())) == "b1 to bottom"
+
+
+def test_the_human_hint_on_3x3_names_the_solvers_best_moves():
+    from gpquarto.search.quixo.solver import solve
+
+    board = get_game("quixo").from_text("XX./.O./... X")
+    human, out = quixo_human("hint\nquit\n")
+    from gpquarto.players.human import QuitGame
+
+    with pytest.raises(QuitGame):
+        human.decide(board.view())
+    best = ", ".join(board.action_name(action) for action in solve(3).best_actions(board))
+    assert f"hint: win with best play: {best}" in out.getvalue()
+
+
+# Answers that end any 3x3 game: every cube and end in turn (the refused ones are asked again).
+CYCLING_MOVES = (
+    "".join(
+        f"{cell} {end}\n" for cell in ("a1", "c1", "a3", "c3", "b1", "a2") for end in ("bottom", "top", "right", "left")
+    )
+    * 30
+)
+
+
+def test_play_a_whole_quixo_game_as_typed(cli):
+    done = cli(
+        "play", "--game", "quixo", "--size", "3", "--opponent", "random", "--seed", "1", input_text=CYCLING_MOVES
+    )
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    out = done.stdout
+    assert out.startswith("Quixo, official rules, size 3, ply_limit 300, repetitions 3: you against random.")
+    assert "you play X, you move first" in out and "Your opponent moved " in out
+    last = out.splitlines()[-1]
+    assert last in ("Result: you win against random.", "Result: you lose against random.") or last.startswith(
+        "Result: draw against random (repetition"
+    )
+    assert "Moves: " in out and " to " in out.split("Moves: ")[1]
+    again = cli(
+        "play", "--game", "quixo", "--size", "3", "--opponent", "random", "--seed", "1", input_text=CYCLING_MOVES
+    )
+    assert again.stdout == out  # the same seed and the same answers replay the same game
+
+
+def test_play_quixo_second_undo_and_quit(cli):
+    done = cli(
+        "play", "--game", "quixo", "--second", "--opponent", "alphabeta:depth=1", "--seed", "2",
+        input_text="a1 bottom\nundo\ne5 top\nquit\n",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "you play O, your opponent moves first" in out and out.index("Your opponent moved") < out.index(
+        "Your move (O)"
+    )
+    assert "Taken back: your previous decision is due again." in out and out.count("New game") == 1
+    assert out.rstrip().endswith("Goodbye.")
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (("--opponent", "novice"), "novice"),
+        (("--opponent", "nobody"), "nobody"),
+        (("--size", "7"), "a Quixo size is 3, 4 or 5"),
+        (("--rules", "classic"), "unknown Quixo rules 'classic'"),
+    ],
+)
+def test_play_quixo_bad_arguments_are_one_line(cli, arguments, message):
+    one_line_error(cli("play", "--game", "quixo", *arguments, input_text=""), message)

@@ -158,14 +158,19 @@ def outcome(record: GameRecord) -> str:
     if record.end == Termination.FORFEIT:
         loser = record.forfeited_by
         return f"{names[1 - loser]} wins: {names[loser]} forfeits ({record.reason})"
-    if record.end == Termination.DRAW:
-        return "draw: the board is full"
-    if record.end == Termination.REPETITION:
-        times = record.settings.get("repetitions", "too many")
-        return f"draw by repetition: the same position with the same side to move for the {_ordinal(times)} time"
-    if record.end == Termination.PLY_LIMIT:
-        return f"draw: the ply limit ({record.settings.get('ply_limit', len(record.actions))} plies) was reached"
+    if record.winner is None:
+        return ("draw by " if record.end == Termination.REPETITION else "draw: ") + draw_reason(record)
     return f"{names[record.winner]} wins"
+
+
+def draw_reason(record: GameRecord) -> str:
+    """Why a drawn game ended: ``"the board is full"`` (Quarto), a repetition or the ply limit (Quixo)."""
+    if record.end == Termination.REPETITION:
+        times = record.settings.get("repetitions", "n-th")
+        return f"repetition: the same position with the same side to move for the {_ordinal(times)} time"
+    if record.end == Termination.PLY_LIMIT:
+        return f"the ply limit ({record.settings.get('ply_limit', len(record.actions))} plies) was reached"
+    return "the board is full"
 
 
 def _ordinal(number: object) -> str:
