@@ -59,12 +59,6 @@ def main(argv: list[str]) -> None:
         print(
             f"{size}x{size}: solved in {seconds:.1f} s; start: {solution.start_value()}; {tally}; longest {solution.dists.max()} plies; cached at {path}"
         )
-    elif what == "accuracy":
-        result = quixo.solver_accuracy(argv[1], 4, int(argv[2]) if len(argv) > 2 else 200)
-        print(
-            f"{result['spec']} on 4x4, {result['positions']} positions: keeps the value in {result['value_kept']:.1%}, "
-            f"plays a best move in {result['best']:.1%}"
-        )
     else:
         raise SystemExit(__doc__)
 

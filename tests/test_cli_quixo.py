@@ -259,3 +259,116 @@ def test_play_quixo_second_undo_and_quit(cli):
 )
 def test_play_quixo_bad_arguments_are_one_line(cli, arguments, message):
     one_line_error(cli("play", "--game", "quixo", *arguments, input_text=""), message)
+
+
+# ------------------------------------------------------------------------------------------------ solve and grade
+def random_positions(size: int, count: int, seed: int) -> list:
+    """``count`` positions (not over) from uniformly random games on the ``size x size`` board."""
+    import random
+
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        board = get_game("quixo").new_state(size=size)
+        for _ in range(rng.randrange(2, 12)):
+            board.apply(rng.choice(board.legal_actions()))
+            if board.is_over():
+                break
+        if not board.is_over():
+            found.append(board)
+    return found
+
+
+def reference_grid(board) -> tuple:
+    """The slow reference's grid of ``board`` (0 X, 1 O, -1 blank)."""
+    n = board.size
+    return tuple(tuple(board.cells[n * r : n * r + n]) for r in range(n))
+
+
+def test_solve_quixo_3x3_agrees_with_brute_force(capsys):
+    import re
+
+    from gpquarto.cli import main
+    from tests.test_quixo_solver import brute_force
+
+    wins_within, loses_within = brute_force(3)
+    for board in random_positions(3, 12, seed=4):
+        assert main(["solve", "--game", "quixo", board.text()]) == 0
+        out = capsys.readouterr().out
+        value, plies = re.search(r"value: (win|loss) in (\d+) plies", out).groups()
+        plies = int(plies)
+        grid, player = reference_grid(board), board.player
+        if value == "win":
+            assert wins_within(grid, player, plies) and (plies < 3 or not wins_within(grid, player, plies - 2))
+        else:
+            assert loses_within(grid, player, plies) and (plies < 3 or not loses_within(grid, player, plies - 2))
+        best = out.split("best actions (")[1].split(": ", 1)[1].splitlines()[0].split(", ")
+        for name in best:  # every best action keeps the value at the same distance
+            after = board.copy()
+            after.apply(after.parse_action(name))
+            if after.is_over():
+                assert value == "win" and plies == 1
+            elif value == "win":
+                assert loses_within(reference_grid(after), 1 - player, plies - 1)
+            else:
+                assert wins_within(reference_grid(after), 1 - player, plies - 1)
+
+
+def test_solve_quixo_says_where_it_starts_and_refuses_bad_requests(cli, tmp_path, monkeypatch):
+    monkeypatch.setenv("GPQUARTO_CACHE", str(tmp_path))  # solved here, once
+    done = cli("solve", "--game", "quixo", "--size", "3")
+    assert done.returncode == 0, done.stderr
+    assert "value: win in 7 plies for X (player 0, to move)" in done.stdout
+    assert "solving the 3x3 board (official rules) once" in done.stderr and "wave 1:" in done.stderr
+    again = cli("solve", "--game", "quixo", "--size", "3")
+    assert "read from the cache" in again.stdout and again.stderr == ""
+    for arguments, message in (
+        (("--size", "5"), "the solver handles the 3x3 and 4x4 boards, not 5x5"),
+        (("XXX/.O./... O",), "the game in this position is over (win)"),
+        (("XX./.O./... Z",), "malformed position: the side to move is X or O"),
+        (("--size", "4", "XX./.O./... O"), "has size 3, not 4"),
+        ((), "give --size (3 or 4) or a POSITION"),
+    ):
+        one_line_error(cli("solve", "--game", "quixo", *arguments), message)
+    one_line_error(cli("solve"), "give the POSITION")
+
+
+def test_grade_quixo_on_3x3_with_the_solver_perfect_and_random_not(cli, tmp_path):
+    done = cli("grade", "random", "solver", "--game", "quixo", "--size", "3", "--positions", "40", "--quiet")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "bank: 40 positions, 2-5 blank cubes, quixo 3x3 official rules, seed 0, grade"
+    assert lines[1].split()[:6] == ["player", "accuracy", "95%", "CI", "best", "move"] and "2 blank" in lines[1]
+    solver_row = next(line for line in lines if line.startswith("solver "))
+    assert solver_row.split()[1] == "100.0%" and solver_row.split()[3] == "100.0%"
+    random_row = next(line for line in lines if line.startswith("random "))
+    assert float(random_row.split()[1].rstrip("%")) < 100
+    assert "random: examples of blunders" in done.stdout and " to " in done.stdout.split("examples of blunders")[1]
+    one_line_error(cli("grade", "novice", "--game", "quixo", "--size", "3"), "novice")
+    one_line_error(cli("grade", "random", "--game", "quixo", "--size", "5"), "3x3 or 4x4")
+    one_line_error(cli("grade", "random", "--size", "3"), "--size is a Quixo setting")
+
+
+def test_quixo_bank_positions_agree_with_brute_force():
+    from gpquarto.grading.bank import WIN, build_bank
+    from gpquarto.grading.grade import grade_players
+    from tests.test_quixo_solver import brute_force
+
+    bank = build_bank(game="quixo", size=3, positions=16, min_empties=2, max_empties=5, seed=2)
+    assert bank.parameters.pairings[0] == ("random", "alphabeta:depth=1") and len(bank) == 16
+    wins_within, loses_within = brute_force(3)
+    for position in bank:
+        board = position.board()
+        grid, player = reference_grid(board), board.player
+        assert position.value == WIN and wins_within(grid, player, 9)  # 3x3 has no draws
+        assert set(position.best_moves) <= set(position.best_actions) < set(board.legal_actions())
+        for action in board.legal_actions():
+            after = board.copy()
+            after.apply(action)
+            keeps = after.winner == player or (
+                not after.is_over() and loses_within(reference_grid(after), 1 - player, 8)
+            )
+            assert keeps == (action in position.best_actions), (position.text, board.action_name(action))
+    perfect, alphabeta = grade_players(["solver", "alphabeta:depth=1"], bank)
+    assert perfect.accuracy == perfect.total.best_move_rate == 1.0
+    assert alphabeta.total.best_move_rate <= alphabeta.accuracy < 1.0

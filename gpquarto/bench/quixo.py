@@ -119,32 +119,3 @@ def summary(times: list[float]) -> str:
     """Median, quartiles and maximum of a list of seconds, as text."""
     q1, median, q3 = statistics.quantiles(times, n=4) if len(times) > 1 else (times[0],) * 3
     return f"median {median:.3f} s (quartiles {q1:.3f}-{q3:.3f}, max {max(times):.3f}) over {len(times)}"
-
-
-def solver_accuracy(spec: str, size: int = 4, positions: int = 200, seed: int = 0) -> dict:
-    """How often ``spec`` keeps the game's value against perfect play on a solved board (3x3 or 4x4, official
-    rules): over ``positions`` positions from random games (uniform random play, a random stopping ply), the share
-    of decisions whose action has the best value (win, draw or loss) and the share that also has the best
-    distance (fastest win, slowest loss). The solution is solved or read from the cache."""
-    from gpquarto.search.quixo.solver import solve
-
-    solution = solve(size)
-    rng = random.Random(seed)
-    player = make_named_player(spec, game="quixo", seed=seed)
-    kept = exact = total = 0
-    while total < positions:
-        board = QuixoBoard(size)
-        for _ in range(rng.randrange(0, 12)):
-            if board.is_over():
-                break
-            board.apply(rng.choice(board.legal_actions()))
-        if board.is_over():
-            continue
-        values = solution.action_values(board)
-        best = solution.best_actions(board)
-        player.new_game(board.player)
-        action = player.decide(board.view())
-        kept += values[action][0] == values[best[0]][0]
-        exact += action in best
-        total += 1
-    return {"spec": spec, "size": size, "positions": total, "value_kept": kept / total, "best": exact / total}
