@@ -372,3 +372,59 @@ def test_quixo_bank_positions_agree_with_brute_force():
     perfect, alphabeta = grade_players(["solver", "alphabeta:depth=1"], bank)
     assert perfect.accuracy == perfect.total.best_move_rate == 1.0
     assert alphabeta.total.best_move_rate <= alphabeta.accuracy < 1.0
+
+
+# ------------------------------------------------------------------------------------------------ bench
+def test_bench_engine_quixo_times_every_path_beside_the_reference(cli):
+    done = cli(
+        "bench", "engine", "--game", "quixo", "--repeats", "1", "--seconds", "0.05", "--compare", "tests.reference"
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("Quixo 5x5, official rules, random vs random: games per CPU second of one core")
+    for row in ("pure Python playout", "player API (play_game, RandomPlayer)", "slow reference"):
+        line = next(line for line in lines if line.startswith(row))
+        assert float(line.split("(min")[0].split()[-1].replace(",", "")) > 0
+    assert lines[-1].startswith("targets (5x5 official rules): pure ") and "pure / reference " in lines[-1]
+    small = cli(
+        "bench", "engine", "--game", "quixo", "--size", "3", "--rules", "course", "--repeats", "1", "--seconds", "0.05"
+    )
+    assert small.returncode == 0 and small.stdout.startswith("Quixo 3x3, course rules"), small.stderr
+
+
+def test_bench_players_quixo_prints_alphabeta_medians_at_depths_4_and_5(cli):
+    done = cli("bench", "players", "--game", "quixo", "--positions", "2")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert out.startswith("alphabeta (lines heuristic, a fresh table per decision) on 2 positions from games")
+    for depth, target in ((4, "0.3"), (5, "3")):
+        assert f"depth {depth}, wall: median " in out
+        assert f"depth {depth}, CPU:  median " in out and f"target median <= {target} s: " in out
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (("train",), "bench train measures Quarto training"),
+        (("solver",), "needs --size 3 or 4"),
+        (("solver", "--size", "5"), "not 5x5"),
+        (("engine", "--compare", "nothing.here"), "--compare nothing.here: cannot import it"),
+        (("players", "--compare", "tests.reference"), "--compare goes with bench engine"),
+        (("engine", "--rules", "classic"), "unknown Quixo rules"),
+    ],
+)
+def test_bench_quixo_errors_are_one_line(cli, arguments, message):
+    one_line_error(cli("bench", arguments[0], "--game", "quixo", *arguments[1:]), message)
+
+
+def test_bench_solver_quixo_solves_3x3_afresh(cli):
+    done = cli("bench", "solver", "--game", "quixo", "--size", "3", *(["--compiled"] if _numba() else []))
+    assert done.returncode == 0, done.stderr
+    assert "Quixo 3x3 official rules solved " in done.stdout and "(target < 60 s: " in done.stdout
+    assert "start: first player wins in 7 plies" in done.stdout
+
+
+def _numba() -> bool:
+    from gpquarto.games.quixo import compiled
+
+    return compiled.AVAILABLE

@@ -134,7 +134,7 @@ def test_4x4_positions_near_the_end_agree_with_brute_force():
     folder = os.environ.get("GPQUARTO_QUIXO_SOLUTIONS") or Path.home() / ".cache" / "gpquarto"
     path = solver.solution_path(4, "official", folder)
     if not path.exists():
-        pytest.skip(f"no cached 4x4 solution at {path} (python examples/quixo_bench.py solve 4 makes it)")
+        pytest.skip(f"no cached 4x4 solution at {path} (python -m gpquarto solve --game quixo --size 4 makes it)")
     solution = solver.solve(4, cache_dir=folder)
     assert solution.start_value().startswith("first player wins")
     table = tables(4)
