@@ -12,10 +12,11 @@ from dataclasses import dataclass
 
 from gpquarto.arena.game import play_game
 from gpquarto.arena.record import GameRecord
-from gpquarto.games.interface import DecisionKind, Termination
+from gpquarto.games.interface import DecisionKind, GameState, GameView, Termination
 from gpquarto.games.quarto.board import Board, action_name
 from gpquarto.games.quarto.pieces import NO_PIECE
-from gpquarto.players.base import Player, QuartoPlayer
+from gpquarto.games.registry import DEFAULT_GAME, get_game
+from gpquarto.players.base import BasePlayer, Player, QuartoPlayer
 
 #: The two kinds of decision: give a piece, place the piece in hand.
 
@@ -91,19 +92,51 @@ class _Explained(QuartoPlayer):
         return action
 
 
+class _ExplainedMoves(BasePlayer):
+    """:class:`_Explained` for a player of any game: passes ``decide`` through, noting its explanation."""
+
+    def __init__(self, player: Player, notes: list) -> None:
+        self.player = player
+        self.notes = notes
+        self.name = player.name
+        self.game = player.game
+
+    def seed(self, seed: int | None) -> None:
+        self.player.seed(seed)
+
+    def new_game(self, seat: int) -> None:
+        self.player.new_game(seat)
+
+    def decide(self, view: GameView) -> int:
+        action = self.player.decide(view)
+        self.notes.append(explanation(self.player, view.decision_kind()))
+        return action
+
+
 def explained_game(
     players: tuple[Player, Player],
     *,
     names: tuple[str, str],
-    start: Board | None = None,
+    start: GameState | None = None,
     seed: int | None = None,
     time_limit: float | None = None,
+    game: str = DEFAULT_GAME,
+    settings: dict[str, object] | None = None,
 ) -> tuple[GameRecord, list[dict | None]]:
-    """Play a whole game (match rules: forfeits, ``time_limit`` seconds per decision or None for none); returns
-    its record and the explanation of each decision (see :func:`explanation`; None for players without one)."""
+    """Play a whole game of ``game`` under ``settings`` (or from ``start``), with match rules: forfeits,
+    ``time_limit`` seconds per decision or None for none; returns its record and the explanation of each
+    decision (see :func:`explanation`; None for players without one)."""
     notes: list[dict | None] = []
-    wrapped = (_Explained(players[0], notes), _Explained(players[1], notes))
-    record = play_game(wrapped, start=start, seed=seed, time_limit=time_limit, names=names)
+    if start is not None:
+        game = start.game_name
+    quarto = get_game(game).name == "quarto"  # Quarto's loop calls choose/place directly: note them there
+    first, second = (
+        _Explained(player, notes) if quarto and isinstance(player, QuartoPlayer) else _ExplainedMoves(player, notes)
+        for player in players
+    )
+    record = play_game(
+        (first, second), game=game, settings=settings, start=start, seed=seed, time_limit=time_limit, names=names
+    )
     return record, notes
 
 
@@ -125,6 +158,24 @@ def outcome(record: GameRecord) -> str:
     if record.end == Termination.FORFEIT:
         loser = record.forfeited_by
         return f"{names[1 - loser]} wins: {names[loser]} forfeits ({record.reason})"
-    if record.end == Termination.DRAW:
-        return "draw: the board is full"
+    if record.winner is None:
+        return ("draw by " if record.end == Termination.REPETITION else "draw: ") + draw_reason(record)
     return f"{names[record.winner]} wins"
+
+
+def draw_reason(record: GameRecord) -> str:
+    """Why a drawn game ended: ``"the board is full"`` (Quarto), a repetition or the ply limit (Quixo)."""
+    if record.end == Termination.REPETITION:
+        times = record.settings.get("repetitions", "n-th")
+        return f"repetition: the same position with the same side to move for the {_ordinal(times)} time"
+    if record.end == Termination.PLY_LIMIT:
+        return f"the ply limit ({record.settings.get('ply_limit', len(record.actions))} plies) was reached"
+    return "the board is full"
+
+
+def _ordinal(number: object) -> str:
+    """``"3rd"`` for 3; anything that is not a whole number as it is."""
+    if not isinstance(number, int):
+        return str(number)
+    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{suffix}"
