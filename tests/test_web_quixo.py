@@ -90,7 +90,7 @@ def test_a_whole_5x5_game_against_random_replays_to_the_same_position(site):
         board.apply(played["action"])
     assert board.text() == state["position"] and state["end"] == board.outcome().termination.value
     assert state["result"] in ("you win", "random wins") or state["result"].startswith("draw")
-    lines = [line for line in state["winning_lines"]]
+    lines = state["winning_lines"]
     assert all(len({state["cells"][cell] for cell in line}) == 1 for line in lines) and (lines or state["draw"])
     status, saved = call(site, "GET", f"/api/games/{state['id']}/record")
     assert status == 200 and saved["game"] == "quixo" and saved["players"] == ["you", "random"]
