@@ -2,16 +2,13 @@
 (:mod:`tests.test_web_browser`, whose browser, page and helpers this module shares: the page fixture fails a test
 that raised any JavaScript exception).
 
-Play a game to its end by clicking (a cube, then a lit end), undo, hints (4x4 from a cached solution, 3x3
+Play a game to its end by clicking (a cube, then a lit end), undo, hints (4x4 from the cached solution, 3x3
 computed by the server while the page waits), watch and replay with their result lines, repetition and ply-limit
 draws included. Screenshots go to ``test-artifacts/``.
 """
 
 from __future__ import annotations
 
-import os
-
-import numpy as np
 import pytest
 from playwright.sync_api import Page
 
@@ -24,7 +21,9 @@ from gpquarto.web.players import load_player
 from tests import test_web_browser as quarto_pages
 from tests.test_web_browser import act, screenshot, wait_idle
 from tests.test_web_quixo import REPETITION_SEED, WIN_IN_ONE_4X4
-from tests.web_support import running_server
+from tests.web_support import running_server, solutions_cache
+
+pytestmark = pytest.mark.skipif(solver.numba is None, reason="solving 4x4 takes numba (pip install 'gpquarto[fast]')")
 
 #: The Quarto pages' fixtures: one browser for the module, and a page that fails its test on a JavaScript error.
 browser = quarto_pages.browser
@@ -32,23 +31,13 @@ page = quarto_pages.page
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    """A server with this module's own solutions cache, holding a 4x4 solution that knows no position (see
-    :func:`tests.test_web_quixo.site`: right wherever the side to move wins at once)."""
-    cache = tmp_path_factory.mktemp("quixo-cache")
-    count = 3**16
-    solver.save(solver.QuixoSolution(4, "official", np.zeros(count, np.int8), np.zeros(count, np.uint8)), cache)
-    before = os.environ.get("GPQUARTO_CACHE")
-    os.environ["GPQUARTO_CACHE"] = str(cache)
+def site(tmp_path_factory, quixo_4x4_solution):
+    """A server with this module's own solutions cache, holding the 4x4 solution (solved once per test session)
+    and no 3x3 one: the server computes that one when the page first asks."""
     root = tmp_path_factory.mktemp("browser-quixo")
-    try:
+    with solutions_cache(root / "cache", (4, "official")):
         with running_server(runs_dir=root / "runs", time_limit=30) as base:
             yield base, root
-    finally:
-        if before is None:
-            del os.environ["GPQUARTO_CACHE"]
-        else:
-            os.environ["GPQUARTO_CACHE"] = before
 
 
 def start_quixo(page: Page, *, size: str = "5", seed: int = 1, position: str = "", seat: str = "0") -> None:

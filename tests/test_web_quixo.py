@@ -4,10 +4,8 @@ watch, replay, and every bad value a one-line 4xx."""
 
 from __future__ import annotations
 
-import os
 import time
 
-import numpy as np
 import pytest
 
 from gpquarto.arena.game import play_game
@@ -15,7 +13,9 @@ from gpquarto.arena.record import GameRecord
 from gpquarto.games.quixo import QuixoBoard
 from gpquarto.search.quixo import solver
 from gpquarto.web.players import load_player
-from tests.web_support import call, running_server
+from tests.web_support import call, running_server, solutions_cache
+
+pytestmark = pytest.mark.skipif(solver.numba is None, reason="solving 4x4 takes numba (pip install 'gpquarto[fast]')")
 
 #: X (me, to move) wins at once on 4x4 by taking d1 and pushing it in at the left of row 1.
 WIN_IN_ONE_4X4 = "XXX./..../..../.... X"
@@ -24,23 +24,12 @@ REPETITION_SEED = 3
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    """A running server whose solutions cache is this module's own: it holds a 4x4 solution that knows no position
-    (every value a draw), which is right wherever the side to move wins at once (an immediate win is seen by the
-    rules, not read from the table), so a 4x4 hint answers in seconds; the 3x3 one is computed by the server."""
-    cache = tmp_path_factory.mktemp("quixo-cache")
-    count = 3**16
-    solver.save(solver.QuixoSolution(4, "official", np.zeros(count, np.int8), np.zeros(count, np.uint8)), cache)
-    before = os.environ.get("GPQUARTO_CACHE")
-    os.environ["GPQUARTO_CACHE"] = str(cache)
-    try:
+def site(tmp_path_factory, quixo_4x4_solution):
+    """A running server whose solutions cache is this module's own, holding the 4x4 solution (solved once per
+    test session) and no 3x3 one: the server computes that one when first asked."""
+    with solutions_cache(tmp_path_factory.mktemp("quixo-cache"), (4, "official")):
         with running_server(runs_dir=tmp_path_factory.mktemp("runs"), time_limit=10.0) as base:
             yield base
-    finally:
-        if before is None:
-            del os.environ["GPQUARTO_CACHE"]
-        else:
-            os.environ["GPQUARTO_CACHE"] = before
 
 
 def new_game(base: str, **body) -> dict:
@@ -156,7 +145,7 @@ def test_a_3x3_hint_is_computed_in_a_worker_then_matches_the_solver(site):
     assert hint["cells"] == sorted({action >> 2 for action in hint["best_actions"]})
 
 
-def test_a_4x4_hint_from_the_cached_solution(site):
+def test_a_4x4_hint_from_the_cached_solution(site, quixo_4x4_solution):
     state = new_game(site, position=WIN_IN_ONE_4X4)
     _, hint = hint_when_solved(site, state["id"], timeout=60)
     board = QuixoBoard.from_text(WIN_IN_ONE_4X4)
@@ -168,6 +157,11 @@ def test_a_4x4_hint_from_the_cached_solution(site):
         board.undo()
     assert hint["best_actions"] == wins and board.parse_action("d1 to left") in wins
     assert hint["text"].startswith("win in 1 ply with best play: ") and "d1 to left" in hint["text"]
+    state = move(site, move(site, new_game(site, size=4, seed=3)))  # a few moves in
+    status, hint = call(site, "GET", f"/api/games/{state['id']}/hint")
+    board = QuixoBoard.from_text(state["position"])
+    assert status == 200 and hint["best_actions"] == quixo_4x4_solution.best_actions(board)
+    assert (hint["value"], hint["distance"]) == quixo_4x4_solution.action_values(board)[hint["best_actions"][0]]
 
 
 def test_the_solver_plays_first_on_3x3_and_wins(site):
