@@ -293,3 +293,12 @@ def test_bad_quixo_watch_and_replay_requests_get_400(site):
     ):
         status, answer = call(site, "POST", "/api/replay", broken)
         assert status == 400 and message in answer["error"] and "\n" not in answer["error"], answer
+
+
+def test_a_watched_game_past_its_time_budget_is_forfeited_by_the_player_to_move(site, monkeypatch):
+    from gpquarto.web import sessions
+
+    monkeypatch.setattr(sessions, "WATCH_SECONDS", 0.0)  # a long Quixo game cannot hold a worker for an hour
+    status, watched = call(site, "POST", "/api/watch", {"game": "quixo", "players": ["random", "mcts"], "seed": 1})
+    assert status == 200 and watched["record"]["end"] == "forfeit" and watched["record"]["actions"] == []
+    assert watched["result"] == "mcts wins: random forfeits (the game ran past its time budget)"

@@ -11,6 +11,7 @@ optional ``explain(kind)`` method (an evolved player names the rule that fired; 
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -22,7 +23,7 @@ from gpquarto.games.quarto.pieces import NO_PIECE
 from gpquarto.games.quixo.board import QuixoBoard
 from gpquarto.games.quixo.notation import SYMBOLS
 from gpquarto.games.quixo.tables import tables
-from gpquarto.players.base import BasePlayer, Player
+from gpquarto.players.base import BasePlayer, ForfeitReason, Player
 
 
 def display_name(spec: str) -> str:
@@ -107,11 +108,13 @@ class Move:
 
 
 class _Explained(BasePlayer):
-    """Passes a player's decisions through, noting each one's explanation (in decision order) in ``notes``."""
+    """Passes a player's decisions through, noting each one's explanation (in decision order) in ``notes``; a
+    decision asked after ``deadline`` (``time.monotonic()`` seconds, None for none) forfeits."""
 
-    def __init__(self, player: Player, notes: list) -> None:
+    def __init__(self, player: Player, notes: list, deadline: float | None = None) -> None:
         self.player = player
         self.notes = notes
+        self.deadline = deadline
         self.name = player.name
         self.game = getattr(player, "game", None)
 
@@ -122,6 +125,8 @@ class _Explained(BasePlayer):
         self.player.new_game(seat)
 
     def decide(self, view: GameView) -> int:
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise ForfeitReason("the game ran past its time budget")
         kind = view.decision_kind()
         action = self.player.decide(view)
         self.notes.append(explanation(self.player, kind))
@@ -135,12 +140,15 @@ def explained_game(
     start: GameState | None = None,
     seed: int | None = None,
     time_limit: float | None = None,
+    budget: float | None = None,
 ) -> tuple[GameRecord, list[dict | None]]:
     """Play a whole game from ``start`` (its game; Quarto's start position when None) under match rules
-    (forfeits, ``time_limit`` seconds per decision or None for none); returns its record and the explanation of
-    each decision (see :func:`explanation`; None for players without one)."""
+    (forfeits, ``time_limit`` seconds per decision or None for none; the player to move forfeits once the game
+    has taken ``budget`` seconds, None for no budget); returns its record and the explanation of each decision
+    (see :func:`explanation`; None for players without one)."""
     notes: list[dict | None] = []
-    wrapped = (_Explained(players[0], notes), _Explained(players[1], notes))
+    deadline = None if budget is None else time.monotonic() + budget
+    wrapped = (_Explained(players[0], notes, deadline), _Explained(players[1], notes, deadline))
     game = start.game_name if start is not None else "quarto"
     record = play_game(wrapped, game=game, start=start, seed=seed, time_limit=time_limit, names=names)
     return record, notes

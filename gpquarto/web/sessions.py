@@ -49,6 +49,9 @@ REQUEST_SETTINGS = {"quarto": ("rules",), "quixo": ("rules", "size", "ply_limit"
 MAX_PLY_LIMIT = 300
 #: The longest action name a move request may send.
 MAX_ACTION_TEXT = 100
+#: Seconds a watched game may take in all: past them, the player to move forfeits (a Quixo game may last 300
+#: plies, each up to the time limit: without a budget, one request could hold a worker process for an hour).
+WATCH_SECONDS = 120.0
 #: What each kind of decision is called in a forfeit's reason.
 DECISION_WORDS = {DecisionKind.CHOOSE: "choice", DecisionKind.PLACE: "placement", DecisionKind.MOVE: "move"}
 
@@ -346,10 +349,13 @@ def hint(board: Board) -> dict:
 def watch_game(
     players: tuple[Player, Player], *, names: tuple[str, str], start: GameState, seed: int | None, time_limit: float
 ) -> dict:
-    """A whole game between two players (match rules, ``time_limit`` seconds per decision), frame by frame,
-    with each decision's explanation; searching players share one worker process, leased before the game."""
+    """A whole game between two players (match rules, ``time_limit`` seconds per decision, at most
+    :data:`WATCH_SECONDS` in all), frame by frame, with each decision's explanation; searching players share one
+    worker process, leased before the game."""
     with worker_for(players):
-        record, notes = explained_game(players, names=names, start=start, seed=seed, time_limit=time_limit)
+        record, notes = explained_game(
+            players, names=names, start=start, seed=seed, time_limit=time_limit, budget=WATCH_SECONDS
+        )
     return game_view(record, notes)
 
 
