@@ -19,7 +19,7 @@ from gpquarto.games.quixo.tables import tables
 from gpquarto.search.quixo import solver
 from gpquarto.web.players import load_player
 from tests import test_web_browser as quarto_pages
-from tests.test_web_browser import act, screenshot, wait_idle
+from tests.test_web_browser import act, position, screenshot, start_game, wait_idle
 from tests.test_web_quixo import REPETITION_SEED, WIN_IN_ONE_4X4
 from tests.web_support import running_server, solutions_cache
 
@@ -40,18 +40,11 @@ def site(tmp_path_factory, quixo_4x4_solution):
             yield base, root
 
 
-def start_quixo(page: Page, *, size: str = "5", seed: int = 1, position: str = "", seat: str = "0") -> None:
+def start_quixo(page: Page, *, size: str = "5", **options) -> None:
+    """Choose Quixo and the board size, then start as for Quarto (:func:`tests.test_web_browser.start_game`)."""
     page.get_by_label("Game").first.select_option("quixo")
     page.select_option("#play-size", size)
-    page.fill("#play-opponent", "random")
-    page.fill("#play-seed", str(seed))
-    page.fill("#play-position", position)
-    page.select_option("#play-seat", seat)
-    act(page, page.locator("#play-new"))
-
-
-def position(page: Page) -> str:
-    return page.inner_text("#play-position-text")
+    start_game(page, **options)
 
 
 def take_first_action(page: Page) -> int:
