@@ -23,6 +23,7 @@ from gpquarto.games.quarto.pieces import NO_PIECE
 from gpquarto.games.quixo.board import QuixoBoard
 from gpquarto.games.quixo.notation import SYMBOLS
 from gpquarto.games.quixo.tables import tables
+from gpquarto.games.registry import DEFAULT_GAME
 from gpquarto.players.base import BasePlayer, ForfeitReason, Player
 
 
@@ -149,7 +150,7 @@ def explained_game(
     notes: list[dict | None] = []
     deadline = None if budget is None else time.monotonic() + budget
     wrapped = (_Explained(players[0], notes, deadline), _Explained(players[1], notes, deadline))
-    game = start.game_name if start is not None else "quarto"
+    game = start.game_name if start is not None else DEFAULT_GAME
     record = play_game(wrapped, game=game, start=start, seed=seed, time_limit=time_limit, names=names)
     return record, notes
 

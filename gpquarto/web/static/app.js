@@ -616,5 +616,7 @@ document.addEventListener("DOMContentLoaded", async () => {
   window.addEventListener("hashchange", route);
   route();
   await Promise.all([loadPlayers("quarto"), loadPlayers("quixo")]);
+  chooseGame("play"); // the browser may have kept a game chosen before a reload
+  chooseGame("watch");
   document.body.dataset.ready = "true";
 });
