@@ -302,3 +302,18 @@ def test_a_watched_game_past_its_time_budget_is_forfeited_by_the_player_to_move(
     status, watched = call(site, "POST", "/api/watch", {"game": "quixo", "players": ["random", "mcts"], "seed": 1})
     assert status == 200 and watched["record"]["end"] == "forfeit" and watched["record"]["actions"] == []
     assert watched["result"] == "mcts wins: random forfeits (the game ran past its time budget)"
+
+
+def test_the_solver_waits_for_its_solution_with_a_503_and_no_blocking(site):
+    body = {"game": "quixo", "size": 3, "rules": "course", "opponent": "solver", "seat": 1}
+    status, answer = call(site, "POST", "/api/games", body)  # this module's cache has no 3x3 course solution
+    assert status == 503 and answer["error"].startswith(
+        "the solver needs the 3x3 course solution: computing the 3x3 course solution for the first time"
+    )
+    started = time.monotonic()
+    assert call(site, "GET", "/api/players?game=quixo")[0] == 200 and time.monotonic() - started < 2
+    deadline = time.monotonic() + 120
+    while status == 503 and time.monotonic() < deadline:
+        time.sleep(0.5)
+        status, answer = call(site, "POST", "/api/games", body)
+    assert status == 201 and answer["rules"] == "course" and len(answer["moves"]) == 1
