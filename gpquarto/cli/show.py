@@ -6,11 +6,16 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gpquarto.cli import UsageError
 from gpquarto.cli.common import add_plugin_argument
 from gpquarto.learned.storage import LEARNED_SUFFIX
 from gpquarto.plain_files import read_plain_file
+
+if TYPE_CHECKING:  # the CLI imports the GP layer only when a command needs it
+    from gpquarto.gp.genome import Genome
+    from gpquarto.gp.primitives import PrimitiveLibrary
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -219,7 +224,7 @@ def describe_learned(path: str) -> str:
     return "\n".join(lines)
 
 
-def usage_text(genome, library, args: argparse.Namespace) -> str:
+def usage_text(genome: Genome, library: PrimitiveLibrary, args: argparse.Namespace) -> str:
     """The rule-usage section for ``show`` (see :mod:`gpquarto.grading.usage`)."""
     from gpquarto.gp.player import EvolvedPlayer
     from gpquarto.grading.usage import format_usage, rule_usage

@@ -35,6 +35,7 @@ from gpquarto.games.quarto.board import Board, BoardView
 from gpquarto.gp.compiler import compile_tree
 from gpquarto.gp.features import Features
 from gpquarto.gp.genome import GenomeFitness
+from gpquarto.gp.primitives import PrimitiveLibrary
 from gpquarto.gp.textform import format_tree, parse_tree
 from gpquarto.gp.types import Score
 from gpquarto.search.heuristics import HEURISTIC_LIMIT, Heuristic
@@ -83,7 +84,7 @@ class EvaluatorGenome:
             raise ValueError(f"evaluator: {error}") from None
 
     @classmethod
-    def from_text(cls, text: str, library) -> EvaluatorGenome:
+    def from_text(cls, text: str, library: PrimitiveLibrary) -> EvaluatorGenome:
         """Parse ``text`` against the evaluator primitive set of ``library``."""
         return cls.from_data({"evaluator": text}, library.evaluator_primitive_set())
 
@@ -115,7 +116,7 @@ class EvaluatorGenome:
 class CompiledEvaluator:
     """An evaluator genome compiled once: ``evaluator(board)`` is the clamped score for the player to move."""
 
-    def __init__(self, genome: EvaluatorGenome, library, *, name: str = "evolved") -> None:
+    def __init__(self, genome: EvaluatorGenome, library: PrimitiveLibrary, *, name: str = "evolved") -> None:
         self.genome = genome
         self.name = name
         self._tree = compile_tree(genome.tree, library)

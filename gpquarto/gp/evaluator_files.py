@@ -16,6 +16,7 @@ from pathlib import Path
 
 from gpquarto.atomic import write_bytes_atomic
 from gpquarto.gp.evaluator import CompiledEvaluator, EvaluatorGenome
+from gpquarto.gp.primitives import PrimitiveLibrary
 from gpquarto.gp.storage import PLAYER_FORMAT, default_library
 from gpquarto.plain_files import read_plain_file
 
@@ -24,7 +25,7 @@ EVALUATOR_FORMAT = "gpquarto-evaluator/1"
 
 def evaluator_data(
     genome: EvaluatorGenome,
-    library,
+    library: PrimitiveLibrary,
     *,
     name: str = "evolved",
     config: dict | None = None,
@@ -85,7 +86,7 @@ def _problem(data: object) -> str:
     return ""
 
 
-def evaluator_from_data(data: dict, library=None, *, source: str = "") -> CompiledEvaluator:
+def evaluator_from_data(data: dict, library: PrimitiveLibrary | None = None, *, source: str = "") -> CompiledEvaluator:
     """A :class:`CompiledEvaluator` from validated evaluator data; ``source`` names it in messages."""
     library = library if library is not None else default_library()
     try:
@@ -102,7 +103,7 @@ def evaluator_from_data(data: dict, library=None, *, source: str = "") -> Compil
 
 
 def load_evaluator(
-    path: str | os.PathLike[str], library=None, *, plugins: tuple[str, ...] | None = None
+    path: str | os.PathLike[str], library: PrimitiveLibrary | None = None, *, plugins: tuple[str, ...] | None = None
 ) -> CompiledEvaluator:
     """A :class:`CompiledEvaluator` from an evaluator file (``plugins`` default: ``GPQUARTO_PLUGINS``)."""
     data = read_evaluator_file(path)
@@ -121,7 +122,9 @@ def is_evaluator_file(path: str | os.PathLike[str]) -> bool:
     return isinstance(data, dict) and data.get("format") == EVALUATOR_FORMAT
 
 
-def describe_evaluator(path: str | os.PathLike[str], library=None, *, plugins: tuple[str, ...] | None = None) -> str:
+def describe_evaluator(
+    path: str | os.PathLike[str], library: PrimitiveLibrary | None = None, *, plugins: tuple[str, ...] | None = None
+) -> str:
     """What ``show`` prints for an evaluator file: its name, formula, size and fitness."""
     data = read_evaluator_file(path)
     evaluator = evaluator_from_data(

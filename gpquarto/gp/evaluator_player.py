@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from gpquarto.gp.evaluator import CompiledEvaluator
 from gpquarto.gp.evaluator_files import load_evaluator
+from gpquarto.gp.primitives import PrimitiveLibrary
 from gpquarto.players.base import Player
 from gpquarto.players.registry import make_named_player, parse_spec
 
@@ -33,7 +34,11 @@ def is_evaluator_spec(spec: str) -> bool:
 
 
 def evaluator_player(
-    spec: str, *, seed: int | None = None, plugins: tuple[str, ...] | None = None, library=None
+    spec: str,
+    *,
+    seed: int | None = None,
+    plugins: tuple[str, ...] | None = None,
+    library: PrimitiveLibrary | None = None,
 ) -> Player:
     """The searching player of ``spec`` with its evaluator file loaded; one-line ``ValueError`` on any problem."""
     name, values = parse_spec(spec)

@@ -32,7 +32,7 @@ from gpquarto.games.interface import DecisionKind
 from gpquarto.games.quarto.board import Board
 from gpquarto.games.quarto.lines import SQUARE_COUNT, Rules
 from gpquarto.games.quarto.symmetry import canonical_key
-from gpquarto.grading.players import make_unattended_player
+from gpquarto.resolve import make_unattended_player
 from gpquarto.runner import SERIAL, Runner
 from gpquarto.search.solver import DRAW, WIN, solve
 from gpquarto.seeding import derive_seed

@@ -105,7 +105,8 @@ def run_matches(
 ) -> list[MatchResult]:
     """Matches of ``games`` games of ``game`` under ``settings`` (``rules``: a shorthand for
     ``settings["rules"]``), ``pairings[k] = (spec_a, spec_b, seed)``, all on one runner; results in the order
-    of ``pairings``. Every spec and setting is checked here, before any game; ``progress(n)`` counts games."""
+    of ``pairings``. Every spec and setting is checked here, before any game; ``progress(n)`` counts games.
+    Tasks are made as they are needed, in chunks of :data:`CHUNK_TASKS`, so memory stays bounded."""
     if not 0 <= games <= MAX_GAMES:
         raise ValueError(f"games must be 0 to {MAX_GAMES:,} per match, got {games:,}")
     the_game = get_game(game)

@@ -47,10 +47,11 @@ CONFIG_FILE = "config.json"
 CHECKPOINT = "checkpoint.dill"
 BEST_PLAYER = "best_player.p"
 BEST_PLAYER_TEXT = "best_player.json"
+LOGBOOK, HALL_OF_FAME, FITNESS_PLOT = "logbook.csv", "hall_of_fame.txt", "fitness.png"
 FINISHED_FILE = "finished.json"
 FINISHED_FORMAT = "gpquarto-finished/1"
 #: What a run's end writes in its folder (and lists, with the best player's copy, in ``finished.json``).
-OUTPUTS = ("logbook.csv", "hall_of_fame.txt", "fitness.png", BEST_PLAYER, BEST_PLAYER_TEXT)
+OUTPUTS = (LOGBOOK, HALL_OF_FAME, FITNESS_PLOT, BEST_PLAYER, BEST_PLAYER_TEXT)
 #: The keys of ``config.json``.
 RUN_CONFIG_KEYS = {"format", "run_id", "evolution", "best_player_copy", "plugin_files"}
 #: What a best player's copy may be called.
@@ -307,8 +308,8 @@ def _train(run: RunFolder, evolution: Evolution, runner: Runner, on_generation: 
     def after_generation(evolution: Evolution, row: dict) -> None:
         with _saying_how_to_resume(run):
             evolution.save_checkpoint(str(run.checkpoint_path))
-            write_logbook(run.path / "logbook.csv", evolution.logbook)
-            write_hall_of_fame(run.path / "hall_of_fame.txt", evolution.hall_of_fame)
+            write_logbook(run.path / LOGBOOK, evolution.logbook)
+            write_hall_of_fame(run.path / HALL_OF_FAME, evolution.hall_of_fame)
         if on_generation is not None:
             on_generation(evolution, row)
 
@@ -328,9 +329,9 @@ def _finish(run: RunFolder, evolution: Evolution, runner: Runner) -> None:
     """The run's end: choose the champion, write the logbook, hall of fame, figure and best player files, copy
     the best player, and last of all the completion mark ``finished.json`` listing them with their SHA-256."""
     best = evolution.champion(runner)
-    write_logbook(run.path / "logbook.csv", evolution.logbook)
-    write_hall_of_fame(run.path / "hall_of_fame.txt", evolution.hall_of_fame)
-    write_fitness_plot(run.path / "fitness.png", evolution.logbook)
+    write_logbook(run.path / LOGBOOK, evolution.logbook)
+    write_hall_of_fame(run.path / HALL_OF_FAME, evolution.hall_of_fame)
+    write_fitness_plot(run.path / FITNESS_PLOT, evolution.logbook)
     config = run.config
     fitness = {"score": best.fitness.values[0], **best.record, "games": config.final_games or config.games}
     name = run.best_player_copy.stem if run.best_player_copy is not None else run.path.name
