@@ -42,6 +42,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "a learning curve and learned_player.npz, which every command taking a player loads by its path.",
     )
     parser.add_argument("--game", choices=game_names(), default=None, help="the game (default quarto)")
+    parser.add_argument(
+        "--rules",
+        default=None,
+        metavar="NAME",
+        help="the rule set (quarto: classic or advanced; quixo: official or course)",
+    )
+    parser.add_argument("--size", type=positive_int, default=None, help="board size (quixo: 3, 4 or 5; default 5)")
     parser.add_argument("--method", choices=METHODS, default=None, help="learning method (default td-ntuple)")
     parser.add_argument("--episodes", type=positive_int, default=None, help="episodes to learn from (default 20000)")
     parser.add_argument("--seed", type=non_negative_int, default=None, help="run seed (default 0)")
@@ -95,16 +102,21 @@ def run(args: argparse.Namespace) -> int:
     from gpquarto.learning import LearnConfig, learn, open_learn_run, resume
 
     given = {field: getattr(args, option) for option, field in _OPTIONS.items() if getattr(args, option) is not None}
+    settings = {name: getattr(args, name) for name in ("rules", "size") if getattr(args, name) is not None}
     if args.resume:
         run_folder = open_learn_run(args.run_dir)
         config = run_folder.config.as_dict()
         different = sorted(name for name, value in given.items() if name != "episodes" and config[name] != value)
+        different += sorted(name for name, value in settings.items() if config["settings"].get(name) != value)
         if different:
-            raise UsageError(f"cannot resume with a different {different[0]} (the run has {config[different[0]]!r})")
+            name = different[0]
+            raise UsageError(
+                f"cannot resume with a different {name} (the run has {config.get(name, config['settings'].get(name))!r})"
+            )
         total = given.get("episodes", run_folder.config.episodes)
         left = max(0, total - run_folder.episodes_done)
     else:
-        config_obj = LearnConfig(**given)
+        config_obj = LearnConfig(**given, settings=settings)
         total, left = config_obj.episodes, config_obj.episodes
     clock = time.perf_counter()
     with make_runner_from_args(args, default_workers=1) as runner:
