@@ -1,4 +1,4 @@
-"""``gpquarto bench engine|players|solver|train``: speed benchmarks (medians over repeats)."""
+"""``gpquarto bench engine|players|solver|train|learn``: speed benchmarks (medians over repeats)."""
 
 from __future__ import annotations
 
@@ -7,14 +7,14 @@ import argparse
 from gpquarto.cli import UsageError
 from gpquarto.cli.common import add_rules_argument, positive_float, positive_int
 
-TARGETS = ("engine", "players", "solver", "train")
+TARGETS = ("engine", "players", "solver", "train", "learn")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "bench",
         help="measure speed: engine (games/s), players (time per decision), solver (time per solve) "
-        "or train (seconds per generation)",
+        "train (seconds per generation) or learn (episodes per second of each learning method, 1 and 2 workers)",
         description="Speed benchmarks. The machine may be shared: figures are medians over repeats.",
     )
     parser.add_argument("target", choices=TARGETS, help="what to measure")
@@ -48,6 +48,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="KEY=VALUE",
         help="train: a training setting changed from the default (repeatable; e.g. population=20), as in experiment",
     )
+    parser.add_argument(
+        "--game", choices=("quarto", "quixo"), default="quarto", help="learn: the game (default quarto)"
+    )
+    parser.add_argument(
+        "--methods",
+        type=lambda text: [name.strip() for name in text.split(",") if name.strip()],
+        default=None,
+        help="learn: the methods, comma-separated (default all: td-ntuple, q-learning, monte-carlo)",
+    )
+    parser.add_argument(
+        "--episodes", type=positive_int, default=200, help="learn: episodes per timed run (default 200)"
+    )
     add_rules_argument(parser)
     parser.set_defaults(handler=run)
 
@@ -65,6 +77,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.target == "train":
         return run_train_benchmark(args)
+    if args.target == "learn":
+        return run_learn_benchmark(args)
     if args.target == "solver":
         from gpquarto.bench.solver import run_solver_benchmark
 
@@ -94,4 +108,26 @@ def run_train_benchmark(args: argparse.Namespace) -> int:
         print("(no Dask: pip install 'gpquarto[distributed]' to measure it too)")
     config = EvolutionConfig(**dict(parse_setting(text) for text in args.settings))
     print(format_train_benchmark(train_benchmark(runners, config, repeats=args.repeats), config))
+    return 0
+
+
+def run_learn_benchmark(args: argparse.Namespace) -> int:
+    """Episodes per second of each learning method (self-play) with 1 worker and 2 local processes."""
+    from gpquarto.bench.learn import format_learn_benchmark, learn_benchmark
+    from gpquarto.learning import LearnConfig
+    from gpquarto.learning.config import METHODS
+    from gpquarto.runner import SerialRunner
+    from gpquarto.runner.processes import ProcessRunner
+
+    methods = args.methods or list(METHODS)
+    unknown = [name for name in methods if name not in METHODS]
+    if unknown:
+        raise UsageError(f"unknown method {unknown[0]!r} (methods: {', '.join(METHODS)})")
+    settings = {"rules": args.rules} if args.game == "quarto" else {}
+    configs = {
+        name: LearnConfig(game=args.game, settings=settings, method=name, episodes=args.episodes, eval_games=0)
+        for name in methods
+    }
+    runners = {"1 worker (serial)": SerialRunner, "2 local processes": lambda: ProcessRunner(2)}
+    print(format_learn_benchmark(learn_benchmark(runners, configs, repeats=args.repeats), configs))
     return 0
