@@ -227,10 +227,12 @@ def run_cli(*args):
 def test_learn_quixo_end_to_end(tmp_path):
     folder = tmp_path / "run"
     done = run_cli("learn", "--game", "quixo", "--size", "4", "--episodes", "30", "--seed", "1", "--run-dir",
-                   str(folder), "--eval-games", "2", "--eval-opponents", "random", "--quiet")  # fmt: skip
+                   str(folder), "--eval-games", "2", "--eval-opponents", "random", "--guard", "--quiet")  # fmt: skip
     assert done.returncode == 0, done.stderr
     player = str(folder / "learned_player.npz")
     match = run_cli("match", player, "random", "--game", "quixo", "--size", "4", "--games", "4", "--quiet")
     assert match.returncode == 0 and "win rate" in match.stdout, match.stderr
+    shown = run_cli("show", player)
+    assert "tactical guard: on" in shown.stdout and "quixo-tuples/1" in shown.stdout, shown.stdout
     wrong = run_cli("match", player, "random", "--games", "2", "--quiet")  # a Quixo player in a Quarto match
     assert wrong.returncode == 2 and wrong.stderr.count("\n") == 1

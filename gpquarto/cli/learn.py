@@ -74,6 +74,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--eval-opponents", default=None, metavar="SPECS", help="curve opponents (default random,minimax:depth=2)"
     )
+    parser.add_argument(
+        "--guard",
+        action="store_true",
+        default=None,
+        help="the saved player plays with a tactical guard: it takes a win, and never hands one over when it "
+        "can avoid it (off by default; learning is unchanged)",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     add_runner_arguments(parser, default_workers="1")
     parser.set_defaults(handler=run)
@@ -95,6 +102,7 @@ _OPTIONS = {
     "eval_every": "eval_every",
     "eval_games": "eval_games",
     "eval_opponents": "eval_opponents",
+    "guard": "guard",
 }
 
 

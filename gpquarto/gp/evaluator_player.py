@@ -1,8 +1,8 @@
 """Searching players that evaluate with an evolved evaluator: ``minimax:depth=2,evaluator=FILE``.
 
 The spec is the ``minimax`` player's (:mod:`gpquarto.players.minimax`: every option works the same) with one
-more parameter, ``evaluator``, naming a saved evaluator file (:mod:`gpquarto.gp.evaluator_files`); the
-evaluator takes the place of ``heuristic`` at the leaves of the same negamax (giving both is refused). The
+more parameter, ``evaluator``, naming a saved evaluator file (:mod:`gpquarto.gp.evaluator_files`) or a learned
+Quarto player (``learned_player.npz``, :mod:`gpquarto.learned.evaluator`); the evaluator takes the place of ``heuristic`` at the leaves of the same negamax (giving both is refused). The
 evaluator scores for the player to move. :func:`gpquarto.resolve.make_player` sends such specs here, so they
 work wherever a player spec does. A path with a comma cannot be written in a spec.
 """
@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from gpquarto.gp.evaluator import CompiledEvaluator
 from gpquarto.gp.evaluator_files import load_evaluator
+from gpquarto.learned.evaluator import LearnedEvaluator, load_learned_evaluator
+from gpquarto.learned.storage import LEARNED_SUFFIX
 from gpquarto.players.base import Player
 from gpquarto.players.registry import make_named_player, parse_spec
 
@@ -44,12 +46,20 @@ def evaluator_player(
         raise ValueError(f"player spec {spec!r}: give heuristic or evaluator, not both")
     if not path:
         raise ValueError(f"player spec {spec!r}: evaluator= needs an evaluator file")
-    evaluator = load_evaluator(path, library, plugins=plugins)
+    if path.lower().endswith(LEARNED_SUFFIX):
+        evaluator: CompiledEvaluator | LearnedEvaluator = load_learned_evaluator(path)
+    else:
+        evaluator = load_evaluator(path, library, plugins=plugins)
     return searching_player(name, values, evaluator, spec=spec, seed=seed)
 
 
 def searching_player(
-    name: str, values: dict[str, str], evaluator: CompiledEvaluator, *, spec: str = "", seed: int | None = None
+    name: str,
+    values: dict[str, str],
+    evaluator: CompiledEvaluator | LearnedEvaluator,
+    *,
+    spec: str = "",
+    seed: int | None = None,
 ) -> Player:
     """The player ``name`` with the options ``values`` (as text) searching with ``evaluator`` (training uses this
     with genomes that have no file)."""

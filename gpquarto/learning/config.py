@@ -45,6 +45,9 @@ class LearnConfig:
     eval_every: int = 0
     eval_games: int = 200
     eval_opponents: str = "random,minimax:depth=2"
+    #: The saved player plays with the tactical guard (take a win; never hand one over when avoidable). It
+    #: does not change learning: the episodes are played from the values alone.
+    guard: bool = False
 
     def __post_init__(self) -> None:
         game = get_game(self.game)
@@ -67,6 +70,8 @@ class LearnConfig:
             isinstance(self.alpha, (int, float)) and math.isfinite(self.alpha) and 0 < self.alpha <= 1
         ):
             raise ValueError(f"alpha must be a number in (0, 1], got {self.alpha!r}")
+        if not isinstance(self.guard, bool):
+            raise ValueError(f"guard must be true or false, got {self.guard!r}")
         if self.eval_games % 2:
             raise ValueError(f"eval_games must be even (both seats), got {self.eval_games}")
 
