@@ -1,6 +1,6 @@
 """Learned Quixo players: the n-tuple features against a slow reference, symmetric positions sharing their
 value, the fast turn values against playing every move, canonical table keys, and learning runs of Quixo
-(determinism across worker counts and on resume, the command end to end)."""
+(the command end to end; determinism across worker counts and on resume is in ``tests/test_learning.py``)."""
 
 from __future__ import annotations
 
@@ -14,8 +14,6 @@ import pytest
 from gpquarto.games.quixo.board import QuixoBoard
 from gpquarto.learned.models import NTupleModel, TableModel, default_encoder, generic_turn_values
 from gpquarto.learned.player import pick_turn
-from gpquarto.learning import LearnConfig, learn, open_learn_run, resume
-from gpquarto.runner import make_runner
 
 
 def random_positions(count: int, seed: int = 0, size: int = 5, **settings) -> list[QuixoBoard]:
@@ -177,47 +175,6 @@ def _wins(board: QuixoBoard, action: int) -> bool:
         return board.winner == board.player ^ 1
     finally:
         board.undo()
-
-
-def arrays_of(path):
-    return open_learn_run(path).checkpoint()
-
-
-@pytest.mark.parametrize(("method", "episodes"), [("td-ntuple", 40), ("q-learning", 20), ("monte-carlo", 20)])
-def test_quixo_runs_are_the_same_on_one_worker_or_two(tmp_path, method, episodes):
-    config = LearnConfig(
-        game="quixo", method=method, episodes=episodes, batch=episodes // 2, seed=3, opponents="self:1,random:1",
-        eval_games=0,
-    )  # fmt: skip
-    learn(config, tmp_path / "one")
-    with make_runner(2) as runner:
-        learn(config, tmp_path / "two", runner=runner)
-    (h1, a1), (h2, a2) = arrays_of(tmp_path / "one"), arrays_of(tmp_path / "two")
-    assert h1["episodes"] == h2["episodes"] == episodes
-    assert set(a1) == set(a2) and all(np.array_equal(a1[name], a2[name]) for name in a1)
-    assert np.abs(a1["weights" if method == "td-ntuple" else "values"]).sum() > 0  # it learned something
-
-
-class Stop(Exception):
-    pass
-
-
-def test_a_resumed_quixo_run_is_bit_identical(tmp_path):
-    config = LearnConfig(game="quixo", episodes=60, batch=20, seed=5, eval_every=40, eval_games=2,
-                         eval_opponents="random")  # fmt: skip
-    whole = learn(config, tmp_path / "whole")
-
-    def stop(done: int) -> None:
-        if done == 20:
-            raise Stop
-
-    with pytest.raises(Stop):
-        learn(config, tmp_path / "cut", on_batch=stop)
-    resumed = resume(tmp_path / "cut")
-    (h1, a1), (h2, a2) = arrays_of(tmp_path / "whole"), arrays_of(tmp_path / "cut")
-    assert {k: v for k, v in h1.items() if k != "run_id"} == {k: v for k, v in h2.items() if k != "run_id"}
-    assert all(a1[name].tobytes() == a2[name].tobytes() for name in a1)
-    assert whole.curve() == resumed.curve()
 
 
 def run_cli(*args):

@@ -81,11 +81,26 @@ def arrays_of(path):
     return header, arrays
 
 
-@pytest.mark.parametrize(("method", "episodes"), [("td-ntuple", 120), ("q-learning", 6)])
-def test_one_worker_or_two_give_the_same_model(tmp_path, method, episodes):
-    # The tables' canonical keys are slow (about 0.3 s an episode): a few episodes show the merge order.
+@pytest.mark.parametrize(
+    ("game", "method", "episodes"),
+    [
+        ("quarto", "td-ntuple", 120),
+        ("quarto", "q-learning", 6),
+        ("quixo", "td-ntuple", 40),
+        ("quixo", "q-learning", 20),
+        ("quixo", "monte-carlo", 20),
+    ],
+)
+def test_one_worker_or_two_give_the_same_model(tmp_path, game, method, episodes):
+    # Quarto's canonical keys are slow (about 0.3 s an episode): a few episodes show the merge order.
     config = LearnConfig(
-        method=method, episodes=episodes, batch=episodes // 2, seed=3, opponents="self:1,random:1", eval_games=0
+        game=game,
+        method=method,
+        episodes=episodes,
+        batch=episodes // 2,
+        seed=3,
+        opponents="self:1,random:1",
+        eval_games=0,
     )
     learn(config, tmp_path / "one")
     with make_runner(2) as runner:
@@ -93,14 +108,24 @@ def test_one_worker_or_two_give_the_same_model(tmp_path, method, episodes):
     (h1, a1), (h2, a2) = arrays_of(tmp_path / "one"), arrays_of(tmp_path / "two")
     assert h1["episodes"] == h2["episodes"] == episodes
     assert set(a1) == set(a2) and all(np.array_equal(a1[name], a2[name]) for name in a1)
+    assert np.abs(a1["weights" if method == "td-ntuple" else "values"]).sum() > 0  # it learned something
 
 
 class Stop(Exception):
     pass
 
 
-def test_a_resumed_run_is_bit_identical(tmp_path):
-    config = LearnConfig(episodes=150, batch=50, seed=5, eval_every=100, eval_games=4, eval_opponents="random")
+@pytest.mark.parametrize(
+    "config",
+    [
+        LearnConfig(episodes=150, batch=50, seed=5, eval_every=100, eval_games=4, eval_opponents="random"),
+        LearnConfig(
+            game="quixo", episodes=150, batch=50, seed=5, eval_every=100, eval_games=2, eval_opponents="random"
+        ),
+    ],
+    ids=["quarto", "quixo"],
+)
+def test_a_resumed_run_is_bit_identical(tmp_path, config):
     whole = learn(config, tmp_path / "whole")
 
     def stop_after_first(done: int) -> None:

@@ -23,7 +23,8 @@ from collections import Counter
 import numpy as np
 
 from gpquarto.games.interface import GameState
-from gpquarto.games.quixo.board import DEFAULT_PLY_LIMIT, DEFAULT_REPETITIONS, DEFAULT_SIZE, QuixoQueries, QuixoRules
+from gpquarto.games.quixo.board import QuixoQueries, QuixoRules
+from gpquarto.games.quixo.game import QUIXO
 from gpquarto.games.quixo.symmetry import cell_maps
 from gpquarto.games.quixo.tables import tables
 from gpquarto.learned.quarto_tuples import LIMIT
@@ -68,17 +69,13 @@ class QuixoTuples:
     name = "quixo-tuples/1"
     game = "quixo"
 
-    def __init__(
-        self,
-        size: int = DEFAULT_SIZE,
-        rules: QuixoRules | str = QuixoRules.OFFICIAL,
-        ply_limit: int = DEFAULT_PLY_LIMIT,
-        repetitions: int = DEFAULT_REPETITIONS,
-    ) -> None:
-        self.n = int(size)
-        self.rules = QuixoRules(rules)
-        self.ply_limit = ply_limit
-        self.repetitions = repetitions
+    def __init__(self, **settings: object) -> None:
+        """``settings``: Quixo's (``size``, ``rules``, ``ply_limit``, ``repetitions``; checked, defaults filled)."""
+        checked = QUIXO.check_settings(settings)
+        self.n = int(checked["size"])  # type: ignore[call-overload]
+        self.rules = QuixoRules(checked["rules"])
+        self.ply_limit = checked["ply_limit"]
+        self.repetitions = checked["repetitions"]
         self.orbits = tuple_orbits(self.n)
         lengths = [len(orbit[0]) for orbit in self.orbits]
         #: Where each orbit's table starts in the weights.
