@@ -178,3 +178,14 @@ def test_the_learn_command_makes_a_run_folder_and_a_player_every_command_loads(t
 def test_bad_learn_arguments_are_one_line_errors(tmp_path, args, message):
     done = run_cli("learn", "--run-dir", str(tmp_path / "r"), "--episodes", "10", *args)
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and message in done.stderr, done.stderr
+
+
+def test_unset_settings_take_the_defaults_of_the_method_and_game():
+    quarto, quixo, table = LearnConfig(), LearnConfig(game="quixo"), LearnConfig(game="quixo", method="monte-carlo")
+    assert (quarto.episodes, quarto.step, quarto.alpha, quarto.epsilon_start) == (30_000, "constant", 0.01, 0.2)
+    assert (quixo.episodes, quixo.step, quixo.alpha, quixo.epsilon_start) == (10_000, "tc", 0.1, 0.1)
+    assert (table.episodes, table.alpha, table.epsilon_start) == (20_000, 0.05, 0.1)
+    assert LearnConfig(step="tc", alpha=0.5).as_dict()["alpha"] == 0.5
+    # a run saved before the defaults were per game, with alpha unset, keeps the alpha it had
+    old = {**LearnConfig().as_dict(), "alpha": None, "step": "tc", "epsilon_start": 0.1, "episodes": 20_000}
+    assert LearnConfig.from_dict(old).alpha == 0.1
