@@ -182,13 +182,3 @@ def test_the_solver_player_wins_3x3_from_the_start(tmp_path, monkeypatch, solved
             else:
                 board.apply(rng.choice(board.legal_actions()))
         assert board.winner_index == 0 and len(board.history) <= 7
-
-
-def test_accuracy_against_perfect_play(monkeypatch, solved3):
-    from gpquarto.bench.quixo import solver_accuracy
-
-    monkeypatch.setattr(solver, "solve", lambda size, rules="official": solved3)
-    monkeypatch.setattr("gpquarto.players.quixo.search_players.solve", lambda size, rules: solved3)
-    perfect = solver_accuracy("solver", size=3, positions=60)
-    assert perfect["value_kept"] == perfect["best"] == 1.0
-    assert solver_accuracy("random", size=3, positions=60)["value_kept"] < 1.0

@@ -60,6 +60,7 @@ SMALL = {
     "bench engine": "bench engine --repeats 1 --seconds 0.1",
     "bench players": "bench players --repeats 1 --seconds 0.1",
     "bench train": "bench train --repeats 1 --set population=10 --set games=8",
+    "bench learn --game quixo": "bench learn --game quixo --methods td-ntuple --episodes 10 --repeats 1",
     "grade best_player.p novice minimax:depth=2 --positions 300 --seed 1 --csv grade.csv --png grade.png": (
         "grade best_player.p novice minimax:depth=2 --positions 20 --max-empty 7 --seed 1 --csv grade.csv --png grade.png"
     ),

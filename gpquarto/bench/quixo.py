@@ -1,56 +1,131 @@
-"""Quixo benchmarks: random playouts per second (pure Python, numba, and any reference given), alpha-beta's time
-per decision on positions from real games, the exact solver's time, and strength against the random player.
+"""Quixo benchmarks, run by ``bench engine|players|solver --game quixo``: random games per second (pure Python,
+numba, the player API, and the slow reference of the tests side by side), alpha-beta's time per decision on
+positions from real games, and the exact solver's time.
 
-Run them with ``python examples/quixo_bench.py`` (which also times the slow reference of the tests).
+The targets of issue 19 are printed beside the figures: random playouts >= 10,000 games/s in pure Python on one
+core and >= 5x the slow reference, >= 200,000 games/s with numba; alpha-beta's median time per decision <= 0.3 s at
+depth 4 and <= 3 s at depth 5; the 3x3 board solved in under a minute in pure Python, 4x4 in under 15 minutes with
+numba.
 """
 
 from __future__ import annotations
 
+import importlib
 import random
 import statistics
 import time
 from collections.abc import Callable
 
 from gpquarto.arena.game import play_game
-from gpquarto.arena.stats import wilson_interval
 from gpquarto.bench.timing import Rates, median_rates
 from gpquarto.games.quixo import compiled as quixo_compiled
-from gpquarto.games.quixo.board import QuixoBoard
+from gpquarto.games.quixo.board import QuixoBoard, QuixoRules
 from gpquarto.games.quixo.playout import random_playout
+from gpquarto.players.random_player import RandomPlayer
 from gpquarto.players.registry import make_named_player
 from gpquarto.search.quixo.alphabeta import QuixoSearch
+
+PURE = "pure Python playout (random_playout)"
+NUMBA = "compiled playouts (numba, batches of 20,000)"
+API = "player API (play_game, RandomPlayer)"
+REFERENCE = "slow reference (MODULE.quixo.random_playout_winner)"
+#: Games per second wanted: pure Python on one core, numba, and pure over the reference.
+PURE_TARGET, NUMBA_TARGET, REFERENCE_RATIO_TARGET = 10_000, 200_000, 5.0
+#: Median seconds per decision wanted of alpha-beta, by depth.
+ALPHABETA_TARGETS = {4: 0.3, 5: 3.0}
+#: Seconds wanted for solving each board (3x3 in pure Python, 4x4 compiled).
+SOLVE_TARGETS = {3: 60.0, 4: 900.0}
+
+
+def reference_playout(module_name: str) -> Callable[[int, random.Random], int]:
+    """``MODULE.quixo.random_playout_winner(size, rng)``: the slow reference's random game (e.g. ``tests.reference``
+    from a source checkout); a module that is not there is a one-line ``ValueError``."""
+    from gpquarto.bench.players import reference_module
+
+    reference_module(module_name)
+    try:
+        playout = getattr(importlib.import_module(f"{module_name}.quixo"), "random_playout_winner", None)
+    except ImportError as error:
+        raise ValueError(f"--compare {module_name}: cannot import {module_name}.quixo ({error})") from None
+    if not callable(playout):
+        raise ValueError(f"{module_name}.quixo has no random_playout_winner(size, rng) to time")
+    return playout
 
 
 def playout_rates(
     size: int = 5,
+    rules: QuixoRules | str = QuixoRules.OFFICIAL,
     repeats: int = 5,
     min_seconds: float = 1.0,
-    reference: Callable[[random.Random], int] | None = None,
+    reference: Callable[[int, random.Random], int] | None = None,
+    clock: Callable[[], float] = time.process_time,
 ) -> dict[str, Rates]:
-    """Random games per second from the empty board (official rules), interleaved repeats: ``pure`` (one core),
-    ``numba`` (batches of 20,000, when numba is installed) and ``reference`` (``reference(rng)`` plays one game)."""
-    board = QuixoBoard(size)
+    """Random games per second from the empty board, interleaved repeats: the pure-Python playout (one core), the
+    compiled one (when numba is installed), whole games through the player API (``play_game`` with two random
+    players: every action validated, timed and recorded), and ``reference(size, rng)`` (one game each call).
+    Seconds are CPU seconds of this process by default (``clock``): games per second on one core, whatever else
+    the machine runs."""
+    board = QuixoBoard(size, rules)
     rng = random.Random(0)
+    players = (RandomPlayer(1), RandomPlayer(2))
+    settings = {"size": size, "rules": QuixoRules(rules).value}
 
     def pure() -> int:
         for _ in range(200):
             random_playout(board, rng)
         return 200
 
-    batches: dict[str, Callable[[], int]] = {"pure": pure}
+    def api() -> int:
+        for _ in range(20):
+            play_game(players, game="quixo", settings=settings)
+        return 20
+
+    batches: dict[str, Callable[[], int]] = {PURE: pure}
     if quixo_compiled.AVAILABLE:
         quixo_compiled.random_playouts(board, 10, seed=0)  # compile outside the timing
         seeds = iter(range(1, 10**9))
-        batches["numba"] = lambda: len(quixo_compiled.random_playouts(board, 20_000, seed=next(seeds)))
+        batches[NUMBA] = lambda: len(quixo_compiled.random_playouts(board, 20_000, seed=next(seeds)))
+    batches[API] = api
     if reference is not None:
 
         def slow() -> int:
             for _ in range(20):
-                reference(rng)
+                reference(size, rng)
             return 20
 
-        batches["reference"] = slow
-    return median_rates(batches, repeats, min_seconds)
+        batches[REFERENCE] = slow
+    return median_rates(batches, repeats, min_seconds, clock)
+
+
+def format_playout_rates(rates: dict[str, Rates], size: int, rules: str) -> str:
+    """The table of ``bench engine --game quixo``, with the targets met or not."""
+    width = max(len(name) for name in rates)
+    repeats = len(next(iter(rates.values()))[1])
+    lines = [
+        f"Quixo {size}x{size}, {rules} rules, random vs random: games per CPU second of one core (median of "
+        f"{repeats} repeats, interleaved)"
+    ]
+    for name, (median, values) in rates.items():
+        lines.append(f"{name:<{width}}  {median:>12,.0f}   (min {min(values):,.0f} max {max(values):,.0f})")
+    if not quixo_compiled.AVAILABLE:
+        lines.append("(no numba: pip install 'gpquarto[fast]' to time the compiled playouts)")
+    pure = rates[PURE][0]
+    targets = [f"pure {pure:,.0f} games/s (target >= {PURE_TARGET:,}: {_met(pure >= PURE_TARGET)})"]
+    if NUMBA in rates:
+        numba = rates[NUMBA][0]
+        targets.append(f"numba {numba:,.0f} (target >= {NUMBA_TARGET:,}: {_met(numba >= NUMBA_TARGET)})")
+    if REFERENCE in rates:
+        ratio = pure / rates[REFERENCE][0]
+        targets.append(
+            f"pure / reference {ratio:.1f}x (target >= {REFERENCE_RATIO_TARGET:g}x: "
+            f"{_met(ratio >= REFERENCE_RATIO_TARGET)})"
+        )
+    lines.append("targets (5x5 official rules): " + "; ".join(targets))
+    return "\n".join(lines)
+
+
+def _met(ok: bool) -> str:
+    return "met" if ok else "NOT met"
 
 
 def game_positions(count: int, seed: int = 0, size: int = 5) -> list[QuixoBoard]:
@@ -86,65 +161,47 @@ def alphabeta_times(
     return times
 
 
-def strength(spec: str, games: int = 1000, seed: int = 0, size: int = 5, opponent: str = "random") -> dict:
-    """``spec`` against ``opponent`` over ``games`` games, seats alternating: wins, draws, losses, the score rate
-    and its Wilson 95% interval, and the wall time."""
-    player = make_named_player(spec, game="quixo", seed=seed)
-    other = make_named_player(opponent, game="quixo", seed=seed + 1)
-    wins = draws = 0
-    began = time.perf_counter()
-    for index in range(games):
-        seat = index % 2
-        players = (player, other) if seat == 0 else (other, player)
-        record = play_game(players, game="quixo", settings={"size": size}, seed=seed + index)
-        outcome = record.outcome
-        if outcome.winner is None:
-            draws += 1
-        elif outcome.winner == seat:
-            wins += 1
-    score = wins + draws / 2
-    return {
-        "spec": spec,
-        "games": games,
-        "wins": wins,
-        "draws": draws,
-        "losses": games - wins - draws,
-        "score_rate": score / games if games else 0.0,
-        "interval": wilson_interval(score, games),
-        "seconds": time.perf_counter() - began,
-    }
-
-
 def summary(times: list[float]) -> str:
     """Median, quartiles and maximum of a list of seconds, as text."""
     q1, median, q3 = statistics.quantiles(times, n=4) if len(times) > 1 else (times[0],) * 3
     return f"median {median:.3f} s (quartiles {q1:.3f}-{q3:.3f}, max {max(times):.3f}) over {len(times)}"
 
 
-def solver_accuracy(spec: str, size: int = 4, positions: int = 200, seed: int = 0) -> dict:
-    """How often ``spec`` keeps the game's value against perfect play on a solved board (3x3 or 4x4, official
-    rules): over ``positions`` positions from random games (uniform random play, a random stopping ply), the share
-    of decisions whose action has the best value (win, draw or loss) and the share that also has the best
-    distance (fastest win, slowest loss). The solution is solved or read from the cache."""
-    from gpquarto.search.quixo.solver import solve
+def run_players_benchmark(positions: int, seed: int = 0, depths: tuple[int, ...] = (4, 5)) -> str:
+    """``bench players --game quixo``: alpha-beta's seconds per decision at each depth on ``positions`` positions
+    from real games (wall time, and the process's CPU time, which other work on a shared machine does not
+    inflate), with the targets."""
+    boards = game_positions(positions, seed)
+    lines = [
+        f"alphabeta (lines heuristic, a fresh table per decision) on {len(boards)} positions from games, seed {seed}"
+    ]
+    for depth in depths:
+        wall = alphabeta_times(depth, boards)
+        cpu = alphabeta_times(depth, boards, clock=time.process_time)
+        target = ALPHABETA_TARGETS.get(depth)
+        verdict = "" if target is None else f"; target median <= {target:g} s: {_met(statistics.median(cpu) <= target)}"
+        lines.append(f"depth {depth}, wall: {summary(wall)}")
+        lines.append(f"depth {depth}, CPU:  {summary(cpu)}{verdict}")
+    return "\n".join(lines)
 
-    solution = solve(size)
-    rng = random.Random(seed)
-    player = make_named_player(spec, game="quixo", seed=seed)
-    kept = exact = total = 0
-    while total < positions:
-        board = QuixoBoard(size)
-        for _ in range(rng.randrange(0, 12)):
-            if board.is_over():
-                break
-            board.apply(rng.choice(board.legal_actions()))
-        if board.is_over():
-            continue
-        values = solution.action_values(board)
-        best = solution.best_actions(board)
-        player.new_game(board.player)
-        action = player.decide(board.view())
-        kept += values[action][0] == values[best[0]][0]
-        exact += action in best
-        total += 1
-    return {"spec": spec, "size": size, "positions": total, "value_kept": kept / total, "best": exact / total}
+
+def solver_time(size: int, rules: QuixoRules | str = QuixoRules.OFFICIAL, compiled: bool = False) -> str:
+    """``bench solver --game quixo``: solve the board afresh (not from the cache), pure Python or compiled, and
+    say how long it took against the target and what it found."""
+    import numpy as np
+
+    from gpquarto.search.quixo.solver import compute
+
+    began = time.perf_counter()
+    solution = compute(size, rules, compiled=compiled)
+    seconds = time.perf_counter() - began
+    values, counts = np.unique(solution.values, return_counts=True)
+    words = {1: "win", 0: "draw", -1: "loss", 2: "with a line"}
+    tally = ", ".join(f"{words[int(v)]} {c:,}" for v, c in zip(values, counts, strict=True))
+    how = "compiled (numba)" if compiled else "pure Python"
+    target = SOLVE_TARGETS.get(size)
+    verdict = "" if target is None else f" (target < {target:g} s: {_met(seconds < target)})"
+    return (
+        f"Quixo {size}x{size} {QuixoRules(rules).value} rules solved {how} in {seconds:.1f} s{verdict}\n"
+        f"start: {solution.start_value()}; positions: {tally}; longest win or loss {solution.dists.max()} plies"
+    )

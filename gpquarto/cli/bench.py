@@ -1,20 +1,28 @@
-"""``gpquarto bench engine|players|solver|train|evaluators``: speed benchmarks (medians over repeats)."""
+"""``gpquarto bench engine|players|solver|train|evaluators|learn``: speed benchmarks (medians over repeats).
+
+``--game quixo``: ``engine`` times random Quixo games (pure Python, numba, the player API; ``--compare
+tests.reference`` adds the slow reference of the tests side by side), ``players`` alpha-beta's time per decision at
+depths 4 and 5 on positions from real games, ``solver`` the solving of the 3x3 or 4x4 board (``--size``; pure
+Python, or ``--compiled``); see :mod:`gpquarto.bench.quixo`. ``learn --game quarto|quixo``: episodes per second of
+each learning method with 1 and 2 workers.
+"""
 
 from __future__ import annotations
 
 import argparse
 
 from gpquarto.cli import UsageError
-from gpquarto.cli.common import add_rules_argument, positive_float, positive_int
+from gpquarto.cli.common import add_game_arguments, positive_float, positive_int
 
-TARGETS = ("engine", "players", "solver", "train", "evaluators")
+TARGETS = ("engine", "players", "solver", "train", "evaluators", "learn")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "bench",
         help="measure speed: engine (games/s), players (time per decision), solver (time per solve), "
-        "train (seconds per generation) or evaluators (time per leaf and per search against lines)",
+        "train (seconds per generation), evaluators (time per leaf and per search against lines) or learn "
+        "(episodes per second of each learning method, 1 and 2 workers)",
         description="Speed benchmarks. The machine may be shared: figures are medians over repeats.",
     )
     parser.add_argument("target", choices=TARGETS, help="what to measure")
@@ -24,14 +32,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--compare",
         metavar="MODULE",
         help="players, solver: also time the reference versions from MODULE (its make_player / solve), "
-        "side by side, and print the speed-up; e.g. tests.reference from a source checkout",
+        "side by side, and print the speed-up; e.g. tests.reference from a source checkout (engine --game quixo: "
+        "MODULE.quixo.random_playout_winner)",
     )
     parser.add_argument(
         "--players",
         type=lambda text: [spec.strip() for spec in text.split(";") if spec.strip()],
         help="players: the specs to time, separated by ';' (default: the zoo's search players)",
     )
-    parser.add_argument("--positions", type=positive_int, default=3, help="solver: positions per row (default 3)")
+    parser.add_argument(
+        "--positions",
+        type=positive_int,
+        default=None,
+        help="solver: positions per row (default 3); players --game quixo: positions from games (default 20)",
+    )
     parser.add_argument(
         "--compiled", action="store_true", help='solver: time the compiled solver (needs: pip install "gpquarto[fast]")'
     )
@@ -56,18 +70,35 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="FILE",
         help="evaluators: an evaluator file to time beside lines and quarticity (repeatable)",
     )
-    add_rules_argument(parser)
+    parser.add_argument(
+        "--methods",
+        type=lambda text: [name.strip() for name in text.split(",") if name.strip()],
+        default=None,
+        help="learn: the methods, comma-separated (default all: td-ntuple, q-learning, monte-carlo)",
+    )
+    parser.add_argument(
+        "--episodes", type=positive_int, default=200, help="learn: episodes per timed run (default 200)"
+    )
+    add_game_arguments(parser)
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from gpquarto.games.quarto.lines import Rules
 
-    rules = Rules(args.rules)
     if args.settings and args.target != "train":
         raise UsageError("--set changes a training setting: it goes with 'bench train' only")
     if args.evaluators and args.target != "evaluators":
         raise UsageError("--evaluator goes with 'bench evaluators' only")
+    if args.target == "learn":
+        return run_learn_benchmark(args)
+    if args.game != "quarto":
+        return run_quixo_benchmark(args)
+    if args.size is not None:
+        raise UsageError("--size is a Quixo setting")
+    args.rules = args.rules or Rules.CLASSIC.value
+    args.positions = args.positions or 3
+    rules = Rules(args.rules)
     if args.target == "engine":
         from gpquarto.bench.engine import engine_benchmark, format_engine_benchmark
 
@@ -121,4 +152,63 @@ def run_evaluator_benchmark(args: argparse.Namespace) -> int:
     except ValueError as error:
         raise UsageError(str(error)) from None
     print(format_evaluator_benchmark(evaluator_benchmark(evaluators, repeats=args.repeats, seconds=args.seconds / 5)))
+    return 0
+
+
+def run_quixo_benchmark(args: argparse.Namespace) -> int:
+    """``bench engine|players|solver --game quixo`` (see :mod:`gpquarto.bench.quixo`)."""
+    from gpquarto.bench import quixo
+    from gpquarto.cli.common import game_settings
+
+    _, settings = game_settings(args)
+    size, rules = settings["size"], settings["rules"]
+    if args.target == "train":
+        raise UsageError("bench train measures Quarto training: it has no --game quixo")
+    if args.target != "solver" and (args.players or args.empties or args.compiled):
+        raise UsageError("--players, --empties and --compiled go with other benchmarks than this one")
+    if args.target == "engine":
+        reference = quixo.reference_playout(args.compare) if args.compare else None
+        rates = quixo.playout_rates(size, rules, args.repeats, args.seconds, reference)  # type: ignore[arg-type]
+        print(quixo.format_playout_rates(rates, size, rules))  # type: ignore[arg-type]
+    elif args.target == "players":
+        if args.compare:
+            raise UsageError("--compare goes with bench engine --game quixo (the reference playout)")
+        print(quixo.run_players_benchmark(args.positions or 20), flush=True)
+    else:
+        if args.compare or args.empties:
+            raise UsageError("bench solver --game quixo times the whole board: no --compare or --empties")
+        if args.size is None:
+            raise UsageError("bench solver --game quixo needs --size 3 or 4")
+        if size not in (3, 4):
+            raise UsageError(f"the solver handles the 3x3 and 4x4 boards, not {size}x{size}")
+        if args.compiled:
+            from gpquarto.games.quixo import compiled
+
+            if not compiled.AVAILABLE:
+                raise UsageError('bench solver --compiled needs numba: pip install "gpquarto[fast]"')
+        print(quixo.solver_time(size, rules, compiled=args.compiled))  # type: ignore[arg-type]
+    return 0
+
+
+def run_learn_benchmark(args: argparse.Namespace) -> int:
+    """Episodes per second of each learning method (self-play) with 1 worker and 2 local processes."""
+    from gpquarto.bench.learn import format_learn_benchmark, learn_benchmark
+    from gpquarto.learning import LearnConfig
+    from gpquarto.learning.config import METHODS
+    from gpquarto.runner import SerialRunner
+    from gpquarto.runner.processes import ProcessRunner
+
+    methods = args.methods or list(METHODS)
+    unknown = [name for name in methods if name not in METHODS]
+    if unknown:
+        raise UsageError(f"unknown method {unknown[0]!r} (methods: {', '.join(METHODS)})")
+    from gpquarto.cli.common import game_settings
+
+    _, settings = game_settings(args)
+    configs = {
+        name: LearnConfig(game=args.game, settings=settings, method=name, episodes=args.episodes, eval_games=0)
+        for name in methods
+    }
+    runners = {"1 worker (serial)": SerialRunner, "2 local processes": lambda: ProcessRunner(2)}
+    print(format_learn_benchmark(learn_benchmark(runners, configs, repeats=args.repeats), configs))
     return 0

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from gpquarto.games.interface import GameState
 from gpquarto.games.quarto.lines import Rules
 from gpquarto.games.registry import DEFAULT_GAME, game_names, get_game
 
@@ -101,6 +102,27 @@ def describe_settings(game: str, settings: dict[str, object]) -> str:
     words = [] if game == DEFAULT_GAME else [game]
     words += [f"{value} rules" if name == "rules" else f"{name} {value}" for name, value in settings.items()]
     return ", ".join(words)
+
+
+def game_title(game: str, settings: dict[str, object]) -> str:
+    """``"Quarto, classic rules"``, ``"Quixo, official rules, size 5, ply_limit 300, repetitions 3"``."""
+    described = describe_settings(game, settings).removeprefix(f"{game}, ")
+    return f"{game.capitalize()}, {described}" if described and described != game else game.capitalize()
+
+
+def game_position(args: argparse.Namespace, text: str | None) -> GameState:
+    """The start position of the game that :func:`add_game_arguments` options ask for, or the position ``text``
+    of that game (``--rules``, ``--size``, when given, must agree with it); a bad setting or position text is a
+    one-line ``ValueError`` (``"malformed position: ..."`` for the text)."""
+    game = get_game(args.game)
+    given = {name: value for name, value in (("rules", args.rules), ("size", args.size)) if value is not None}
+    if text is None:
+        return game.new_state(**given)
+    game.check_settings(given)  # a bad --rules or --size says so, not "malformed position"
+    try:
+        return game.from_text(text, **given)
+    except ValueError as error:
+        raise ValueError(f"malformed position: {error}") from None
 
 
 def add_time_limit_argument(parser: argparse.ArgumentParser) -> None:

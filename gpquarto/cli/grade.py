@@ -7,6 +7,10 @@ Example (columns abridged)::
     player           accuracy         95% CI  choice   place  6 empty ...  won thrown  draw lost  forfeits  ms/decision
     novice              62.3%    56.7%-67.6%   70.7%   54.0%    70.0% ...          48         65         0        0.009
     minimax:depth=2     80.7%    75.8%-84.7%   82.0%   79.3%    90.0% ...          21         37         0        3.649
+
+With ``--game quixo`` the bank holds 4x4 positions (``--size 3`` for the small board) from games between Quixo zoo
+players, graded against the board's exact solution; a column says how often the move was also the best one (the
+fastest win or the slowest loss), and the columns by empty squares count blank cubes.
 """
 
 from __future__ import annotations
@@ -16,8 +20,8 @@ import sys
 import time
 
 from gpquarto.cli.common import (
+    add_game_arguments,
     add_plugin_argument,
-    add_rules_argument,
     add_runner_arguments,
     make_runner_from_args,
     non_negative_int,
@@ -29,6 +33,8 @@ from gpquarto.grading.bank import (
     DEFAULT_MIN_EMPTIES,
     DEFAULT_POSITIONS,
     DEFAULT_SEED,
+    QUIXO_MAX_EMPTIES,
+    QUIXO_MIN_EMPTIES,
     Bank,
     BankParameters,
 )
@@ -55,10 +61,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--seed", type=non_negative_int, default=DEFAULT_SEED, help=f"bank seed (default {DEFAULT_SEED})"
     )
     parser.add_argument(
-        "--min-empty", type=positive_int, default=DEFAULT_MIN_EMPTIES, metavar="N", help="fewest empty squares (6)"
+        "--min-empty",
+        type=non_negative_int,
+        default=None,
+        metavar="N",
+        help=f"fewest empty squares ({DEFAULT_MIN_EMPTIES}; quixo: blank cubes, {QUIXO_MIN_EMPTIES})",
     )
     parser.add_argument(
-        "--max-empty", type=positive_int, default=DEFAULT_MAX_EMPTIES, metavar="N", help="most empty squares (10)"
+        "--max-empty",
+        type=non_negative_int,
+        default=None,
+        metavar="N",
+        help=f"most empty squares ({DEFAULT_MAX_EMPTIES}; quixo: blank cubes, {QUIXO_MAX_EMPTIES})",
     )
     parser.add_argument(
         "--cache-dir",
@@ -73,7 +87,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--examples", type=non_negative_int, default=3, metavar="K", help="blunders shown per kind and player (3)"
     )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
-    add_rules_argument(parser)
+    add_game_arguments(parser)
     add_plugin_argument(parser, "primitive plugin file a saved player needs (repeatable)")
     add_runner_arguments(parser, default_workers="1")
     parser.set_defaults(handler=run)
@@ -110,14 +124,22 @@ def run(args: argparse.Namespace) -> int:
     if len(set(args.players)) != len(args.players):
         raise ValueError("a player is listed twice")
     plugins = tuple(args.plugins or ())
+    quarto = args.game == "quarto"
+    if quarto and args.size is not None:
+        raise ValueError("--size is a Quixo setting")
     for spec in args.players:
-        make_unattended_player(spec, plugins=plugins or None)  # fail fast, before building any bank
+        make_unattended_player(spec, plugins=plugins or None, game=args.game)  # fail fast, before any bank
+    low, high = (DEFAULT_MIN_EMPTIES, DEFAULT_MAX_EMPTIES) if quarto else (QUIXO_MIN_EMPTIES, QUIXO_MAX_EMPTIES)
+    if not quarto and args.size == 3:
+        low, high = 2, 5
     parameters = BankParameters(
         seed=args.seed,
         positions=args.positions,
-        min_empties=args.min_empty,
-        max_empties=args.max_empty,
+        min_empties=low if args.min_empty is None else args.min_empty,
+        max_empties=high if args.max_empty is None else args.max_empty,
         rules=args.rules,
+        game=args.game,
+        size=args.size,
     )
     began = time.perf_counter()
     with make_runner_from_args(args, default_workers=1) as runner:

@@ -245,6 +245,7 @@ def describe_learned(path: str) -> str:
         f"learned player {printable(header['name'])} ({path})",
         f"  game: {printable(header['game'])} {bounded_text(header['settings'])}",
         f"  method: {printable(header['method'])}; {size}",
+        f"  tactical guard: {'on' if header.get('guard') else 'off'}",
         f"  learned from {bounded_text(training.get('episodes', '?'))} episodes in {bounded_text(training.get('seconds', '?'))} s"
         + (
             f", seed {bounded_text(config.get('seed'))}, opponents {bounded_text(config.get('opponents'))}"
@@ -275,10 +276,11 @@ def usage_text(genome: Genome, library: PrimitiveLibrary, args: argparse.Namespa
 
 
 def game_or_position(text: str):
-    """The :class:`~gpquarto.arena.record.GameRecord` in a game record file, the Board of position text, or None
-    (then ``text`` names a player file). A position with a mistake is a ``ValueError`` saying where."""
+    """The :class:`~gpquarto.arena.record.GameRecord` in a game record file, the state of position text of any
+    game (Quarto's tried first), or None (then ``text`` names a player file). Text that looks like a position
+    but is one of no game is a one-line ``ValueError`` saying, for each game, what is wrong and where."""
     from gpquarto.arena.record import RECORD_FORMAT, GameRecord
-    from gpquarto.games.quarto.board import Board
+    from gpquarto.games.registry import game_names, get_game
 
     path = Path(text)
     if path.is_file():
@@ -289,29 +291,44 @@ def game_or_position(text: str):
         except ValueError:
             return None  # the player reader says what is wrong
         return GameRecord.load(path) if isinstance(data, dict) and data.get("format") == RECORD_FORMAT else None
-    if text.count("/") == 3 and " " in text.strip():  # looks like position text, not a missing file
-        return Board.from_text(text)
+    if "/" in text and " " in text.strip():  # looks like position text, not a missing file
+        errors = []
+        for name in game_names():
+            try:
+                return get_game(name).from_text(text)
+            except ValueError as error:
+                errors.append(f"{name}: {error}")
+        raise ValueError(f"not a position of any game ({'; '.join(errors)})")
     return None
 
 
 def show_game_or_position(game, png: str | None) -> int:
-    """Print a game record (moves, final board, result) or a position; draw it to ``png`` when given."""
+    """Print a game record (moves, final board, result) or a position of any game; draw a Quarto one to ``png``
+    when given."""
     from gpquarto.arena.record import GameRecord
     from gpquarto.arena.views import outcome  # shared with watch and the web app
-    from gpquarto.cli.pictures import game_figure, position_figure, save_png
+    from gpquarto.cli.common import game_title
+    from gpquarto.games.registry import DEFAULT_GAME
 
+    name = game.game if isinstance(game, GameRecord) else game.game_name
+    if png and name != "quarto":
+        raise UsageError(f"--png draws Quarto games and positions, not {name}")
     if isinstance(game, GameRecord):
         board = game.replay()
-        result = outcome(game)
+        if name != DEFAULT_GAME:
+            print(f"{game_title(name, board.settings())}, {len(game.actions)} moves")
         print(f"{game.players[0]} (seat 0) against {game.players[1]} (seat 1), from {game.start}")
         print(f"Moves: {game.moves_text()}")
         print(board)
-        print(f"Result: {result}.")
-        figure = game_figure(game, result) if png else None
+        print(f"Result: {outcome(game)}.")
     else:
+        if name != DEFAULT_GAME:
+            print(f"{game_title(name, game.settings())}: {game.text()}")
         print(game)
-        figure = position_figure(game) if png else None
     if png:
+        from gpquarto.cli.pictures import game_figure, position_figure, save_png
+
+        figure = game_figure(game, outcome(game)) if isinstance(game, GameRecord) else position_figure(game)
         save_png(figure, png)
         print(f"picture saved to {png}")
     return 0

@@ -1,7 +1,7 @@
 """``gpquarto watch A B``: two players play one game at the terminal, move by move.
 
-The game is played first, then shown action by action (a placement with the board), with the rule an evolved
-player used;
+The game (``--game``: Quarto by default, or Quixo) is played first, then shown action by action (each action that
+changes the board with the board; in Quarto, a placement), with the rule an evolved player used;
 ``--delay SECONDS`` paces the moves, ``--step`` waits for Enter after each one. ``--png FILE`` draws the whole
 game as a grid of frames and ``--record FILE`` saves it as a game record (JSON) that ``serve`` can replay.
 """
@@ -12,7 +12,8 @@ import argparse
 import sys
 import time
 
-from gpquarto.cli.common import add_rules_argument, add_time_limit_argument, non_negative_int
+from gpquarto.cli import UsageError
+from gpquarto.cli.common import add_game_arguments, add_time_limit_argument, non_negative_int
 
 QUIT_WORDS = ("q", "quit", "exit")
 
@@ -24,7 +25,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Play one game between players A (seat 0, chooses first) and B and show it move by move. "
         "A player is a name such as random or minimax:depth=2, or a saved player file.",
     )
-    parser.add_argument("first", metavar="A", help="the player in seat 0 (chooses the first piece)")
+    parser.add_argument(
+        "first", metavar="A", help="the player in seat 0 (moves first: in Quarto, chooses the first piece)"
+    )
     parser.add_argument("second", metavar="B", help="the player in seat 1")
     pace = parser.add_mutually_exclusive_group()
     pace.add_argument(
@@ -34,40 +37,44 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--seed", type=non_negative_int, default=None, help="seed for both players' random choices")
     parser.add_argument("--position", default=None, metavar="TEXT", help="start from this position text")
     add_time_limit_argument(parser)
-    parser.add_argument("--png", default=None, metavar="FILE", help="also draw the game as a grid of frames (PNG)")
+    parser.add_argument(
+        "--png", default=None, metavar="FILE", help="also draw the game as a grid of frames (PNG; Quarto only)"
+    )
     parser.add_argument("--record", default=None, metavar="FILE", help="also save the game record (JSON)")
-    add_rules_argument(parser)
+    add_game_arguments(parser)
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from gpquarto.arena.views import explained_game, outcome
-    from gpquarto.games.quarto.board import PLACE_OFFSET, Board, action_name
+    from gpquarto.cli.common import game_position, game_title
+    from gpquarto.games.interface import DecisionKind
     from gpquarto.resolve import make_unattended_player
 
     if args.delay < 0:
         raise ValueError(f"--delay must be >= 0, got {args.delay}")
-    try:
-        start = Board.from_text(args.position) if args.position else Board(args.rules)
-    except ValueError as error:
-        raise ValueError(f"malformed position: {error}") from None
+    if args.png and args.game != "quarto":
+        raise UsageError(f"--png draws Quarto games, not {args.game}")
+    start = game_position(args, args.position)
     specs = (args.first, args.second)
-    players = (make_unattended_player(args.first, seed=args.seed), make_unattended_player(args.second, seed=args.seed))
-    record, notes = explained_game(players, names=specs, start=start, seed=args.seed, time_limit=args.time_limit)
+    players = tuple(make_unattended_player(spec, seed=args.seed, game=args.game) for spec in specs)
+    record, notes = explained_game(
+        (players[0], players[1]), names=specs, start=start, seed=args.seed, time_limit=args.time_limit
+    )
     names = record.players
-    board = Board.from_text(record.start)
-    print(f"Quarto, {board.rules.value} rules: {names[0]} (seat 0) against {names[1]} (seat 1).")
-    print(board, flush=True)
+    state = record.start_state()
+    print(f"{game_title(record.game, state.settings())}: {names[0]} (seat 0) against {names[1]} (seat 1).")
+    print(state, flush=True)
     stepping = args.step
     for index, action in enumerate(record.actions):
-        seat = board.player
-        board.apply(action)
-        print(f"\n{index + 1}. {names[seat]}: {action_name(action)}")
+        seat, kind, name = state.player, state.decision_kind(), state.action_name(action)
+        state.apply(action)
+        print(f"\n{index + 1}. {names[seat]}: {name}")
         note = notes[index] if index < len(notes) else None
         if note is not None:
             print(f"   {_why(note)}")
-        if action >= PLACE_OFFSET:
-            print(board)
+        if kind != DecisionKind.CHOOSE:  # a Quarto choice leaves the board as it was
+            print(state)
         sys.stdout.flush()
         if stepping:
             answer = sys.stdin.readline()

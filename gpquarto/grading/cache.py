@@ -37,7 +37,8 @@ def bank_path(parameters: BankParameters, cache_dir: str | os.PathLike[str] | No
     """Where the bank of ``parameters`` is cached: a readable name plus a hash of every parameter."""
     p = parameters
     digest = hashlib.sha256(json.dumps(p.to_json(), sort_keys=True).encode()).hexdigest()[:10]
-    name = f"bank-{p.purpose}-seed{p.seed}-n{p.positions}-empty{p.min_empties}-{p.max_empties}-{p.rules}-{digest}.json"
+    game = "" if p.size is None else f"{p.game}{p.size}x{p.size}-"
+    name = f"bank-{game}{p.purpose}-seed{p.seed}-n{p.positions}-empty{p.min_empties}-{p.max_empties}-{p.rules}-{digest}.json"
     return cache_folder(cache_dir) / "banks" / name
 
 
@@ -92,21 +93,29 @@ def bank_from_json(text: str, parameters: BankParameters) -> Bank:
 def _position(item: object, parameters: BankParameters, number: int) -> BankPosition:
     """One validated position (``ValueError`` naming it otherwise)."""
     try:
-        if not isinstance(item, dict) or set(item) != {"text", "value", "best_actions", "game"}:
-            raise ValueError("expected text, value, best_actions and game")
+        keys = {"text", "value", "best_actions", "game"}
+        if parameters.game != "quarto":
+            keys |= {"game_name", "exact_actions"}
+        if not isinstance(item, dict) or set(item) != keys:
+            raise ValueError(f"expected {', '.join(sorted(keys))}")
         text, value, best, game = item["text"], item["value"], item["best_actions"], item["game"]
+        exact = item.get("exact_actions", [])
         if not isinstance(text, str) or not isinstance(game, int) or isinstance(game, bool) or game < 0:
             raise ValueError("bad text or game number")
-        if not isinstance(best, list) or not all(type(action) is int for action in best) or type(value) is not int:
-            raise ValueError("bad value or actions")
-        board = BankPosition(text, value, tuple(best), game).board()  # raises ValueError on bad text
-        if board.rules.value != parameters.rules or board.is_over():
-            raise ValueError("wrong rules, or the game is over")
-        position = BankPosition(board.text(), value, tuple(best), game)
+        if item.get("game_name", "quarto") != parameters.game:
+            raise ValueError(f"not a {parameters.game} position")
+        if not all(isinstance(actions, list) and all(type(a) is int for a in actions) for actions in (best, exact)):
+            raise ValueError("bad actions")
+        if type(value) is not int:
+            raise ValueError("bad value")
+        board = BankPosition(text, value, tuple(best), game, parameters.game).board()  # ValueError on bad text
+        if board.rules.value != parameters.rules or getattr(board, "size", None) != parameters.size or board.is_over():
+            raise ValueError("wrong rules or size, or the game is over")
+        position = BankPosition(board.text(), value, tuple(best), game, parameters.game, tuple(exact))
         if position.empties not in parameters.empties_range:
             raise ValueError(f"{position.empties} empty squares")
         legal = board.legal_actions()
-        if len(set(best)) != len(best) or not set(best) <= set(legal):
+        if len(set(best)) != len(best) or not set(best) <= set(legal) or not set(exact) <= set(best):
             raise ValueError("optimal actions that are not legal")
         if not decision_matters(value, position.best_actions, len(legal)):
             raise ValueError("not a decision that matters")

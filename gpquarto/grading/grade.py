@@ -23,10 +23,10 @@ from time import perf_counter
 
 from gpquarto.arena.game import player_name
 from gpquarto.arena.stats import wilson_interval
-from gpquarto.games.interface import DecisionKind
-from gpquarto.games.quarto.board import IllegalActionError, action_name
+from gpquarto.games.interface import DecisionKind, GameState
+from gpquarto.games.quarto.board import Board, IllegalActionError, action_name
 from gpquarto.grading.bank import Bank, BankPosition
-from gpquarto.players.base import Player, PlayerQuit, ask_decision, raised_reason
+from gpquarto.players.base import Player, PlayerQuit, QuartoPlayer, ask_decision, raised_reason
 from gpquarto.resolve import make_unattended_player
 from gpquarto.runner import SERIAL, Runner
 from gpquarto.search.solver import WIN
@@ -46,6 +46,11 @@ class Decision:
     seconds: float
 
     @property
+    def best_move(self) -> bool:
+        """True when the action is among the position's best (:attr:`BankPosition.best_moves`)."""
+        return self.action is not None and self.action in self.position.best_moves
+
+    @property
     def blunder(self) -> str:
         """``""`` for a right decision, else ``"won thrown away"`` or ``"drawn lost"``."""
         if self.correct:
@@ -63,6 +68,7 @@ class Tally:
     drawn_lost: int
     forfeits: int
     seconds: float
+    best_moves: int = 0
 
     @property
     def accuracy(self) -> float:
@@ -72,6 +78,12 @@ class Tally:
     def interval(self) -> tuple[float, float]:
         """95% Wilson interval of the accuracy."""
         return wilson_interval(self.correct, self.decisions)
+
+    @property
+    def best_move_rate(self) -> float:
+        """Share of decisions that play a best move (the fastest win or the slowest loss, where the solver knows
+        distances; else the same as :attr:`accuracy`)."""
+        return self.best_moves / self.decisions if self.decisions else 0.0
 
     @property
     def ms_per_decision(self) -> float:
@@ -87,6 +99,7 @@ class Tally:
             sum(d.blunder == "drawn lost" for d in decisions),
             sum(bool(d.forfeit) for d in decisions),
             sum(d.seconds for d in decisions),
+            sum(d.best_move for d in decisions),
         )
 
 
@@ -134,6 +147,8 @@ def decide(player: Player, position: BankPosition, seed: int) -> tuple[int | Non
     player.seed(seed)
     player.new_game(board.player)
     view = board.view()
+    if not isinstance(board, Board) or not isinstance(player, QuartoPlayer):
+        return _decide_action(player, board)
     choosing = position.kind == DecisionKind.CHOOSE
     started = perf_counter()
     try:
@@ -153,11 +168,29 @@ def decide(player: Player, position: BankPosition, seed: int) -> tuple[int | Non
         return None, f"illegal {'choice' if choosing else 'placement'} {answer!r}: {error}", seconds
 
 
+def _decide_action(player: Player, state: GameState) -> tuple[int | None, str, float]:
+    """:func:`decide` through the game interface: ``decide(view)``, validated by ``apply``."""
+    started = perf_counter()
+    try:
+        answer = player.decide(state.view())
+    except PlayerQuit:
+        raise
+    except (Exception, SystemExit) as error:  # a player's bug is a wrong decision, as it is a forfeit in a match
+        return None, raised_reason(error), perf_counter() - started
+    seconds = perf_counter() - started
+    try:
+        state.apply(answer)
+    except IllegalActionError as error:
+        return None, f"illegal action {answer!r}: {error}", seconds
+    return state.history[-1], "", seconds
+
+
 def grade_player(player: Player | str, bank: Bank, *, name: str | None = None) -> GradeReport:
-    """Grade one player (an object or a spec, e.g. ``"minimax:depth=2"`` or ``"best_player.p"``)."""
+    """Grade one player (an object or a spec, e.g. ``"minimax:depth=2"`` or ``"best_player.p"``) of the bank's
+    game."""
     if isinstance(player, str):
         name = name or player
-        player = make_unattended_player(player)
+        player = make_unattended_player(player, game=bank.parameters.game)
     decisions = []
     for index, position in enumerate(bank.positions):
         seed = derive_seed("grade", bank.parameters.purpose, bank.seed, index)
@@ -173,7 +206,7 @@ def grade_players(players: Sequence[Player | str], bank: Bank, *, runner: Runner
     the times per decision are as noisy as the machine is busy); player objects are graded here."""
     for player in players:
         if isinstance(player, str):
-            make_unattended_player(player)
+            make_unattended_player(player, game=bank.parameters.game)
     specs = [player for player in players if isinstance(player, str)]
     by_spec = dict(zip(specs, runner.map(_grade_spec, [(spec, bank) for spec in specs]), strict=True))
     return [by_spec[player] if isinstance(player, str) else grade_player(player, bank) for player in players]
@@ -184,6 +217,11 @@ def _grade_spec(job: tuple[str, Bank]) -> GradeReport:
     return grade_player(spec, bank)
 
 
-def describe_action(action: int | None) -> str:
-    """``choose 7 (SDOR)``, ``place b3``, or ``no action`` (the player raised or answered illegally)."""
-    return "no action" if action is None else action_name(action)
+def describe_action(action: int | None, position: BankPosition | None = None) -> str:
+    """``choose 7 (SDOR)``, ``place b3`` (Quarto), the action's name in the game of ``position`` (``b1 to
+    bottom``), or ``no action`` (the player raised or answered illegally)."""
+    if action is None:
+        return "no action"
+    if position is None or position.game_name == "quarto":
+        return action_name(action)
+    return position.board().action_name(action)

@@ -12,6 +12,9 @@ from gpquarto.games.interface import DecisionKind
 from gpquarto.grading.bank import Bank
 from gpquarto.grading.grade import GradeReport, Tally, describe_action
 
+#: The column of each decision kind.
+KIND_LABELS = {DecisionKind.CHOOSE: "choice", DecisionKind.PLACE: "place"}
+
 
 def _percent(tally: Tally) -> str:
     return f"{tally.accuracy:.1%}" if tally.decisions else "-"
@@ -21,29 +24,33 @@ def format_reports(reports: Sequence[GradeReport], bank: Bank, *, examples: int 
     """The table (accuracy with its 95% interval, by kind and by empty squares, blunders, time per decision),
     then up to ``examples`` blunders of each kind per player, in position text."""
     empties = list(bank.parameters.empties_range)
+    quarto = bank.parameters.game == "quarto"
+    kinds = (DecisionKind.CHOOSE, DecisionKind.PLACE) if quarto else ()  # a game of one decision kind: no split
+    empty = "empty" if quarto else "blank"
     width = max(6, *(len(report.player) for report in reports)) if reports else 6
     lines = [bank.describe()]
-    header = f"{'player':<{width}}  {'accuracy':>8}  {'95% CI':>13}  {'choice':>6}  {'place':>6}"
-    header += "".join(f"  {f'{count} empty':>7}" for count in empties)
+    header = f"{'player':<{width}}  {'accuracy':>8}  {'95% CI':>13}"
+    header += "".join(f"  {KIND_LABELS[kind]:>6}" for kind in kinds) + ("" if quarto else f"  {'best move':>9}")
+    header += "".join(f"  {f'{count} {empty}':>7}" for count in empties)
     header += f"  {'won thrown':>10}  {'draw lost':>9}  {'forfeits':>8}  {'ms/decision':>11}"
     lines.append(header)
     for report in reports:
         total = report.total
         low, high = total.interval()
-        kinds = report.by_kind()
+        by_kind = report.by_kind()
         by_empties = report.by_empties()
         row = f"{report.player:<{width}}  {total.accuracy:>8.1%}  {f'{low:.1%}-{high:.1%}':>13}"
-        row += "".join(
-            f"  {_percent(kinds.get(kind, Tally.of([]))):>6}" for kind in (DecisionKind.CHOOSE, DecisionKind.PLACE)
-        )
+        row += "".join(f"  {_percent(by_kind.get(kind, Tally.of([]))):>6}" for kind in kinds)
+        row += "" if quarto else f"  {total.best_move_rate:>9.1%}"
         row += "".join(f"  {_percent(by_empties.get(count, Tally.of([]))):>7}" for count in empties)
         row += (
             f"  {total.won_thrown_away:>10}  {total.drawn_lost:>9}  {total.forfeits:>8}  {total.ms_per_decision:>11.3f}"
         )
         lines.append(row)
     lines.append(
-        "accuracy: share of decisions that keep the exact value; won thrown: a won position let go to a draw or a "
-        "loss; draw lost: a drawn position lost"
+        "accuracy: share of decisions that keep the exact value; "
+        + ("" if quarto else "best move: the fastest win (or the slowest loss); ")
+        + "won thrown: a won position let go to a draw or a loss; draw lost: a drawn position lost"
     )
     if examples > 0:
         for report in reports:
@@ -53,8 +60,10 @@ def format_reports(reports: Sequence[GradeReport], bank: Bank, *, examples: int 
             if shown:
                 lines.append(f"{report.player}: examples of blunders")
             for decision in shown:
-                best = ", ".join(describe_action(action) for action in decision.position.best_actions)
-                taken = describe_action(decision.action)
+                best = ", ".join(
+                    describe_action(action, decision.position) for action in decision.position.best_actions
+                )
+                taken = describe_action(decision.action, decision.position)
                 why = f" ({decision.forfeit})" if decision.forfeit else ""
                 lines.append(f'  {decision.blunder}: "{decision.position.text}" played {taken}{why}; best: {best}')
     return "\n".join(lines)

@@ -21,10 +21,11 @@ from __future__ import annotations
 import sys
 from typing import TextIO
 
+from gpquarto.games.interface import GameView
 from gpquarto.games.quarto.board import PLACE_OFFSET, BoardView
 from gpquarto.games.quarto.lines import parse_square, square_name
 from gpquarto.games.quarto.pieces import describe_piece, parse_piece
-from gpquarto.players.base import PlayerQuit, QuartoPlayer
+from gpquarto.players.base import BasePlayer, PlayerQuit, QuartoPlayer
 from gpquarto.players.registry import register_player
 from gpquarto.search.solver import VALUE_WORDS, hint
 
@@ -48,8 +49,10 @@ def _describe_action(action: int) -> str:
     return f"give {describe_piece(action)}"
 
 
-class HumanPlayer(QuartoPlayer):
-    """You, at the terminal: the board is drawn, you type pieces and squares."""
+class TerminalPlayer(BasePlayer):
+    """What every human player at the terminal shares, whatever the game: the streams, the greeting, the board
+    drawn at each decision, and the prompt that understands ``hint``, ``undo`` and ``quit``. A game's human
+    player writes its decisions, :meth:`_opening` and :meth:`_hint`."""
 
     name = "human"
     interactive = True  # matches and tournaments refuse it: they run with nobody at the terminal
@@ -59,7 +62,7 @@ class HumanPlayer(QuartoPlayer):
         self._output = output_stream
         #: The position text at each of this player's decisions, oldest first (``undo`` goes back to them).
         self.positions: list[str] = []
-        self._board: BoardView | None = None
+        self._board: GameView | None = None
         self._greeted = False
 
     # ------------------------------------------------------------------ the protocol
@@ -67,8 +70,68 @@ class HumanPlayer(QuartoPlayer):
         if self._greeted:
             return  # the same game, taken back to an earlier decision
         self._greeted = True
-        opener = "you choose the first piece" if seat == 0 else "your opponent chooses the first piece"
-        self._say(f"New game: you are player {seat} ({opener}). Type 'hint', 'undo' or 'quit' at any prompt.")
+        self._say(
+            f"New game: you are player {seat} ({self._opening(seat)}). Type 'hint', 'undo' or 'quit' at any prompt."
+        )
+
+    def _opening(self, seat: int) -> str:
+        """Who opens the game, as the greeting says it."""
+        return "you move first" if seat == 0 else "your opponent moves first"
+
+    def _hint(self) -> None:
+        """Say what perfect (or good) play would do in the position of the decision due."""
+        self._say("no hints in this game")
+
+    # ------------------------------------------------------------------ terminal input and output
+    def _start_decision(self, board: GameView) -> None:
+        self._board = board
+        self.positions.append(board.text())
+        self._show(board)
+
+    def _show(self, board: GameView) -> None:
+        self._say("")
+        self._say(str(board))
+
+    def _say(self, text: str) -> None:
+        output = self._output if self._output is not None else sys.stdout
+        print(text, file=output, flush=True)
+
+    def _ask(self, prompt: str) -> str:
+        """One line of input; raises :class:`QuitGame` on ``quit`` or at the end of the input."""
+        output = self._output if self._output is not None else sys.stdout
+        stream = self._input if self._input is not None else sys.stdin
+        print(prompt, end="", file=output, flush=True)
+        line = stream.readline()
+        if not line:
+            print(file=output, flush=True)
+            raise QuitGame("end of input")
+        answer = line.strip()
+        if answer.lower() in QUIT_WORDS:
+            raise QuitGame("quit")
+        if answer.lower() in HINT_WORDS and self._board is not None:
+            self._hint()
+            return self._ask(prompt)
+        if answer.lower() in UNDO_WORDS:
+            if len(self.positions) < 2:
+                self._say("nothing to undo yet: this is your first decision")
+                return self._ask(prompt)
+            raise TakeBack("undo")
+        return answer
+
+
+class HumanPlayer(TerminalPlayer, QuartoPlayer):
+    """You, at the terminal: the board is drawn, you type pieces and squares."""
+
+    def _opening(self, seat: int) -> str:
+        return "you choose the first piece" if seat == 0 else "your opponent chooses the first piece"
+
+    def _hint(self) -> None:
+        result = hint(self._board)
+        if isinstance(result, str):
+            self._say(result)
+            return
+        best = ", ".join(_describe_action(action) for action in result.best_actions)
+        self._say(f"hint: {VALUE_WORDS[result.value]} with best play: {best}")
 
     def choose_piece(self, board: BoardView) -> int:
         self._start_decision(board)
@@ -104,50 +167,6 @@ class HumanPlayer(QuartoPlayer):
                 self._say(f"square {square_name(square)} is occupied by {describe_piece(board.piece_at(square))}")
                 continue
             return square
-
-    # ------------------------------------------------------------------ terminal input and output
-    def _start_decision(self, board: BoardView) -> None:
-        self._board = board
-        self.positions.append(board.text())
-        self._show(board)
-
-    def _hint(self) -> None:
-        result = hint(self._board)
-        if isinstance(result, str):
-            self._say(result)
-            return
-        best = ", ".join(_describe_action(action) for action in result.best_actions)
-        self._say(f"hint: {VALUE_WORDS[result.value]} with best play: {best}")
-
-    def _show(self, board: BoardView) -> None:
-        self._say("")
-        self._say(str(board))
-
-    def _say(self, text: str) -> None:
-        output = self._output if self._output is not None else sys.stdout
-        print(text, file=output, flush=True)
-
-    def _ask(self, prompt: str) -> str:
-        """One line of input; raises :class:`QuitGame` on ``quit`` or at the end of the input."""
-        output = self._output if self._output is not None else sys.stdout
-        stream = self._input if self._input is not None else sys.stdin
-        print(prompt, end="", file=output, flush=True)
-        line = stream.readline()
-        if not line:
-            print(file=output, flush=True)
-            raise QuitGame("end of input")
-        answer = line.strip()
-        if answer.lower() in QUIT_WORDS:
-            raise QuitGame("quit")
-        if answer.lower() in HINT_WORDS and self._board is not None:
-            self._hint()
-            return self._ask(prompt)
-        if answer.lower() in UNDO_WORDS:
-            if len(self.positions) < 2:
-                self._say("nothing to undo yet: this is your first decision")
-                return self._ask(prompt)
-            raise TakeBack("undo")
-        return answer
 
 
 @register_player("human")

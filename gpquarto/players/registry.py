@@ -32,6 +32,7 @@ BUILTIN_PLAYER_MODULES = [
     "gpquarto.players.human",
     "gpquarto.players.quixo.search_players",
     "gpquarto.players.quixo.mcts",
+    "gpquarto.players.quixo.human",
 ]
 
 

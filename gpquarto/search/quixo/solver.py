@@ -24,6 +24,7 @@ import hashlib
 import io
 import os
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -264,8 +265,15 @@ def _arrays(n: int):
     return np.array(table.actions, dtype=np.int64), push, np.array(table.lines, dtype=np.int64), masks
 
 
-def compute(size: int, rules: QuixoRules | str = QuixoRules.OFFICIAL, compiled: bool | None = None) -> QuixoSolution:
-    """Solve the ``size x size`` board (3 or 4) under ``rules``; ``compiled`` None: numba when installed."""
+def compute(
+    size: int,
+    rules: QuixoRules | str = QuixoRules.OFFICIAL,
+    compiled: bool | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> QuixoSolution:
+    """Solve the ``size x size`` board (3 or 4) under ``rules``; ``compiled`` None: numba when installed.
+    ``progress(d, decided)`` is called after the first step (d = 0, the positions that are nodes) and after each
+    wave ``d`` (the positions it decided)."""
     if size not in SOLVABLE_SIZES:
         raise ValueError(f"the solver handles the 3x3 and 4x4 boards, not {size}x{size}")
     rules = QuixoRules(rules)
@@ -283,10 +291,14 @@ def compute(size: int, rules: QuixoRules | str = QuixoRules.OFFICIAL, compiled: 
     if not compiled:  # plain lists and ints index faster in pure Python than NumPy arrays
         actions, push, lines, masks = actions.tolist(), push.tolist(), lines.tolist(), masks.tolist()
     codes = _CODES if compiled else _CODES.tolist()
-    initialise(size, course, actions, push, lines, masks, codes, values, dists, counts)
+    nodes = initialise(size, course, actions, push, lines, masks, codes, values, dists, counts)
+    if progress is not None:
+        progress(0, int(nodes))
     d = 1
     while True:
         decided = wave(d, size, actions, push, masks, codes, values, dists, counts)
+        if progress is not None:
+            progress(d, int(decided))
         if not decided:
             break
         if d >= 254:
@@ -321,20 +333,34 @@ def solve(
     rules: QuixoRules | str = QuixoRules.OFFICIAL,
     cache: bool = True,
     cache_dir: str | os.PathLike[str] | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> QuixoSolution:
     """The solution of ``size`` under ``rules``: read from the cache when a valid one is there, else computed
-    (and cached when ``cache``). A bad cache file is solved again with a one-line warning."""
-    rules = QuixoRules(rules).value
-    path = solution_path(size, rules, cache_dir)
-    if cache and path.exists():
-        try:
-            return _load(path, size, rules)
-        except (OSError, ValueError, KeyError) as error:
-            warnings.warn(f"cached Quixo solution {path} unusable ({error}); solving again", SolverCacheWarning, 2)
-    solution = compute(size, rules)
+    (and cached when ``cache``; ``progress`` as in :func:`compute`). A bad cache file is solved again with a
+    one-line warning."""
+    found = cached(size, rules, cache_dir) if cache else None
+    if found is not None:
+        return found
+    solution = compute(size, rules, progress=progress)
     if cache:
         save(solution, cache_dir)
     return solution
+
+
+def cached(
+    size: int, rules: QuixoRules | str = QuixoRules.OFFICIAL, cache_dir: str | os.PathLike[str] | None = None
+) -> QuixoSolution | None:
+    """The cached solution of ``size`` under ``rules``, or None when the cache has none (or an unusable one,
+    with a one-line warning): never computes."""
+    rules = QuixoRules(rules).value
+    path = solution_path(size, rules, cache_dir)
+    if not path.exists():
+        return None
+    try:
+        return _load(path, size, rules)
+    except (OSError, ValueError, KeyError) as error:
+        warnings.warn(f"cached Quixo solution {path} unusable ({error}); solving again", SolverCacheWarning, 3)
+        return None
 
 
 def save(solution: QuixoSolution, cache_dir: str | os.PathLike[str] | None = None) -> Path:
