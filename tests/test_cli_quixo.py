@@ -428,3 +428,23 @@ def _numba() -> bool:
     from gpquarto.games.quixo import compiled
 
     return compiled.AVAILABLE
+
+
+def test_grading_a_quixo_player_that_breaks_the_rules_counts_a_forfeit():
+    from gpquarto.grading.bank import build_bank
+    from gpquarto.grading.grade import grade_player
+
+    class Cheater(BasePlayer):
+        game = "quixo"
+        name = "cheater"
+
+        def decide(self, view) -> int:
+            return 0  # a1 to top: never legal
+
+    bank = build_bank(game="quixo", size=3, positions=4, min_empties=3, max_empties=4, seed=1)
+    report = grade_player(Cheater(), bank)
+    assert report.accuracy == 0 and report.total.forfeits == 4
+    assert all(
+        d.forfeit.startswith("illegal action 0: ") and "back in where it was taken" in d.forfeit
+        for d in report.decisions
+    )
