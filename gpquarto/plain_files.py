@@ -13,6 +13,10 @@ import io
 import json
 import os
 import pickle
+from collections.abc import Callable
+from typing import TypeVar
+
+T = TypeVar("T")
 
 #: Larger files are refused before they are parsed.
 MAX_FILE_BYTES = 20_000_000
@@ -60,6 +64,23 @@ def read_plain_file(path: str | os.PathLike[str], kind: str, *, json_format: boo
     if nesting_depth(data) > MAX_DEPTH:
         raise ValueError(f"{path}: corrupt {kind} (nested more than {MAX_DEPTH} levels deep)")
     return data
+
+
+def read_checked_file(
+    path: str | os.PathLike[str],
+    kind: str,
+    check: Callable[[object], T],
+    *,
+    json_format: bool = False,
+    problem: str = "{error}",
+) -> T:
+    """:func:`read_plain_file`, then ``check(data)``: its result, or its ``ValueError`` as one line naming the
+    file (``problem`` shapes the message, e.g. ``"not a gpquarto player ({error})"``)."""
+    data = read_plain_file(path, kind, json_format=json_format)
+    try:
+        return check(data)
+    except ValueError as error:
+        raise ValueError(f"{path}: {problem.format(error=error)}") from None
 
 
 def _children(item: object) -> list:

@@ -34,6 +34,15 @@ def cli():
     return run_cli
 
 
+@pytest.fixture(scope="session")
+def quixo_4x4_solution(private_cache):
+    """The exact solution of 4x4 Quixo (official rules), solved once per test session into the tests' cache
+    (about a minute with numba), so every test that needs it, in this process or in a command it runs, finds it."""
+    from gpquarto.search.quixo import solver
+
+    return solver.solve(4)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def private_cache(tmp_path_factory):
     """Banks built by the tests go to a temporary cache, never the user's (commands inherit the variable)."""

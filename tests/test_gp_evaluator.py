@@ -8,18 +8,19 @@ import random
 
 import pytest
 
+from gpquarto.bench.evaluators import search_leaf
 from gpquarto.games.quarto.board import Board
 from gpquarto.games.quarto.lines import Rules
 from gpquarto.gp.evaluator import CompiledEvaluator, EvaluatorGenome, format_formula
 from gpquarto.gp.evaluator_files import evaluator_data, load_evaluator, save_evaluator
-from gpquarto.gp.features import Features
+from gpquarto.gp.features import Features, LeafFeatures
 from gpquarto.gp.generation import TreeGenerator
 from gpquarto.gp.genome import Genome
 from gpquarto.gp.library import load_library
 from gpquarto.gp.storage import player_data, save_player
 from gpquarto.gp.types import SCORE_LIMIT, Characteristic, Count, Piece, Score, Square
 from gpquarto.resolve import make_player
-from gpquarto.search.heuristics import guaranteed_loss
+from gpquarto.search.heuristics import Heuristic, guaranteed_loss
 from gpquarto.search.negamax import Negamax
 from tests.helpers import random_positions
 
@@ -304,3 +305,112 @@ def test_the_evaluator_spec_makes_a_minimax_player_that_plays_like_the_heuristic
     ):
         with pytest.raises(ValueError, match=message):
             make_player(wrong)
+
+
+# ---------------------------------------------------------------------- the fast search's leaves
+#: Every fact an evaluator primitive can read, by name.
+LEAF_FACTS = (
+    "winning_squares",
+    "safe_pieces",
+    "safe_squares",
+    "threatened_lines",
+    "open_lines",
+    "line_counts",
+    "line_present",
+    "line_shared",
+    "characteristic_counts",
+    "hand_fits",
+    "piece_fits",
+    "tightest_safe_square",
+    "empty_squares",
+    "available_pieces",
+)
+
+
+@pytest.mark.parametrize("rules", [Rules.CLASSIC, Rules.ADVANCED])
+def test_leaf_features_equal_the_features_of_the_same_board(rules):
+    for board in random_positions(23, 150, rules, min_actions=1, max_actions=30):
+        if not board.placement_due:
+            continue
+        leaf = LeafFeatures(search_leaf(board), board.available_mask, board.in_hand)
+        reference = Features(board)
+        for fact in LEAF_FACTS:
+            assert getattr(leaf, fact) == getattr(reference, fact), (fact, board.text())
+        assert leaf.board == board
+
+
+def answer(search: Negamax, board: Board, depth: int) -> tuple[int, frozenset]:
+    result = search.best_placement(board, depth) if board.placement_due else search.best_choice(board, depth)
+    return result.value, frozenset(result.best_moves)
+
+
+def test_the_fast_search_with_an_evaluator_equals_the_generic_search_at_every_leaf():
+    """Random evaluator trees (and two champions' formulas): the fast search (``Heuristic.leaf``) and the generic
+    search over a Board (the same evaluation without ``leaf``) give equal values and equal sets of best moves,
+    both decisions, classic and advanced rules, depth 1 everywhere and depth 2 from 7 pieces placed."""
+    generator = TreeGenerator(LIBRARY.evaluator_primitive_set(), height_limit=6)
+    rng = random.Random(5)
+    texts = [
+        "safe_square_count",
+        "larger(minus(plus(safe_square_count, two), odd_threats), times(smaller(even_threats, ten), safe_parity))",
+        *(EvaluatorGenome(generator.generate(rng, Score, 1, 4)).text() for _ in range(6)),
+    ]
+    boards = [
+        *random_positions(31, 40, min_actions=0, max_actions=26),
+        *random_positions(32, 8, Rules.ADVANCED, min_actions=6, max_actions=26),
+        Board(),
+    ]
+    for index, text in enumerate(texts):
+        evaluator = CompiledEvaluator(EvaluatorGenome.from_text(text, LIBRARY), LIBRARY)
+        fast = Negamax(evaluator.heuristic())
+        generic = Negamax(Heuristic("generic", evaluator))
+        assert fast._fast is not None and generic._fast is None
+        for number, board in enumerate(boards):
+            if number % len(texts) != index and number % 3:  # every tree on a third of the boards, and more
+                continue
+            checked = [1] + ([2] if board.placed_count >= 7 else [])
+            for depth in checked:
+                assert answer(fast, board, depth) == answer(generic, board, depth), (text, board.text(), depth)
+
+
+def test_the_evaluator_benchmark_times_leaves_and_searches_beside_lines(tmp_path, capsys):
+    from gpquarto.bench.evaluators import evaluator_benchmark, format_evaluator_benchmark
+    from gpquarto.cli import main
+
+    evaluator = CompiledEvaluator(EvaluatorGenome.from_text("safe_square_count", LIBRARY), LIBRARY)
+    table = evaluator_benchmark({"ssc": evaluator}, positions=6, search_positions=2, depths=(1,), repeats=1, seconds=0)
+    assert set(table) == {"leaf", "search leaf", "depth 1"}
+    assert set(table["leaf"]) == set(table["depth 1"]) == {"lines", "quarticity", "ssc"} and set(
+        table["search leaf"]
+    ) == {"ssc"}
+    assert all(value > 0 for row in table.values() for value in row.values())
+    text = format_evaluator_benchmark(table)
+    assert "per placement search at depth 1: lines" in text and "x lines)" in text
+    assert main(["bench", "evaluators"]) == 2
+    assert "needs at least one --evaluator" in capsys.readouterr().err
+    assert main(["bench", "engine", "--evaluator", "x.json"]) == 2
+    assert "goes with 'bench evaluators' only" in capsys.readouterr().err
+    assert main(["bench", "evaluators", "--evaluator", str(tmp_path / "missing.json")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "missing.json" in err and "\n" not in err
+
+
+def test_match_workers_get_the_evaluator_as_data_not_as_a_path(tmp_path):
+    """The evaluator file is read once, where the match starts: tasks carry its content, so a worker (here: a runner
+    that deletes the file before it plays) needs no file, and the games equal a serial match's."""
+    from gpquarto.jobs.matches import run_matches
+    from gpquarto.runner import SerialRunner
+
+    path = tmp_path / "gl.json"
+    save_evaluator(path, evaluator_data(EvaluatorGenome.from_text(GUARANTEED_LOSS, LIBRARY), LIBRARY))
+    spec = f"minimax:depth=1,evaluator={path}"
+    expected = run_matches([(spec, "random", 3)], 6)[0]
+
+    class FarAwayRunner(SerialRunner):
+        def map(self, function, items, **options):
+            path.unlink(missing_ok=True)
+            return super().map(function, items, **options)
+
+    result = run_matches([(spec, "random", 3)], 6, runner=FarAwayRunner())[0]
+    assert not path.exists()
+    assert (result.wins, result.draws, result.losses) == (expected.wins, expected.draws, expected.losses)

@@ -3,10 +3,8 @@ fixed point, symmetry invariance, the cache, and the solver player."""
 
 from __future__ import annotations
 
-import os
 import random
 from functools import cache
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -129,13 +127,9 @@ def test_the_compiled_solver_gives_the_same_solution(solved3):
     assert np.array_equal(course.values, solver.compute(3, "course", compiled=False).values)
 
 
-def test_4x4_positions_near_the_end_agree_with_brute_force():
-    # The tests' cache folder is a fresh one: look in $GPQUARTO_QUIXO_SOLUTIONS or the user's cache folder.
-    folder = os.environ.get("GPQUARTO_QUIXO_SOLUTIONS") or Path.home() / ".cache" / "gpquarto"
-    path = solver.solution_path(4, "official", folder)
-    if not path.exists():
-        pytest.skip(f"no cached 4x4 solution at {path} (python -m gpquarto solve --game quixo --size 4 makes it)")
-    solution = solver.solve(4, cache_dir=folder)
+@pytest.mark.skipif(solver.numba is None, reason="solving 4x4 takes numba (pip install 'gpquarto[fast]')")
+def test_4x4_positions_near_the_end_agree_with_brute_force(quixo_4x4_solution):
+    solution = quixo_4x4_solution
     assert solution.start_value().startswith("first player wins")
     table = tables(4)
     wins_within, loses_within = brute_force(4)

@@ -73,12 +73,18 @@ def small_run(tmp_path_factory):
     return train(EvolutionConfig(generations=1, **TINY), tmp_path_factory.mktemp("runs") / "run", best_player_copy=None)
 
 
-def edited_config(run, tmp_path, edit) -> RunError:
-    """A copy of the run's folder with config.json edited by ``edit(data)``, opened."""
+def copy_of(run, tmp_path) -> Path:
+    """A copy of the run's folder, to tamper with."""
     folder = tmp_path / "copy"
     folder.mkdir()
     for item in run.path.iterdir():
         (folder / item.name).write_bytes(item.read_bytes())
+    return folder
+
+
+def edited_config(run, tmp_path, edit) -> RunError:
+    """A copy of the run's folder with config.json edited by ``edit(data)``, opened."""
+    folder = copy_of(run, tmp_path)
     data = json.loads((folder / "config.json").read_text())
     edit(data)
     (folder / "config.json").write_text(json.dumps(data))
@@ -140,10 +146,7 @@ def test_absurd_sizes_and_bad_config_files_are_one_line_before_any_work(tmp_path
 
 def tampered_copy(run, tmp_path, edit) -> Path:
     """A copy of the run's folder whose checkpoint's plain data is changed by ``edit(data)``."""
-    folder = tmp_path / "tampered"
-    folder.mkdir()
-    for item in run.path.iterdir():
-        (folder / item.name).write_bytes(item.read_bytes())
+    folder = copy_of(run, tmp_path)
     data = pickle.loads((folder / "checkpoint.dill").read_bytes())
     edit(data)
     (folder / "checkpoint.dill").write_bytes(pickle.dumps(data))

@@ -4,6 +4,7 @@ privates stay private."""
 from __future__ import annotations
 
 import ast
+import importlib
 from pathlib import Path
 
 import pytest
@@ -161,3 +162,33 @@ def test_import_cycles_are_found():
 
 def test_no_two_modules_import_each_other_even_lazily():
     assert import_cycles(import_graph()) == []
+
+
+@pytest.mark.parametrize(("module", "path"), source_modules(), ids=lambda item: str(item))
+def test_every_name_a_module_exports_exists(module, path):
+    tree = ast.parse(path.read_text())
+    exported = next(
+        (
+            ast.literal_eval(node.value)
+            for node in tree.body
+            if isinstance(node, ast.Assign) and any(getattr(target, "id", None) == "__all__" for target in node.targets)
+        ),
+        [],
+    )
+    if exported:
+        imported = importlib.import_module(module)
+        assert [name for name in exported if not hasattr(imported, name)] == []
+
+
+def test_every_library_parameter_says_its_type():
+    untyped = []
+    for _, path in source_modules():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                arguments = node.args.posonlyargs + node.args.args + node.args.kwonlyargs
+                untyped += [
+                    f"{path.relative_to(ROOT)}:{node.lineno} {node.name}"
+                    for argument in arguments
+                    if argument.arg == "library" and argument.annotation is None
+                ]
+    assert untyped == []

@@ -30,7 +30,7 @@ TINY = [
     "1",
     "--quiet",
 ]
-OUTPUTS = ("logbook.csv", "hall_of_fame.txt", "best_player.json", "config.json")
+OUTPUTS = ("logbook.csv", "hall_of_fame.txt", "best_player.json", "best_player.simplified.json", "config.json")
 
 
 def without_run_identity(path: Path) -> str:
@@ -89,12 +89,14 @@ def test_interrupted_and_resumed_run_matches_an_uninterrupted_one(tmp_path, caps
     assert main(["show", player]) == 0
     shown = capsys.readouterr().out
     assert "choose rules:" in shown and "1. if " in shown and "fitness: score" in shown
-    assert main(["show", str(broken / "best_player.json"), "--dot"]) == 0
-    dot = capsys.readouterr().out
-    genome = load_player(broken / "best_player.json").genome
-    assert dot.startswith("digraph player {") and dot.rstrip().endswith("}")
-    assert dot.count(" -> ") == genome.size  # every tree node hangs under its parent or its rule's if/then
-    assert dot.count("subgraph cluster_") == len(genome.choose_rules) + len(genome.place_rules)
+    # show prints the simplified form kept beside the player (best_player.simplified.json); --original the player
+    for extra, shown_file in (((), "best_player.simplified.json"), (("--original",), "best_player.json")):
+        assert main(["show", str(broken / "best_player.json"), "--dot", *extra]) == 0
+        dot = capsys.readouterr().out
+        genome = load_player(broken / shown_file).genome
+        assert dot.startswith("digraph player {") and dot.rstrip().endswith("}")
+        assert dot.count(" -> ") == genome.size  # every tree node hangs under its parent or its rule's if/then
+        assert dot.count("subgraph cluster_") == len(genome.choose_rules) + len(genome.place_rules)
     assert main(["match", player, "random", "--games", "4", "--quiet"]) == 0
     assert "random" in capsys.readouterr().out
 

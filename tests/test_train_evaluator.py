@@ -33,7 +33,8 @@ def test_same_seed_same_run_and_resume_is_bit_identical(tmp_path):
     other = train_evaluator(EvaluatorConfig(**{**TINY.as_dict(), "seed": 6, "plugins": ()}), tmp_path / "d")
     assert other.state()["population"] != straight.state()["population"]
     best = load_evaluator(tmp_path / "a" / "best_evaluator.json")
-    assert best.genome.text() == straight.best[0]
+    assert best.genome.text() in [row["best_tree"] for row in straight.logbook]
+    assert (tmp_path / "a" / "fitness.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_the_number_of_workers_does_not_change_the_run(tmp_path):
@@ -88,3 +89,32 @@ def test_the_cli_trains_an_evaluator_and_refuses_rule_options(tmp_path, capsys):
         capsys.readouterr()
         assert main(arguments) == 2
         assert len(capsys.readouterr().err.strip().splitlines()) == 1
+
+
+def test_the_champion_is_the_best_generation_best_on_common_final_games(tmp_path):
+    """Each generation's best replays the same final games (a slow reference here: each played on its own with
+    ``evaluate_evaluator``); the champion is the best of those (then smaller, then earlier), saved with its record."""
+    from gpquarto.gp.library import LibraryConfig
+    from gpquarto.training.evaluator_training import EvaluatorTask, evaluate_evaluator
+    from gpquarto.training.fitness import game_plan, parse_opponents
+
+    config = EvaluatorConfig(depth=1, generations=4, population=4, games=2, seed=3, final_games=6, hall_of_fame=3)
+    evolution = train_evaluator(config, tmp_path / "run")
+    rows = sorted(evolution.logbook, key=lambda row: (-row["best"], row["best_size"], row["generation"]))
+    members = []
+    for row in rows:
+        if row["best_tree"] not in [member["best_tree"] for member in members]:
+            members.append(row)
+    members = members[:3]
+    plan = game_plan(parse_opponents("minimax:depth=1"), 6, 3, "final")
+    scores = [evaluate_evaluator(EvaluatorTask(row["best_tree"], 1, plan, LibraryConfig()))[0] for row in members]
+    expected = min(range(len(members)), key=lambda i: (-scores[i], members[i]["best_size"], members[i]["generation"]))
+    saved = json.loads((tmp_path / "run" / "best_evaluator.json").read_text())
+    assert saved["tree"]["evaluator"] == members[expected]["best_tree"]
+    assert saved["fitness"]["score"] == scores[expected] and saved["fitness"]["games"] == 6
+    assert saved["fitness"]["generation"] == members[expected]["generation"]
+    # without final games: the best score seen, as before
+    plain = EvaluatorConfig(**{**config.as_dict(), "final_games": 0, "plugins": ()})
+    train_evaluator(plain, tmp_path / "plain")
+    saved = json.loads((tmp_path / "plain" / "best_evaluator.json").read_text())
+    assert saved["tree"]["evaluator"] == rows[0]["best_tree"] and saved["fitness"]["games"] == 2

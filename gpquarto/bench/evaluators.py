@@ -1,40 +1,29 @@
 """What an evaluation costs: time per leaf of an evolved evaluator against the hand-written heuristics.
 
 A *leaf* is what negamax hands to a heuristic: a position with a piece in hand that cannot win at once.
-:func:`leaf_positions` draws such positions by seeded random play, spread over the game (4 to 13 pieces on the
+:func:`~gpquarto.gp.evaluator.leaf_positions` draws such positions by seeded random play, spread over the game (4 to 13 pieces on the
 board); :func:`time_per_leaf` times evaluations over them with :func:`~gpquarto.bench.timing.median_rates`
-(interleaved repeats, medians: the machine is shared), so the ratios are fair.
+(interleaved repeats, medians: the machine is shared), so the ratios are fair. An evolved evaluator is timed
+twice: on a Board (``evaluator(board)``, what a player outside a search pays) and on the fast search's leaf
+(``evaluator.leaf``: :class:`~gpquarto.gp.features.LeafFeatures`, what the search pays).
 
-Note: the built-in heuristics also have a specialised search (:mod:`gpquarto.search.negamax`, "the fast
-search") whose last ply evaluates each square once for all the pieces placed there; an evolved evaluator
-runs in the generic search, which calls it at every leaf. :func:`time_per_search` measures that end to end.
+The search is the fair comparison: the built-in heuristics' last ply evaluates each square once for all the
+pieces given there, while an evolved evaluator is called for every piece given (its value may depend on it).
+:func:`time_per_search` measures that end to end; ``python -m gpquarto bench evaluators --evaluator FILE``
+prints both tables (:func:`evaluator_benchmark`).
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Mapping
 
 from gpquarto.bench.timing import median_rates
 from gpquarto.games.quarto.board import Board
-from gpquarto.games.quarto.pieces import CHARACTERISTICS
+from gpquarto.games.quarto.tables import CELL_CHARACTERISTICS
+from gpquarto.gp.evaluator import CompiledEvaluator, leaf_positions
+from gpquarto.search.heuristics import HEURISTICS
 from gpquarto.search.negamax import Negamax
-from gpquarto.search.tactics import threat_characteristics
-
-
-def leaf_positions(count: int, seed: int = 0) -> list[Board]:
-    """``count`` positions where a placement is due and the piece in hand cannot win at once (4..13 pieces down)."""
-    rng = random.Random(seed)
-    positions: list[Board] = []
-    while len(positions) < count:
-        board = Board()
-        stop = rng.randint(4, 13)
-        while not board.is_over() and not (board.placement_due and board.placed_count >= stop):
-            actions = board.legal_actions()
-            board.apply(actions[rng.randrange(len(actions))])
-        if not board.is_over() and not CHARACTERISTICS[board.in_hand] & threat_characteristics(board):
-            positions.append(board)
-    return positions
+from gpquarto.search.tactics import SearchLeaf, threat_counters
 
 
 def time_per_leaf(
@@ -74,3 +63,70 @@ def time_per_search(
 
     rates = median_rates({name: batch(make) for name, make in searches.items()}, repeats, 0.0)
     return {name: 1.0 / rate for name, (rate, _all) in rates.items()}
+
+
+def search_leaf(board: Board) -> SearchLeaf:
+    """``board`` (no piece in hand named yet) as the fast search holds a leaf."""
+    chars = [CELL_CHARACTERISTICS[piece] for piece in board.raw_cells]
+    counters = threat_counters(chars, board.occupied_mask, board.rules)
+    return SearchLeaf(board.rules, list(board.raw_cells), chars, board.occupied_mask, counters)
+
+
+def _leaf_state(leaf: SearchLeaf) -> tuple:
+    return leaf.rules, leaf.cells, leaf.chars, leaf.occupied, leaf.counters
+
+
+def evaluator_benchmark(
+    evaluators: Mapping[str, CompiledEvaluator],
+    *,
+    positions: int = 300,
+    search_positions: int = 40,
+    depths: tuple[int, ...] = (1, 2),
+    repeats: int = 5,
+    seconds: float = 0.2,
+    seed: int = 0,
+) -> dict[str, dict[str, float]]:
+    """Median seconds per leaf (``"leaf"``: heuristics and evaluators on a Board; ``"search leaf"``: evaluators on
+    the fast search's leaf, each with a fresh :class:`SearchLeaf`: the worst case, no sibling sharing its facts) and per placement search at each depth (``"depth D"``) of ``lines``, ``quarticity``
+    and each evaluator, over seeded leaf positions."""
+    boards = leaf_positions(positions, seed)
+    # The search shares a leaf's board facts among the pieces given there; a fresh SearchLeaf per call times the
+    # worst case (no sharing).
+    leaves = [(_leaf_state(search_leaf(board)), board.available_mask, board.in_hand) for board in boards]
+    on_board: dict[str, Callable[[Board], int]] = {name: HEURISTICS[name].evaluate for name in ("lines", "quarticity")}
+    on_board.update(evaluators)
+    table: dict[str, dict[str, float]] = {"leaf": time_per_leaf(on_board, boards, repeats=repeats, min_seconds=seconds)}
+
+    def leaf_batch(evaluator: CompiledEvaluator) -> Callable[[], int]:
+        def run() -> int:
+            for state, available, in_hand in leaves:
+                evaluator.leaf(SearchLeaf(*state), available, in_hand)
+            return len(leaves)
+
+        return run
+
+    rates = median_rates({name: leaf_batch(evaluator) for name, evaluator in evaluators.items()}, repeats, seconds)
+    table["search leaf"] = {name: 1.0 / rate for name, (rate, _all) in rates.items()}
+    searches: dict[str, Callable[[], Negamax]] = {
+        name: (lambda name=name: Negamax(name)) for name in ("lines", "quarticity")
+    }
+    searches.update({name: (lambda e=evaluator: Negamax(e.heuristic())) for name, evaluator in evaluators.items()})
+    for depth in depths:
+        table[f"depth {depth}"] = time_per_search(searches, boards[:search_positions], depth, repeats=repeats)
+    return table
+
+
+def format_evaluator_benchmark(table: dict[str, dict[str, float]]) -> str:
+    """The table as text: microseconds per leaf, milliseconds per search, and each one's ratio to ``lines``."""
+    lines = []
+    for row, times in table.items():
+        unit, scale = ("us", 1e6) if "leaf" in row else ("ms", 1e3)
+        reference = table["leaf"]["lines"] if row == "search leaf" else times["lines"]
+        cells = [f"{name} {value * scale:.3g} {unit} ({value / reference:.1f}x lines)" for name, value in times.items()]
+        what = (
+            "per leaf on the fast search's leaf"
+            if row == "search leaf"
+            else f"per {'leaf' if row == 'leaf' else 'placement search at ' + row}"
+        )
+        lines.append(f"{what}: " + "; ".join(cells))
+    return "\n".join(lines)

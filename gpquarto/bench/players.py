@@ -226,18 +226,6 @@ def format_row(timing: PlayerTiming, positions: list[Board], width: int, referen
     return row
 
 
-def format_players_benchmark(
-    timings: list[PlayerTiming], skipped: list[str], positions: list[Board], rules: Rules
-) -> str:
-    """The table printed by ``bench players`` (without a comparison)."""
-    width = max([6, *(len(timing.spec) for timing in timings)])
-    lines = [format_header(positions, rules, width)]
-    lines += [format_row(timing, positions, width) for timing in timings]
-    if skipped:
-        lines.append(f"skipped (not registered): {', '.join(skipped)}")
-    return "\n".join(lines)
-
-
 def reference_module(module_name: str):
     """Import the module named by ``--compare`` (e.g. ``tests.reference``, from a source checkout); a module
     that cannot be imported is a one-line ``ValueError``."""

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from time import perf_counter
 
+from gpquarto.bench.players import reference_module
 from gpquarto.games.interface import DecisionKind
 from gpquarto.games.quarto.board import Board
 from gpquarto.games.quarto.lines import Rules
@@ -99,8 +100,6 @@ def format_row(timing: SolverTiming, reference: SolverTiming | None = None, labe
 
 def run_solver_benchmark(args) -> int:
     """``bench solver``: print median and max solve time by empty squares and decision kind, row by row."""
-    from gpquarto.bench.players import reference_module
-
     rules = Rules(args.rules)
     empties = tuple(getattr(args, "empties", None) or EMPTIES)
     groups = solver_positions(empties=empties, per_kind=args.positions, rules=rules)

@@ -1,4 +1,4 @@
-"""``gpquarto bench engine|players|solver|train``: speed benchmarks (medians over repeats).
+"""``gpquarto bench engine|players|solver|train|evaluators``: speed benchmarks (medians over repeats).
 
 ``--game quixo``: ``engine`` times random Quixo games (pure Python, numba, the player API; ``--compare
 tests.reference`` adds the slow reference of the tests side by side), ``players`` alpha-beta's time per decision at
@@ -13,14 +13,14 @@ import argparse
 from gpquarto.cli import UsageError
 from gpquarto.cli.common import add_game_arguments, positive_float, positive_int
 
-TARGETS = ("engine", "players", "solver", "train")
+TARGETS = ("engine", "players", "solver", "train", "evaluators")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "bench",
-        help="measure speed: engine (games/s), players (time per decision), solver (time per solve) "
-        "or train (seconds per generation)",
+        help="measure speed: engine (games/s), players (time per decision), solver (time per solve), "
+        "train (seconds per generation) or evaluators (time per leaf and per search against lines)",
         description="Speed benchmarks. The machine may be shared: figures are medians over repeats.",
     )
     parser.add_argument("target", choices=TARGETS, help="what to measure")
@@ -60,6 +60,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="KEY=VALUE",
         help="train: a training setting changed from the default (repeatable; e.g. population=20), as in experiment",
     )
+    parser.add_argument(
+        "--evaluator",
+        dest="evaluators",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="evaluators: an evaluator file to time beside lines and quarticity (repeatable)",
+    )
     add_game_arguments(parser)
     parser.set_defaults(handler=run)
 
@@ -69,6 +77,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.settings and args.target != "train":
         raise UsageError("--set changes a training setting: it goes with 'bench train' only")
+    if args.evaluators and args.target != "evaluators":
+        raise UsageError("--evaluator goes with 'bench evaluators' only")
     if args.game != "quarto":
         return run_quixo_benchmark(args)
     if args.size is not None:
@@ -83,6 +93,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.target == "train":
         return run_train_benchmark(args)
+    if args.target == "evaluators":
+        return run_evaluator_benchmark(args)
     if args.target == "solver":
         from gpquarto.bench.solver import run_solver_benchmark
 
@@ -147,4 +159,19 @@ def run_quixo_benchmark(args: argparse.Namespace) -> int:
             if not compiled.AVAILABLE:
                 raise UsageError('bench solver --compiled needs numba: pip install "gpquarto[fast]"')
         print(quixo.solver_time(size, rules, compiled=args.compiled))  # type: ignore[arg-type]
+    return 0
+
+
+def run_evaluator_benchmark(args: argparse.Namespace) -> int:
+    """Time per leaf and per placement search (depths 1 and 2) of each ``--evaluator`` beside ``lines``."""
+    from gpquarto.bench.evaluators import evaluator_benchmark, format_evaluator_benchmark
+    from gpquarto.gp.evaluator_files import load_evaluator
+
+    if not args.evaluators:
+        raise UsageError("bench evaluators needs at least one --evaluator FILE")
+    try:
+        evaluators = {path: load_evaluator(path) for path in args.evaluators}
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    print(format_evaluator_benchmark(evaluator_benchmark(evaluators, repeats=args.repeats, seconds=args.seconds / 5)))
     return 0

@@ -118,8 +118,8 @@ def load_bank(
 def run(args: argparse.Namespace) -> int:
     from gpquarto.atomic import write_text_atomic
     from gpquarto.grading.grade import grade_players
-    from gpquarto.grading.players import make_unattended_player
     from gpquarto.grading.report import format_reports, reports_csv, save_grade_png
+    from gpquarto.resolve import make_unattended_player
 
     if len(set(args.players)) != len(args.players):
         raise ValueError("a player is listed twice")

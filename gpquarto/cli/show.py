@@ -5,12 +5,18 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gpquarto.cli import UsageError
 from gpquarto.cli.common import add_plugin_argument
 from gpquarto.learned.storage import LEARNED_SUFFIX
 from gpquarto.plain_files import read_plain_file
+
+if TYPE_CHECKING:  # the CLI imports the GP layer only when a command needs it
+    from gpquarto.gp.genome import Genome
+    from gpquarto.gp.primitives import PrimitiveLibrary
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -23,6 +29,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("file", metavar="FILE", help="saved player (.p or .json), game record (.json) or position text")
     parser.add_argument("--dot", action="store_true", help="print the rule trees as a Graphviz DOT graph instead")
+    parser.add_argument(
+        "--original",
+        action="store_true",
+        help="a player with a simplified form beside it (best_player.simplified.json in a run folder): show the "
+        "original rules instead of the simplified ones",
+    )
     parser.add_argument("--png", default=None, metavar="IMAGE", help="draw the position or the game (PNG)")
     usage = parser.add_argument_group(
         "rule usage",
@@ -118,8 +130,30 @@ def describe(data: dict, genome) -> str:
     for key, label in (("config", "config"), ("library_versions", "primitive sources")):
         if data.get(key):
             lines.append(f"{label}: {bounded_text(data[key])}")
+    simplification = data.get("simplification")
+    if isinstance(simplification, dict):
+        lines.append(simplification_text(simplification))
     lines.append(genome.describe())
     return "\n".join(lines)
+
+
+def simplification_text(report: dict) -> str:
+    """What a simplified player's file says was removed, in one line (bounded: the file is not trusted)."""
+    try:
+        from gpquarto.gp.simplify import Simplification
+
+        return printable(Simplification(**report).summary())[:MAX_METADATA_CHARACTERS]
+    except (TypeError, ValueError, KeyError, AttributeError):
+        return f"simplification: {bounded_text(report)}"
+
+
+def simplified_sibling(path: str) -> Path | None:
+    """``X.simplified.json`` beside the player file ``X.p`` or ``X.json``, when it exists."""
+    file = Path(path)
+    if file.name.endswith(".simplified.json"):
+        return None
+    sibling = file.with_name(f"{file.stem}.simplified.json")
+    return sibling if sibling.is_file() else None
 
 
 def _quote(text: str) -> str:
@@ -170,15 +204,19 @@ def run(args: argparse.Namespace) -> int:
         return show_game_or_position(game, args.png)
     if args.png:
         raise UsageError("--png draws a game record or a position, not a player")
-    if is_evaluator_file(args.file):
-        print(describe_evaluator(args.file, plugins=tuple(args.plugins) if args.plugins else None))
+    sibling = None if args.original else simplified_sibling(args.file)
+    if sibling is not None:
+        print(f"(the simplified form of {args.file}, from {sibling}; --original shows the original)", file=sys.stderr)
+    path = str(sibling or args.file)
+    if is_evaluator_file(path):
+        print(describe_evaluator(path, plugins=tuple(args.plugins) if args.plugins else None))
         return 0
-    data = read_player_file(args.file)
+    data = read_player_file(path)
     try:
         library = default_library(tuple(args.plugins) if args.plugins else None)
     except ValueError as error:
         raise UsageError(str(error)) from None
-    genome = genome_from_data(data, library, args.file)
+    genome = genome_from_data(data, library, path)
     if args.dot:
         print(to_dot(genome))
         return 0
@@ -219,7 +257,7 @@ def describe_learned(path: str) -> str:
     return "\n".join(lines)
 
 
-def usage_text(genome, library, args: argparse.Namespace) -> str:
+def usage_text(genome: Genome, library: PrimitiveLibrary, args: argparse.Namespace) -> str:
     """The rule-usage section for ``show`` (see :mod:`gpquarto.grading.usage`)."""
     from gpquarto.gp.player import EvolvedPlayer
     from gpquarto.grading.usage import format_usage, rule_usage

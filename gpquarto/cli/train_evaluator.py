@@ -1,7 +1,7 @@
 """``gpquarto train --genome evaluator --depth D``: the evaluator runs of
 :mod:`gpquarto.training.evaluator_training` (``--generations``, ``--population``, ``--games``,
-``--opponents``, ``--seed``, ``--plugin``, ``--run-dir``, ``--resume`` and the runner options apply; the
-options of rule training are refused)."""
+``--opponents``, ``--seed``, ``--final-games``, ``--plugin``, ``--run-dir``, ``--resume`` and the runner options
+apply; the options of rule training are refused)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from gpquarto.cli import UsageError
 from gpquarto.cli.common import make_runner_from_args
 
 #: Options of ``train`` that an evaluator run reads (option dest == config field).
-EVALUATOR_OPTIONS = ("depth", "generations", "population", "games", "opponents", "seed", "plugins")
+EVALUATOR_OPTIONS = ("depth", "generations", "population", "games", "opponents", "seed", "plugins", "final_games")
 #: Options of ``train`` that only rule runs read.
 RULE_ONLY_OPTIONS = (
     "schedule",
@@ -23,7 +23,6 @@ RULE_ONLY_OPTIONS = (
     "tactical",
     "lookahead",
     "start_from",
-    "final_games",
     "hall_of_fame_per_generation",
     "filename",
 )

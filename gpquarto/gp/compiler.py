@@ -11,6 +11,8 @@ from collections.abc import Callable
 
 from deap import gp
 
+from gpquarto.gp.primitives import PrimitiveLibrary
+
 Compiled = Callable[[object], object]
 
 
@@ -46,7 +48,7 @@ def _closure(spec, children: list[Compiled]) -> Compiled:
     return lambda features: function(*[child(features) for child in children])
 
 
-def compile_tree(tree: gp.PrimitiveTree, library) -> Compiled:
+def compile_tree(tree: gp.PrimitiveTree, library: PrimitiveLibrary) -> Compiled:
     """Turn ``tree`` into a function of the decision's features, using ``library.get(name)`` for each node."""
     stack: list[Compiled] = []
     for node in reversed(tree):

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from gpquarto.atomic import write_bytes_atomic
 from gpquarto.gp.evaluator import CompiledEvaluator, EvaluatorGenome
+from gpquarto.gp.primitives import PrimitiveLibrary
 from gpquarto.gp.storage import PLAYER_FORMAT, default_library
 from gpquarto.plain_files import read_plain_file
 
@@ -24,7 +25,7 @@ EVALUATOR_FORMAT = "gpquarto-evaluator/1"
 
 def evaluator_data(
     genome: EvaluatorGenome,
-    library,
+    library: PrimitiveLibrary,
     *,
     name: str = "evolved",
     config: dict | None = None,
@@ -77,15 +78,24 @@ def _problem(data: object) -> str:
     tree = data.get("tree")
     if not isinstance(tree, dict) or set(tree) != {"evaluator"} or not isinstance(tree["evaluator"], str):
         return "'tree' must map 'evaluator' to the tree text"
-    for key, kind in (("primitives", dict), ("library_versions", dict), ("config", dict), ("fitness", dict)):
+    for key, kind in (
+        ("primitives", dict),
+        ("library_versions", dict),
+        ("config", dict),
+        ("fitness", dict),
+        ("simplification", dict),
+    ):
         if key in data and not isinstance(data[key], kind):
             return f"{key!r} must be a {kind.__name__}"
+    report = data.get("simplification", {})
+    if any(not isinstance(report.get(key, 0), int) for key in ("nodes_before", "nodes_after", "checked_positions")):
+        return "'simplification' must hold counts"
     if "name" in data and not isinstance(data["name"], str):
         return "'name' must be a str"
     return ""
 
 
-def evaluator_from_data(data: dict, library=None, *, source: str = "") -> CompiledEvaluator:
+def evaluator_from_data(data: dict, library: PrimitiveLibrary | None = None, *, source: str = "") -> CompiledEvaluator:
     """A :class:`CompiledEvaluator` from validated evaluator data; ``source`` names it in messages."""
     library = library if library is not None else default_library()
     try:
@@ -102,7 +112,7 @@ def evaluator_from_data(data: dict, library=None, *, source: str = "") -> Compil
 
 
 def load_evaluator(
-    path: str | os.PathLike[str], library=None, *, plugins: tuple[str, ...] | None = None
+    path: str | os.PathLike[str], library: PrimitiveLibrary | None = None, *, plugins: tuple[str, ...] | None = None
 ) -> CompiledEvaluator:
     """A :class:`CompiledEvaluator` from an evaluator file (``plugins`` default: ``GPQUARTO_PLUGINS``)."""
     data = read_evaluator_file(path)
@@ -121,18 +131,27 @@ def is_evaluator_file(path: str | os.PathLike[str]) -> bool:
     return isinstance(data, dict) and data.get("format") == EVALUATOR_FORMAT
 
 
-def describe_evaluator(path: str | os.PathLike[str], library=None, *, plugins: tuple[str, ...] | None = None) -> str:
-    """What ``show`` prints for an evaluator file: its name, formula, size and fitness."""
+def describe_evaluator(
+    path: str | os.PathLike[str], library: PrimitiveLibrary | None = None, *, plugins: tuple[str, ...] | None = None
+) -> str:
+    """What ``show`` prints for an evaluator file: its name, formula, size and fitness (and, for a simplified
+    evaluator, the size of the original)."""
     data = read_evaluator_file(path)
     evaluator = evaluator_from_data(
         data, library if library is not None else default_library(plugins), source=str(path)
     )
     fitness = ", ".join(f"{key} {value}" for key, value in sorted(data.get("fitness", {}).items()))
-    return "\n".join(
-        [
-            f"evaluator {evaluator.name} ({evaluator.genome.size} nodes; scores for the player to move)",
-            f"  {evaluator.genome.describe()}",
-            f"  fitness: {fitness or 'none recorded'}",
-            f"  play it as minimax:depth=D,evaluator={path}",
-        ]
-    )
+    lines = [
+        f"evaluator {evaluator.name} ({evaluator.genome.size} nodes; scores for the player to move)",
+        f"  {evaluator.genome.describe()}",
+        f"  fitness: {fitness or 'none recorded'}",
+        f"  play it as minimax:depth=D,evaluator={path}",
+    ]
+    report = data.get("simplification")
+    if report:
+        lines.insert(
+            1,
+            f"  simplified: {report.get('nodes_before')} -> {report.get('nodes_after')} nodes; scores like the original "
+            f"at {report.get('checked_positions')} positions",
+        )
+    return "\n".join(lines)

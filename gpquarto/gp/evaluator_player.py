@@ -10,7 +10,9 @@ work wherever a player spec does. A path with a comma cannot be written in a spe
 from __future__ import annotations
 
 from gpquarto.gp.evaluator import CompiledEvaluator
-from gpquarto.gp.evaluator_files import load_evaluator
+from gpquarto.gp.evaluator_files import evaluator_from_data, load_evaluator
+from gpquarto.gp.primitives import PrimitiveLibrary
+from gpquarto.gp.storage import default_library
 from gpquarto.players.base import Player
 from gpquarto.players.registry import make_named_player, parse_spec
 
@@ -32,10 +34,21 @@ def is_evaluator_spec(spec: str) -> bool:
     return EVALUATOR_PARAMETER in values
 
 
+def evaluator_file(spec: str) -> str:
+    """The evaluator file an evaluator spec names (``is_evaluator_spec(spec)`` must hold)."""
+    return parse_spec(spec)[1][EVALUATOR_PARAMETER]
+
+
 def evaluator_player(
-    spec: str, *, seed: int | None = None, plugins: tuple[str, ...] | None = None, library=None
+    spec: str,
+    *,
+    seed: int | None = None,
+    plugins: tuple[str, ...] | None = None,
+    library: PrimitiveLibrary | None = None,
+    data: dict | None = None,
 ) -> Player:
-    """The searching player of ``spec`` with its evaluator file loaded; one-line ``ValueError`` on any problem."""
+    """The searching player of ``spec`` with its evaluator loaded, from the file, or from ``data`` (the file's
+    validated content, as match workers get it: they need no file); one-line ``ValueError`` on any problem."""
     name, values = parse_spec(spec)
     path = values.pop(EVALUATOR_PARAMETER)
     if name not in SEARCHING_PLAYERS:
@@ -44,7 +57,10 @@ def evaluator_player(
         raise ValueError(f"player spec {spec!r}: give heuristic or evaluator, not both")
     if not path:
         raise ValueError(f"player spec {spec!r}: evaluator= needs an evaluator file")
-    evaluator = load_evaluator(path, library, plugins=plugins)
+    if data is not None:
+        evaluator = evaluator_from_data(data, library if library is not None else default_library(plugins), source=path)
+    else:
+        evaluator = load_evaluator(path, library, plugins=plugins)
     return searching_player(name, values, evaluator, spec=spec, seed=seed)
 
 

@@ -22,6 +22,7 @@ from deap import base, gp
 from gpquarto.games.interface import DecisionKind
 from gpquarto.gp.compiler import compile_tree
 from gpquarto.gp.features import Features
+from gpquarto.gp.primitives import PrimitiveLibrary
 from gpquarto.gp.textform import format_tree, parse_tree
 from gpquarto.gp.types import Piece, Square
 
@@ -167,7 +168,7 @@ class CompiledRule:
 
     __slots__ = ("condition", "action", "true", "legal", "index")
 
-    def __init__(self, rule: Rule, library, index: int = 0) -> None:
+    def __init__(self, rule: Rule, library: PrimitiveLibrary, index: int = 0) -> None:
         self.condition = compile_tree(rule.condition, library)
         self.action = compile_tree(rule.action, library)
         self.true = 0
@@ -183,7 +184,7 @@ class RuleSet:
     before any decision). It explains a decision after the fact at the cost of one attribute store.
     """
 
-    def __init__(self, genome: Genome, library) -> None:
+    def __init__(self, genome: Genome, library: PrimitiveLibrary) -> None:
         self.genome = genome
         self.choose_rules = [CompiledRule(rule, library, index) for index, rule in enumerate(genome.choose_rules)]
         self.place_rules = [CompiledRule(rule, library, index) for index, rule in enumerate(genome.place_rules)]

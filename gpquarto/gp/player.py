@@ -6,6 +6,7 @@ import random
 
 from gpquarto.games.quarto.board import BoardView
 from gpquarto.gp.genome import Genome, RuleSet
+from gpquarto.gp.primitives import PrimitiveLibrary
 from gpquarto.players.base import QuartoPlayer
 
 
@@ -18,7 +19,13 @@ class EvolvedPlayer(QuartoPlayer):
     """
 
     def __init__(
-        self, genome: Genome, library, *, seed: int | None = None, name: str = "evolved", metadata: dict | None = None
+        self,
+        genome: Genome,
+        library: PrimitiveLibrary,
+        *,
+        seed: int | None = None,
+        name: str = "evolved",
+        metadata: dict | None = None,
     ) -> None:
         self.genome = genome
         self.library = library

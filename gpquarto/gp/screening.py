@@ -20,11 +20,13 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from gpquarto.arena.game import play_game
 from gpquarto.games.interface import DecisionKind
 from gpquarto.gp.generation import TreeGenerator
 from gpquarto.gp.genome import KINDS, Genome, Rule
 from gpquarto.gp.library import LibraryConfig, get_library
 from gpquarto.gp.player import EvolvedPlayer
+from gpquarto.gp.primitives import PrimitiveLibrary
 from gpquarto.gp.variation import mutate_rule
 from gpquarto.players.registry import make_named_player
 from gpquarto.runner import SERIAL, Runner
@@ -72,7 +74,12 @@ class RuleScreen:
     _CACHE_LIMIT = 200_000
 
     def __init__(
-        self, library, config: ScreeningConfig, seed: int, *, library_config: LibraryConfig | None = None
+        self,
+        library: PrimitiveLibrary,
+        config: ScreeningConfig,
+        seed: int,
+        *,
+        library_config: LibraryConfig | None = None,
     ) -> None:
         self.library = library
         self.config = config
@@ -89,8 +96,6 @@ class RuleScreen:
             return cached
         genome = Genome([rule] if kind == DecisionKind.CHOOSE else [], [rule] if kind == DecisionKind.PLACE else [])
         player = EvolvedPlayer(genome, self.library, seed=0)  # play_game reseeds it for every game
-        from gpquarto.arena.game import play_game
-
         for game in range(self.config.games):
             players = (player, self._opponent) if game % 2 == 0 else (self._opponent, player)
             play_game(players, seed=derive_seed(self.seed, "screening", game))

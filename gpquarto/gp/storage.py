@@ -24,7 +24,7 @@ from gpquarto.gp.genome import KINDS, Genome
 from gpquarto.gp.library import shared_library
 from gpquarto.gp.player import EvolvedPlayer
 from gpquarto.gp.primitives import PrimitiveLibrary
-from gpquarto.plain_files import read_plain_file
+from gpquarto.plain_files import read_checked_file
 
 PLAYER_FORMAT = "gpquarto-player/1"
 #: Suffixes of saved players: ``.p`` (dill) and ``.json`` (safe text form).
@@ -34,7 +34,7 @@ PLUGINS_VARIABLE = "GPQUARTO_PLUGINS"
 
 def player_data(
     genome: Genome,
-    library,
+    library: PrimitiveLibrary,
     *,
     name: str = "evolved",
     config: dict | None = None,
@@ -88,12 +88,13 @@ def read_player_file(path: str | os.PathLike[str]) -> dict:
     suffix = Path(path).suffix.lower()
     if suffix not in SUFFIXES:
         raise ValueError(f"{path}: a saved player file must end in .p or .json")
-    data = read_plain_file(path, "player file", json_format=suffix == ".json")
-    try:
-        _validate(data)
-    except ValueError as error:
-        raise ValueError(f"{path}: not a gpquarto player ({error})") from None
-    return data
+    return read_checked_file(
+        path,
+        "player file",
+        lambda data: _validate(data) or data,
+        json_format=suffix == ".json",
+        problem="not a gpquarto player ({error})",
+    )
 
 
 def _validate(data: object) -> None:
@@ -117,6 +118,7 @@ def _validate(data: object) -> None:
         ("fitness", dict),
         ("run", dict),
         ("name", str),
+        ("simplification", dict),
     ):
         if key in data and not isinstance(data[key], kind):
             raise ValueError(f"{key!r} must be a {kind.__name__}")
@@ -132,7 +134,7 @@ def default_library(plugins: tuple[str, ...] | None = None) -> PrimitiveLibrary:
     return shared_library(plugins_from_environment() if plugins is None else plugins, tactical=True)
 
 
-def genome_from_data(data: dict, library, path: str = "") -> Genome:
+def genome_from_data(data: dict, library: PrimitiveLibrary, path: str = "") -> Genome:
     """Parse the rules of validated player data; a missing primitive is named with where it came from."""
     try:
         return Genome.from_data(data["rules"], library.primitive_set())
@@ -151,7 +153,7 @@ class PluginChangedWarning(UserWarning):
     """A primitive source (a plugin file) differs from the one the player was saved with."""
 
 
-def changed_sources(data: dict, library) -> list[str]:
+def changed_sources(data: dict, library: PrimitiveLibrary) -> list[str]:
     """One line for each plugin file the player was saved with whose content (its hash) has changed since:
     the player may not play as it did. Files are matched by their resolved path."""
     saved = {os.path.realpath(source): version for source, version in data.get("library_versions", {}).items()}
@@ -164,7 +166,11 @@ def changed_sources(data: dict, library) -> list[str]:
 
 
 def load_player(
-    path: str | os.PathLike[str], library=None, *, seed: int | None = None, plugins: tuple[str, ...] | None = None
+    path: str | os.PathLike[str],
+    library: PrimitiveLibrary | None = None,
+    *,
+    seed: int | None = None,
+    plugins: tuple[str, ...] | None = None,
 ) -> EvolvedPlayer:
     """An :class:`~gpquarto.gp.player.EvolvedPlayer` from a ``.p`` or ``.json`` file."""
     data = read_player_file(path)
@@ -173,7 +179,7 @@ def load_player(
 
 def player_from_data(
     data: dict,
-    library=None,
+    library: PrimitiveLibrary | None = None,
     *,
     seed: int | None = None,
     plugins: tuple[str, ...] | None = None,

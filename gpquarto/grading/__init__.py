@@ -18,7 +18,6 @@ __all__ = [
     "BankPosition",
     "Decision",
     "GradeReport",
-    "Runner",
     "Tally",
     "build_bank",
     "cache_folder",

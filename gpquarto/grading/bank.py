@@ -39,7 +39,7 @@ from gpquarto.games.interface import DecisionKind, GameState
 from gpquarto.games.quarto.board import Board
 from gpquarto.games.quarto.lines import Rules
 from gpquarto.games.registry import DEFAULT_GAME, get_game
-from gpquarto.grading.players import make_unattended_player
+from gpquarto.resolve import make_unattended_player
 from gpquarto.runner import SERIAL, Runner
 from gpquarto.search.solver import DRAW, WIN, solve
 from gpquarto.seeding import derive_seed

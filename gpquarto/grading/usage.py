@@ -24,8 +24,8 @@ from gpquarto.games.quarto.board import PLACE_OFFSET, BoardView
 from gpquarto.gp.genome import KINDS
 from gpquarto.gp.player import EvolvedPlayer
 from gpquarto.grading.bank import decision_matters, solve_position
-from gpquarto.grading.players import make_unattended_player
 from gpquarto.players.base import QuartoPlayer
+from gpquarto.resolve import make_unattended_player
 from gpquarto.runner import SERIAL, Runner
 from gpquarto.seeding import derive_seed
 

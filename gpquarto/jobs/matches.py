@@ -1,7 +1,8 @@
 """Matches and tournaments between players given by spec, on any runner, identical to a serial run.
 
 A match is cut into contiguous slices of games; each task rebuilds both players from their specs (zoo
-names; a saved player travels as its plain data, so workers on other machines need no file) and plays its slice with the same per-game seeds as one serial
+names; a saved player, and the evaluator file of ``minimax:...,evaluator=FILE``, travel as their plain data, so
+workers on other machines need no file) and plays its slice with the same per-game seeds as one serial
 :func:`~gpquarto.arena.match.play_match`, so the totals do not depend on the runner or its workers.
 
 Example::
@@ -23,6 +24,8 @@ from gpquarto.arena.tournament import TournamentResult, pairing_seed, tournament
 from gpquarto.games.interface import Game
 from gpquarto.games.quarto.lines import Rules
 from gpquarto.games.registry import DEFAULT_GAME, get_game
+from gpquarto.gp.evaluator_files import read_evaluator_file
+from gpquarto.gp.evaluator_player import evaluator_file, evaluator_player, is_evaluator_spec
 from gpquarto.resolve import (
     check_player_specs,
     is_player_file,
@@ -63,6 +66,8 @@ class MatchSlice:
 
 def _player(spec: str, task: MatchSlice):
     saved = dict(task.saved)
+    if spec in saved and is_evaluator_spec(spec):
+        return evaluator_player(spec, seed=task.seed, plugins=task.plugins or None, data=saved[spec])
     if spec in saved:
         return player_from_saved(saved[spec], seed=task.seed, plugins=task.plugins or None, source=spec)
     return make_unattended_player(spec, seed=task.seed, plugins=task.plugins or None, game=task.game)
@@ -105,7 +110,8 @@ def run_matches(
 ) -> list[MatchResult]:
     """Matches of ``games`` games of ``game`` under ``settings`` (``rules``: a shorthand for
     ``settings["rules"]``), ``pairings[k] = (spec_a, spec_b, seed)``, all on one runner; results in the order
-    of ``pairings``. Every spec and setting is checked here, before any game; ``progress(n)`` counts games."""
+    of ``pairings``. Every spec and setting is checked here, before any game; ``progress(n)`` counts games.
+    Tasks are made as they are needed, in chunks of :data:`CHUNK_TASKS`, so memory stays bounded."""
     if not 0 <= games <= MAX_GAMES:
         raise ValueError(f"games must be 0 to {MAX_GAMES:,} per match, got {games:,}")
     the_game = get_game(game)
@@ -116,6 +122,8 @@ def run_matches(
             make_unattended_player(spec, plugins=plugins or None, game=the_game.name)  # a bad spec fails here
             if is_player_file(spec):
                 saved[spec] = read_saved_player(spec)
+            elif is_evaluator_spec(spec):
+                saved[spec] = read_evaluator_file(evaluator_file(spec))
     runner = runner or SerialRunner()
     size = max(1, min(MAX_SLICE, -(-games // (runner.workers * 4)))) if games else 1
     tasks = (

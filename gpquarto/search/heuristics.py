@@ -27,7 +27,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from gpquarto.games.quarto.board import Board
-from gpquarto.search.tactics import PIECES_MEETING, safe_placements_mask, threat_line_count, threat_lines
+from gpquarto.search.tactics import (
+    PIECES_MEETING,
+    SearchLeaf,
+    safe_placements_mask,
+    threat_line_count,
+    threat_lines,
+)
 
 #: Largest absolute value a heuristic may return; proven wins and losses are scored beyond it.
 HEURISTIC_LIMIT = 100
@@ -35,11 +41,18 @@ HEURISTIC_LIMIT = 100
 
 @dataclass(frozen=True)
 class Heuristic:
-    """A named evaluation and whose score it is: the player to move's, or the searching player's."""
+    """A named evaluation and whose score it is: the player to move's, or the searching player's.
+
+    ``leaf``, when given, is the same evaluation read from the fast search's own state instead of a Board:
+    ``leaf(position, available, in_hand)`` with the board as a :class:`~gpquarto.search.tactics.SearchLeaf`,
+    the mask of the pieces left and the piece in hand; it must equal ``evaluate`` on that position (the
+    search then runs its fast form, :mod:`gpquarto.search.negamax`). Evolved evaluators provide it.
+    """
 
     name: str
     evaluate: Callable[[Board], int]
     credits_searcher: bool = False
+    leaf: Callable[[SearchLeaf, int, int], int] | None = None
 
 
 def wins_only(board: Board) -> int:

@@ -62,7 +62,15 @@ from gpquarto.search.heuristics import (
     three_piece_lines,
     wins_only,
 )
-from gpquarto.search.tactics import cells_key, threat_characteristics, threat_counters, winning_squares
+from gpquarto.search.tactics import (
+    SearchLeaf,
+    SquarePlan,
+    cells_key,
+    square_plans,
+    threat_characteristics,
+    threat_counters,
+    winning_squares,
+)
 
 #: Base score of a proven win; a win with ``e`` empty squares left scores ``WIN_SCORE + e``.
 WIN_SCORE = 1000
@@ -127,7 +135,11 @@ class Negamax:
         self._table: dict[tuple[tuple[int, ...], int], tuple[int, int, int, int]] = {}
         self._root_move = -1
         self._root_ties: list[int] = []
-        kind = _FAST_KINDS.get(self.heuristic.evaluate) if ordering else None
+        kind = (
+            ("evaluator" if self.heuristic.leaf is not None else _FAST_KINDS.get(self.heuristic.evaluate))
+            if ordering
+            else None
+        )
         self._fast = _FastSearch(self, kind) if kind is not None else None
 
     def clear(self) -> None:
@@ -336,36 +348,6 @@ _FAST_KINDS = {
 #: ``SQUARE_ORBIT[rules][square]``: the least square a symmetry of the rules' lines maps ``square`` to.
 SQUARE_ORBIT = {rules: tuple(min(m[s] for m in square_maps(rules)) for s in range(16)) for rules in Rules}
 
-#: A square plan: (square, threat counters once the lines it fills drop, shared sets of the threat lines it
-#: fills, common sets of the lines it brings to three pieces, to AND with the placed piece's set).
-SquarePlan = tuple[int, int, tuple[int, ...], tuple[int, ...]]
-
-
-def square_plans(chars: list[int], occupied: int, counters: int, others) -> list[SquarePlan]:
-    """For each empty square, what filling it does whatever the piece (see :data:`SquarePlan`).
-
-    ``chars`` holds each cell's characteristic set, 0xFF when empty; ``others`` is
-    ``OTHERS_THROUGH[rules]``. Every threat line of the board appears in exactly one plan (its empty square's).
-    """
-    plans = []
-    for square in MEMBERS[occupied ^ ALL_SQUARES_MASK]:
-        base = counters
-        dropped: tuple[int, ...] = ()
-        pairs: tuple[int, ...] = ()
-        for mask, a, b, c in others[square]:
-            seen = occupied & mask
-            if seen == mask:
-                shared = chars[a] & chars[b] & chars[c]
-                if shared:
-                    base -= COUNTER_OF[shared]
-                    dropped += (shared,)
-            elif seen & (seen - 1):
-                common = chars[a] & chars[b] & chars[c]
-                if common:
-                    pairs += (common,)
-        plans.append((square, base, dropped, pairs))
-    return plans
-
 
 def _lowest(mask: int) -> int:
     return (mask & -mask).bit_length() - 1
@@ -384,6 +366,11 @@ class _FastSearch:
     def __init__(self, owner: Negamax, kind: str) -> None:
         self.owner = owner
         self.chars = [0xFF] * 16
+        self.cells = [NO_PIECE] * 16  # the pieces of the same position (read by evolved evaluations only)
+        self.rules = Rules.CLASSIC
+        # The built-in heuristics are invariant under the board's symmetries, so the empty board's roots
+        # search one move per orbit; an evolved evaluation may read named rows or characteristics: it is not.
+        self.symmetric = kind != "evaluator"
         self.parity = 0  # a placement node's mover is the searcher iff its empty count has this parity
         self.others = OTHERS_THROUGH[Rules.CLASSIC]  # of the rules of the search in progress
         self.last_ply = getattr(self, f"_make_{kind}")()
@@ -523,10 +510,71 @@ class _FastSearch:
 
         return last_ply
 
+    def _make_evaluator(self):
+        """An evolved evaluation (``Heuristic.leaf``) at every leaf: unlike the built-in heuristics its value may
+        depend on the piece given, so each safe piece is evaluated; the board after the placement is shared by
+        them (:class:`~gpquarto.search.tactics.SearchLeaf`: its square plans are computed once)."""
+        owner = self.owner
+        chars, cells = self.chars, self.cells
+        evaluate = owner.heuristic.leaf
+        unsafe, carry, high = UNSAFE_OF_COUNTERS, COUNTER_CARRY, COUNTER_HIGH
+        counter_of = COUNTER_OF
+        search = self
+
+        killer = [-1, -1]  # the square and piece of the last cutoff: siblings are often refuted by the same reply
+
+        def square_value(square, after, pairs, piece, occupied, available, beta, cut):
+            """The best value of placing ``piece`` on ``square`` and giving a safe piece, and the pieces reaching
+            it (the first piece reaching ``beta`` when ``cut``); a loss when no piece is safe."""
+            own = CHARACTERISTICS[piece]
+            for common in pairs:
+                after += counter_of[common & own]
+            safe = available & ~unsafe[(after + carry) & high]
+            if not safe:
+                return -(WIN_SCORE + (16 - occupied.bit_count()) - 1), [_lowest(available)]
+            chars[square], cells[square] = own, piece
+            leaf = SearchLeaf(search.rules, cells, chars, occupied | 1 << square, after)
+            value, pieces = -_INFINITY, []
+            order = MEMBERS[safe]
+            if cut and square == killer[0] and safe >> killer[1] & 1:
+                order = (killer[1], *(given for given in order if given != killer[1]))
+            for given in order:
+                score = -evaluate(leaf, available ^ (1 << given), given)
+                if score > value:
+                    value, pieces = score, [given]
+                    if cut and score >= beta:
+                        killer[:] = square, given
+                        break
+                elif score == value:
+                    pieces.append(given)
+            chars[square], cells[square] = 0xFF, NO_PIECE
+            return value, pieces
+
+        def last_ply(depth, piece, empties, occupied, available, counters, key, plans, alpha, beta, values=None):
+            owner.nodes += 1
+            if empties == 1:
+                return _last_square(plans, values)
+            cut = values is None
+            if cut and killer[0] >= 0 and not occupied >> killer[0] & 1:
+                plans = sorted(plans, key=lambda plan: plan[0] != killer[0])
+            best = -_INFINITY
+            for square, after, _, pairs in plans:
+                value, pieces = square_value(square, after, pairs, piece, occupied, available, beta, cut)
+                if not cut:
+                    values.append((square, value, tuple(pieces)))
+                    continue
+                best = max(best, value)
+                if best >= beta:
+                    break
+            return best
+
+        return last_ply
+
     # -------------------------------------------------------------- deeper nodes
     def _make_node(self):
         owner = self.owner
         chars = self.chars
+        cells = self.cells
         table = owner._table
         use_table = owner.use_table
         last_ply = self.last_ply
@@ -575,6 +623,7 @@ class _FastSearch:
                     continue
                 child_occupied = occupied | 1 << square
                 chars[square] = own
+                cells[square] = piece
                 child_plans = square_plans(chars, child_occupied, after, others)
                 child_key = key + (shift << (5 * square))
                 pieces = MEMBERS[safe]
@@ -600,6 +649,7 @@ class _FastSearch:
                             if alpha >= beta:
                                 break
                 chars[square] = 0xFF
+                cells[square] = NO_PIECE
                 if alpha >= beta:
                     break
             if use_table:
@@ -621,6 +671,8 @@ class _FastSearch:
         chars = self.chars
         for square, piece in enumerate(board.raw_cells):
             chars[square] = CELL_CHARACTERISTICS[piece]
+        self.cells[:] = board.raw_cells
+        self.rules = board.rules
         self.others = OTHERS_THROUGH[board.rules]
         occupied = board.occupied_mask
         # A placement node's mover is the searcher (board.player) iff (17 - empties) % 2 == searcher.
@@ -650,7 +702,7 @@ class _FastSearch:
         ranking = _Ranking()
         # On the empty board a symmetry maps (square, piece) to any (square', piece') with square' in the
         # square's orbit and piece' as far from the piece in hand (in attributes) as piece: one search each.
-        orbit = SQUARE_ORBIT[board.rules] if board.placed_count == 0 else None
+        orbit = SQUARE_ORBIT[board.rules] if board.placed_count == 0 and self.symmetric else None
         found: dict[tuple[int, int], int] = {}
         for square, after, _, pairs in plans:
             for common in pairs:
@@ -661,6 +713,7 @@ class _FastSearch:
                 continue
             child_occupied = occupied | 1 << square
             chars[square] = own
+            self.cells[square] = piece
             child_plans = (
                 square_plans(chars, child_occupied, after, others) if orbit is None or orbit[square] == square else []
             )
@@ -682,6 +735,7 @@ class _FastSearch:
                 if orbit is not None:
                     found[square, (given ^ piece).bit_count()] = value
             chars[square] = 0xFF
+            self.cells[square] = NO_PIECE
         return ranking.best, ranking.moves
 
     def best_choice(self, board: Board, depth: int, safe: int) -> tuple[int, list[int]]:
@@ -693,7 +747,7 @@ class _FastSearch:
         child = self._node_function(depth)
         ranking = _Ranking()
         for given in MEMBERS[safe]:
-            if board.placed_count == 0 and ranking.moves:  # on the empty board every piece is any other's image
+            if board.placed_count == 0 and ranking.moves and self.symmetric:  # every piece is any other's image
                 ranking.add(ranking.best, given)
                 continue
             arguments = (given, empties, occupied, available ^ (1 << given), counters, key, plans)

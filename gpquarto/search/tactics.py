@@ -25,19 +25,32 @@ from __future__ import annotations
 from gpquarto.games.quarto.board import Board, BoardView
 from gpquarto.games.quarto.lines import ALL_SQUARES_MASK, Rules
 from gpquarto.games.quarto.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
-from gpquarto.games.quarto.tables import CELL_CHARACTERISTICS, COUNTER_OF, LINE_TABLE, PIECES_MEETING
+from gpquarto.games.quarto.tables import (
+    CELL_CHARACTERISTICS,
+    COUNTER_CARRY,
+    COUNTER_HIGH,
+    COUNTER_OF,
+    LINE_TABLE,
+    OTHERS_THROUGH,
+    PIECES_MEETING,
+    UNSAFE_OF_COUNTERS,
+)
 
 __all__ = [
     "CELL_CHARACTERISTICS",
     "LINE_TABLE",
     "PIECES_MEETING",
+    "SearchLeaf",
+    "SquarePlan",
     "cells_key",
     "deadly_pieces_mask",
     "is_safe_piece",
+    "open_lines",
     "safe_pieces",
     "safe_pieces_mask",
     "safe_placements",
     "safe_placements_mask",
+    "square_plans",
     "square_threats",
     "threat_characteristics",
     "threat_counters",
@@ -190,3 +203,148 @@ def threat_lines(board: Board | BoardView) -> list[tuple[int, int]]:
             if shared:
                 found.append(((mask & ~occupied).bit_length() - 1, shared))
     return found
+
+
+def open_lines(cells: list[int] | tuple[int, ...], occupied: int, rules: Rules) -> tuple[tuple[int, int, int], ...]:
+    """Lines of ``rules`` holding at least one piece and one empty square, as ``(square mask, pieces,
+    characteristics all their pieces share)``, in the rules' line order."""
+    chars = CELL_CHARACTERISTICS
+    lines = []
+    for mask, a, b, c, d in LINE_TABLE[rules]:
+        count = (occupied & mask).bit_count()
+        if 0 < count < 4:
+            lines.append((mask, count, chars[cells[a]] & chars[cells[b]] & chars[cells[c]] & chars[cells[d]]))
+    return tuple(lines)
+
+
+# ---------------------------------------------------------------------- square plans and search leaves
+#: ``THREATS_OF_COUNTERS[(counters + COUNTER_CARRY) & COUNTER_HIGH]``: the characteristics some threat line needs.
+THREATS_OF_COUNTERS: dict[int, int] = {
+    (COUNTER_OF[threats] + COUNTER_CARRY) & COUNTER_HIGH: threats for threats in range(256)
+}
+
+#: A square plan: (square, threat counters once the lines it fills drop, shared sets of the threat lines it
+#: fills, common sets of the lines it brings to three pieces, to AND with the placed piece's set).
+SquarePlan = tuple[int, int, tuple[int, ...], tuple[int, ...]]
+
+
+def square_plans(chars: list[int], occupied: int, counters: int, others) -> list[SquarePlan]:
+    """For each empty square, what filling it does whatever the piece (see :data:`SquarePlan`).
+
+    ``chars`` holds each cell's characteristic set, 0xFF when empty; ``others`` is
+    ``OTHERS_THROUGH[rules]``. Every threat line of the board appears in exactly one plan (its empty square's).
+    """
+    plans = []
+    for square in MEMBERS[occupied ^ ALL_SQUARES_MASK]:
+        base = counters
+        dropped: tuple[int, ...] = ()
+        pairs: tuple[int, ...] = ()
+        for mask, a, b, c in others[square]:
+            seen = occupied & mask
+            if seen == mask:
+                shared = chars[a] & chars[b] & chars[c]
+                if shared:
+                    base -= COUNTER_OF[shared]
+                    dropped += (shared,)
+            elif seen & (seen - 1):
+                common = chars[a] & chars[b] & chars[c]
+                if common:
+                    pairs += (common,)
+        plans.append((square, base, dropped, pairs))
+    return plans
+
+
+class SearchLeaf:
+    """A board inside the fast search (:mod:`gpquarto.search.negamax`), before the piece to place is named.
+
+    An evolved evaluation reads its leaves through this object instead of a :class:`Board`: ``cells`` (piece
+    or ``NO_PIECE``) and ``chars`` (characteristic sets, 0xFF when empty) are the search's own lists, changed
+    as soon as the evaluation returns, so read them during the call only; ``counters`` are the board's threat
+    counters. Every piece given at a leaf sees the same board, so the tactical facts that depend on the board
+    alone are computed here once for all of them: :meth:`plans`, :meth:`unsafe_pieces`, :meth:`threat_lines`.
+    The answers equal the ones :func:`safe_pieces_mask`, :func:`winning_squares`, :func:`safe_placements_mask`
+    and :func:`threat_line_count` give for the same board (tests check them).
+    """
+
+    __slots__ = ("rules", "cells", "chars", "occupied", "counters", "_plans", "_squares", "_winners", "_open_lines")
+
+    def __init__(self, rules: Rules, cells: list[int], chars: list[int], occupied: int, counters: int) -> None:
+        self.rules = rules
+        self.cells = cells
+        self.chars = chars
+        self.occupied = occupied
+        self.counters = counters
+        self._plans: list[SquarePlan] | None = None
+        self._squares: list[tuple[int, int, int, int]] | None = None
+        self._winners = -1
+        self._open_lines: tuple[tuple[int, int, int], ...] | None = None
+
+    def plans(self) -> list[SquarePlan]:
+        """The square plans of the board (computed on first use)."""
+        if self._plans is None:
+            self._plans = square_plans(self.chars, self.occupied, self.counters, OTHERS_THROUGH[self.rules])
+        return self._plans
+
+    def unsafe_pieces(self) -> int:
+        """16-bit mask of every piece that would win somewhere at once (on the board or not: AND it)."""
+        return UNSAFE_OF_COUNTERS[(self.counters + COUNTER_CARRY) & COUNTER_HIGH]
+
+    def threat_lines(self) -> int:
+        """Number of threat lines (each is filled by exactly one square's plan)."""
+        return sum(len(plan[2]) for plan in self.plans())
+
+    def square_threats(self) -> list[tuple[int, int, int, int]]:
+        """For each empty square: (its bit, the characteristics of the threat lines it fills, the threat
+        characteristics left after any piece is placed there, the characteristics shared by the lines it brings
+        to three pieces). A piece with set ``own`` placed there leaves exactly the threat characteristics
+        ``left | (pairs & own)``: safety depends only on which characteristics some threat line needs."""
+        if self._squares is None:
+            self._squares = [
+                (
+                    1 << square,
+                    _union(dropped),
+                    THREATS_OF_COUNTERS[(after + COUNTER_CARRY) & COUNTER_HIGH],
+                    _union(pairs),
+                )
+                for square, after, dropped, pairs in self.plans()
+            ]
+        return self._squares
+
+    def open_lines(self) -> tuple[tuple[int, int, int], ...]:
+        """Lines holding at least one piece and one empty square, as ``(square mask, pieces, characteristics all
+        their pieces share)``, in the rules' line order (computed on first use)."""
+        if self._open_lines is None:
+            self._open_lines = open_lines(self.cells, self.occupied, self.rules)
+        return self._open_lines
+
+    def winning_squares(self, piece: int) -> int:
+        """Mask of the empty squares where ``piece`` completes a line at once."""
+        own = CHARACTERISTICS[piece]
+        if self._winners < 0:
+            self._winners = 0
+            for _bit, filled, _left, _pairs in self.square_threats():
+                self._winners |= filled
+        if not own & self._winners:  # the pieces a search gives at its leaves: no square to win on
+            return 0
+        found = 0
+        for bit, filled, _left, _pairs in self.square_threats():
+            if filled & own:
+                found |= bit
+        return found
+
+    def safe_placements(self, piece: int, available: int) -> int:
+        """Mask of the empty squares after which, with ``piece`` there, a piece of ``available`` is safe to give."""
+        own = CHARACTERISTICS[piece]
+        meeting = PIECES_MEETING
+        found = 0
+        for bit, _filled, left, pairs in self.square_threats():
+            if available & ~meeting[left | pairs & own]:
+                found |= bit
+        return found
+
+
+def _union(sets: tuple[int, ...]) -> int:
+    union = 0
+    for item in sets:
+        union |= item
+    return union

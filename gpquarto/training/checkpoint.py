@@ -17,7 +17,7 @@ import dill
 from gpquarto.atomic import write_bytes_atomic
 from gpquarto.gp.genome import Genome
 from gpquarto.gp.primitives import PrimitiveLibrary
-from gpquarto.plain_files import read_plain_file
+from gpquarto.plain_files import read_checked_file
 from gpquarto.training.config import EvolutionConfig
 
 CHECKPOINT_FORMAT = "gpquarto-checkpoint/1"
@@ -148,22 +148,19 @@ def read_checkpoint(
 ) -> Checkpoint:
     """Read a checkpoint written by :func:`write_checkpoint` (plain data only; anything else is refused in a
     one-line ``ValueError`` naming the file)."""
-    data = read_plain_file(path, "checkpoint")  # plain data only: a tampered file cannot run code
-    try:
-        return Checkpoint.from_data(data, library, config)
-    except ValueError as error:
-        raise ValueError(f"{path}: {error}") from None
+    # Plain data only: a tampered file cannot run code.
+    return read_checked_file(path, "checkpoint", lambda data: Checkpoint.from_data(data, library, config))
 
 
 def read_checkpoint_data(path: str | os.PathLike[str]) -> dict:
     """The plain data of the checkpoint in ``path``, checked by :func:`check_checkpoint_data` (no genome is
     read, so no library is needed): for the generations done and the logbook."""
-    data = read_plain_file(path, "checkpoint")
-    try:
-        check_checkpoint_data(data)
-    except ValueError as error:
-        raise ValueError(f"{path}: {error}") from None
-    return data
+    return read_checked_file(path, "checkpoint", _checked_data)
+
+
+def _checked_data(data: object) -> dict:
+    check_checkpoint_data(data)
+    return data  # type: ignore[return-value]  # a dict: the check says so
 
 
 def _as_state(value: object) -> object:

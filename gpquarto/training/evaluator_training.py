@@ -14,8 +14,12 @@ of workers, and the checkpoint (plain JSON: the trees as text, their fitness, th
 resuming is bit-identical to running on.
 
 The run folder holds ``config.json``, ``logbook.csv``, ``checkpoint.json`` (after every generation, atomic) and
-at the end ``best_evaluator.json`` (the best tree ever scored, as an evaluator file). Not yet shared with rule
-training: the ``hof`` opponent (played as ``random`` here), the accuracy term, plots and experiments.
+at the end ``fitness.png`` (as rule runs draw it) and ``best_evaluator.json`` (the champion, as an evaluator file: the best of each generation, at most
+``hall_of_fame`` of them, replay the same ``final_games`` games and the best of those wins, as in rule training;
+:meth:`EvaluatorEvolution.champion`) and ``best_evaluator.simplified.json`` (its formula folded:
+:func:`~gpquarto.training.simplified.simplify_evaluator`). ``--resume`` on a finished run chooses the champion
+again (a run saved before ``final_games`` existed replays with the default). Not yet shared with rule training:
+the ``hof`` opponent (played as ``random`` here), schedules, the accuracy term and experiments.
 """
 
 from __future__ import annotations
@@ -40,6 +44,8 @@ from gpquarto.plain_files import read_plain_file
 from gpquarto.runner import SERIAL, Runner
 from gpquarto.seeding import derive_seed
 from gpquarto.training.fitness import FitnessGame, check_opponents, game_plan, play_games
+from gpquarto.training.outputs import write_fitness_plot
+from gpquarto.training.simplified import SIMPLIFIED_EVALUATOR, simplify_evaluator
 
 CHECKPOINT_FORMAT = "gpquarto-evaluator-run/1"
 LOGBOOK_FIELDS = ("generation", "best", "mean", "best_size", "mean_size", "best_tree")
@@ -62,14 +68,26 @@ class EvaluatorConfig:
     height_limit: int = 8
     init_max_height: int = 4
     plugins: tuple[str, ...] = ()
+    #: Games each generation's best replays, all the same, to choose the champion (0: the best score seen).
+    final_games: int = 200
+    #: How many generations' bests (the best scores, one per generation) replay the final games.
+    hall_of_fame: int = 5
 
     def __post_init__(self) -> None:
-        for name, least in (("depth", 1), ("generations", 0), ("population", 2), ("games", 2), ("tournament", 1)):
+        for name, least in (
+            ("depth", 1),
+            ("generations", 0),
+            ("population", 2),
+            ("games", 2),
+            ("tournament", 1),
+            ("final_games", 0),
+            ("hall_of_fame", 1),
+        ):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < least:
                 raise ValueError(f"{name} must be an int >= {least}, got {value!r}")
-        if self.games % 2:
-            raise ValueError(f"games must be even (both seats), got {self.games}")
+        if self.games % 2 or self.final_games % 2:
+            raise ValueError(f"games and final_games must be even (both seats), got {self.games}, {self.final_games}")
         if not 0 <= self.elite < self.population:
             raise ValueError(f"elite must be 0..population-1, got {self.elite}")
         if not (0 <= self.crossover <= 1 and 0 <= self.mutation <= 1):
@@ -220,6 +238,40 @@ class EvaluatorEvolution:
         except (KeyError, TypeError, ValueError, IndexError) as error:
             raise ValueError(f"{source}: corrupt evaluator run checkpoint ({error})") from None
 
+    def hall_of_fame(self) -> list[tuple[str, float, int, int]]:
+        """The best genome of each generation, as ``(text, score, size, generation)``, the ``config.hall_of_fame``
+        best (higher score, then smaller, then earlier); a tree that topped several generations once."""
+        ranked = sorted(
+            self.logbook, key=lambda row: (-float(row["best"]), int(row["best_size"]), int(row["generation"]))
+        )
+        members: dict[str, tuple[str, float, int, int]] = {}
+        for row in ranked:
+            text = str(row["best_tree"])
+            if text not in members:
+                members[text] = (text, float(row["best"]), int(row["best_size"]), int(row["generation"]))
+        return list(members.values())[: self.config.hall_of_fame]
+
+    def champion(self, runner: Runner = SERIAL) -> tuple[str, dict]:
+        """The champion and its fitness: the hall of fame's member that scores best (then smaller, then earlier)
+        when every member replays the same ``final_games`` seeded games (the ``"final"`` plan, both seats), as
+        rule training chooses; with ``final_games == 0``, the best score seen. Scores of different generations
+        come from different games: a generation's best may be its luck."""
+        config = self.config
+        members = self.hall_of_fame()
+        if config.final_games == 0 or not members:
+            text, score, size = self.best  # type: ignore[misc]
+            return text, {"score": score, "size": size, "games": config.games}
+        plan = game_plan(check_opponents(config.opponent_mix), config.final_games, config.seed, "final")
+        library = LibraryConfig(plugins=config.plugins)
+        results = runner.map(
+            evaluate_evaluator, [EvaluatorTask(text, config.depth, plan, library) for text, *_ in members]
+        )
+        best = min(range(len(members)), key=lambda index: (-results[index][0], members[index][2], members[index][3]))
+        text, training_score, size, generation = members[best]
+        score, wins, draws, losses = results[best]
+        fitness = {"score": score, "wins": wins, "draws": draws, "losses": losses, "games": config.final_games}
+        return text, {**fitness, "size": size, "generation": generation, "training_score": training_score}
+
 
 def _generator(config: EvaluatorConfig) -> TreeGenerator:
     library = get_library(LibraryConfig(plugins=config.plugins))
@@ -274,15 +326,34 @@ def train_evaluator(
         if on_generation is not None:
             on_generation(evolution, row)
     if evolution.best is not None:
+        best_so_far = float("-inf")
+        rows = []
+        for row in evolution.logbook:  # the plot of rule runs: best, mean, and the best score seen so far
+            best_so_far = max(best_so_far, float(row["best"]))
+            rows.append({**row, "hall_of_fame_best": best_so_far})
+        write_fitness_plot(folder / "fitness.png", rows)
         library = get_library(LibraryConfig(plugins=evolution.config.plugins))
-        text, score, size = evolution.best
+        text, fitness = evolution.champion(runner)
         data = evaluator_data(
             EvaluatorGenome.from_text(text, library),
             library,
             name=f"{folder.name}-evaluator",
             config={"genome": "evaluator", **evolution.config.as_dict()},
-            fitness={"score": score, "size": size, "games": evolution.config.games},
+            fitness=fitness,
             run={"folder": str(folder)},
         )
         save_evaluator(folder / "best_evaluator.json", data)
+        simplified, report = simplify_evaluator(
+            EvaluatorGenome.from_text(text, library), library, evolution.config.seed
+        )
+        save_evaluator(
+            folder / SIMPLIFIED_EVALUATOR,
+            {
+                **data,
+                "name": f"{data['name']}-simplified",
+                "tree": simplified.to_data(),
+                "primitives": evaluator_data(simplified, library)["primitives"],
+                "simplification": report,
+            },
+        )
     return evolution

@@ -27,6 +27,7 @@ from gpquarto.gp.primitives import PrimitiveLibrary
 from gpquarto.gp.screening import RuleScreen, ScreeningConfig
 from gpquarto.gp.storage import genome_from_data, read_player_file
 from gpquarto.gp.variation import mutate_genome, random_genome, rule_crossover, tree_crossover
+from gpquarto.grading.cache import load_or_build_bank
 from gpquarto.runner import SERIAL, Runner
 from gpquarto.seeding import derive_seed
 from gpquarto.training.checkpoint import Checkpoint, read_checkpoint, write_checkpoint
@@ -129,8 +130,6 @@ class Evolution:
         if not self.config.accuracy_weight:
             return ()
         if self._accuracy_positions is None:
-            from gpquarto.grading.cache import load_or_build_bank
-
             bank = load_or_build_bank(self.config.training_bank(), runner=runner)
             self._accuracy_positions = tuple((item.text, tuple(item.best_actions)) for item in bank.positions)
         return self._accuracy_positions

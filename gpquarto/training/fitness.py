@@ -20,6 +20,7 @@ from gpquarto.arena.game import play_game
 from gpquarto.gp.genome import Genome
 from gpquarto.gp.library import LibraryConfig, get_library
 from gpquarto.gp.player import EvolvedPlayer
+from gpquarto.gp.primitives import PrimitiveLibrary
 from gpquarto.grading.bank import BankPosition
 from gpquarto.grading.grade import decide
 from gpquarto.resolve import make_unattended_player
@@ -191,7 +192,7 @@ def play(players: tuple, seed: int) -> int | None:
 _HALL_OF_FAME_PLAYERS: dict[tuple, EvolvedPlayer] = {}
 
 
-def _hall_of_fame_player(data: dict, library) -> EvolvedPlayer:
+def _hall_of_fame_player(data: dict, library: PrimitiveLibrary) -> EvolvedPlayer:
     """A past champion, built once per process while it stays in the hall of fame (a small cache)."""
     key = (tuple(map(tuple, data["choose"])), tuple(map(tuple, data["place"])))
     player = _HALL_OF_FAME_PLAYERS.get(key)
@@ -204,7 +205,10 @@ def _hall_of_fame_player(data: dict, library) -> EvolvedPlayer:
 
 
 def play_games(
-    player: EvolvedPlayer, games: tuple[FitnessGame, ...], hall_of_fame: tuple[dict, ...] = (), library=None
+    player: EvolvedPlayer,
+    games: tuple[FitnessGame, ...],
+    hall_of_fame: tuple[dict, ...] = (),
+    library: PrimitiveLibrary | None = None,
 ) -> tuple[int, int, int]:
     """Play ``games`` with ``player``; (wins, draws, losses)."""
     wins = draws = losses = 0

@@ -3,7 +3,8 @@
 Like PySR's run folders, a run folder remembers everything needed to resume it: ``config.json`` (the
 evolution config, the run's id and where its best player is copied), ``checkpoint.dill`` (after every
 generation, written atomically, plain data only), ``logbook.csv``, ``hall_of_fame.txt``, and at the end
-``fitness.png``, ``best_player.p`` and ``best_player.json``. Example::
+``fitness.png``, ``best_player.p`` and ``best_player.json``, and the same champion simplified for reading,
+``best_player.simplified.json`` (:mod:`gpquarto.training.simplified`). Example::
 
     >>> from gpquarto.training import EvolutionConfig, train, open_run
     >>> config = EvolutionConfig(generations=2, population=4, games=2, opponents="random", final_games=0)
@@ -41,16 +42,18 @@ from gpquarto.training.config import EvolutionConfig
 from gpquarto.training.evolution import Evolution
 from gpquarto.training.lock import folder_lock
 from gpquarto.training.outputs import as_deap_logbook, write_fitness_plot, write_hall_of_fame, write_logbook
+from gpquarto.training.simplified import SIMPLIFIED_PLAYER, simplify_champion
 
 RUN_FORMAT = "gpquarto-run/1"
 CONFIG_FILE = "config.json"
 CHECKPOINT = "checkpoint.dill"
 BEST_PLAYER = "best_player.p"
 BEST_PLAYER_TEXT = "best_player.json"
+LOGBOOK, HALL_OF_FAME, FITNESS_PLOT = "logbook.csv", "hall_of_fame.txt", "fitness.png"
 FINISHED_FILE = "finished.json"
 FINISHED_FORMAT = "gpquarto-finished/1"
 #: What a run's end writes in its folder (and lists, with the best player's copy, in ``finished.json``).
-OUTPUTS = ("logbook.csv", "hall_of_fame.txt", "fitness.png", BEST_PLAYER, BEST_PLAYER_TEXT)
+OUTPUTS = (LOGBOOK, HALL_OF_FAME, FITNESS_PLOT, BEST_PLAYER, BEST_PLAYER_TEXT, SIMPLIFIED_PLAYER)
 #: The keys of ``config.json``.
 RUN_CONFIG_KEYS = {"format", "run_id", "evolution", "best_player_copy", "plugin_files"}
 #: What a best player's copy may be called.
@@ -307,8 +310,8 @@ def _train(run: RunFolder, evolution: Evolution, runner: Runner, on_generation: 
     def after_generation(evolution: Evolution, row: dict) -> None:
         with _saying_how_to_resume(run):
             evolution.save_checkpoint(str(run.checkpoint_path))
-            write_logbook(run.path / "logbook.csv", evolution.logbook)
-            write_hall_of_fame(run.path / "hall_of_fame.txt", evolution.hall_of_fame)
+            write_logbook(run.path / LOGBOOK, evolution.logbook)
+            write_hall_of_fame(run.path / HALL_OF_FAME, evolution.hall_of_fame)
         if on_generation is not None:
             on_generation(evolution, row)
 
@@ -328,9 +331,9 @@ def _finish(run: RunFolder, evolution: Evolution, runner: Runner) -> None:
     """The run's end: choose the champion, write the logbook, hall of fame, figure and best player files, copy
     the best player, and last of all the completion mark ``finished.json`` listing them with their SHA-256."""
     best = evolution.champion(runner)
-    write_logbook(run.path / "logbook.csv", evolution.logbook)
-    write_hall_of_fame(run.path / "hall_of_fame.txt", evolution.hall_of_fame)
-    write_fitness_plot(run.path / "fitness.png", evolution.logbook)
+    write_logbook(run.path / LOGBOOK, evolution.logbook)
+    write_hall_of_fame(run.path / HALL_OF_FAME, evolution.hall_of_fame)
+    write_fitness_plot(run.path / FITNESS_PLOT, evolution.logbook)
     config = run.config
     fitness = {"score": best.fitness.values[0], **best.record, "games": config.final_games or config.games}
     name = run.best_player_copy.stem if run.best_player_copy is not None else run.path.name
@@ -345,6 +348,18 @@ def _finish(run: RunFolder, evolution: Evolution, runner: Runner) -> None:
     save_player(run.best_player_path, data)
     save_player(run.path / BEST_PLAYER_TEXT, data)
     _copy_best_player(run, data)
+    simplified, report = simplify_champion(
+        best, evolution.library, evolution.opponents_now(), config.seed, config.final_games or config.games
+    )
+    simplified_data = player_data(
+        simplified,
+        evolution.library,
+        name=f"{name}-simplified",
+        config=data["config"],
+        fitness=fitness,
+        run=data["run"],
+    )
+    save_player(run.path / SIMPLIFIED_PLAYER, {**simplified_data, "simplification": report.to_data()})
     outputs = list(OUTPUTS)  # by name in the run folder; the copy by its absolute path
     if run.best_player_copy is not None and run.best_player_copy.resolve() != run.best_player_path.resolve():
         outputs.append(str(run.best_player_copy))

@@ -1,5 +1,9 @@
 """Training run folders for the web app's Runs page: ``runs/NAME/`` with its logbook, hall of fame and best player.
 
+The file names are the training library's (:mod:`gpquarto.training.run`): the layout of a run folder is known
+in one place. Folders are shown even without a ``config.json`` (a run being written, or one copied by hand),
+which :class:`~gpquarto.training.run.RunFolder` would refuse.
+
 Only direct sub-folders of the runs folder are opened, by exact name, and a symbolic link is followed only
 when it stays inside the runs folder: a request cannot reach other files. Numbers that JSON cannot carry
 (a run trained with an infinite weight) are sent as null.
@@ -11,9 +15,10 @@ import csv
 import math
 from pathlib import Path
 
+from gpquarto.training.run import BEST_PLAYER_TEXT as BEST_PLAYER
+from gpquarto.training.run import FITNESS_PLOT, HALL_OF_FAME, LOGBOOK
 from gpquarto.web.sessions import RequestError
 
-LOGBOOK, HALL_OF_FAME, BEST_PLAYER, FITNESS_PLOT = "logbook.csv", "hall_of_fame.txt", "best_player.json", "fitness.png"
 RUN_FILES = (LOGBOOK, HALL_OF_FAME, BEST_PLAYER, FITNESS_PLOT)
 MAX_TEXT_BYTES = 2_000_000
 #: The longest run name looked up (longer ones cannot be folder names).

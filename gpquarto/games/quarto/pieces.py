@@ -55,14 +55,6 @@ def check_piece(piece: object) -> int:
     return check_index(piece, "a piece", PIECE_COUNT)
 
 
-def share_characteristic(pieces: list[int] | tuple[int, ...]) -> bool:
-    """True when all the given pieces share at least one characteristic."""
-    common = 0xFF
-    for piece in pieces:
-        common &= CHARACTERISTICS[piece]
-    return common != 0
-
-
 def _bit_tuples() -> tuple[tuple[int, ...], ...]:
     table: list[tuple[int, ...]] = [()]
     for bit in range(16):

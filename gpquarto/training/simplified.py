@@ -1,0 +1,77 @@
+"""The champion simplified for reading: ``best_player.simplified.json`` beside ``best_player.json``.
+
+Training ends by simplifying its champion (:func:`gpquarto.gp.simplify.simplify_genome`): rules that can never
+decide go, trees are folded, and rules that never decided in the first ``USAGE_GAMES`` final games (the
+``"final"`` games of the run's last opponent mix, seats alternating; ``hof`` is played as ``random``; fewer when
+the run plays fewer final games) go too, as long as the simplified player decides exactly like the original at
+every position of twice as many other seeded games (against the same mix, ``random`` and ``novice``: the
+original's own decisions). The original stays the run's player; the simplified one is a player file of its own
+that carries what was removed (``"simplification"``), and ``show`` prints it. Evaluator runs do the same with
+their formula (:func:`simplify_evaluator`: algebraic folding, checked on seeded leaf positions).
+"""
+
+from __future__ import annotations
+
+from gpquarto.arena.game import play_game
+from gpquarto.games.quarto.board import Board
+from gpquarto.gp.evaluator import EvaluatorGenome, leaf_positions
+from gpquarto.gp.features import Features
+from gpquarto.gp.genome import Genome
+from gpquarto.gp.player import EvolvedPlayer
+from gpquarto.gp.primitives import PrimitiveLibrary
+from gpquarto.gp.simplify import Simplification, simplify_evaluator_tree, simplify_genome
+from gpquarto.resolve import make_unattended_player
+from gpquarto.training.fitness import HALL_OF_FAME, game_plan, parse_opponents
+
+#: Final games (at most) whose decisions show which rules are used; twice as many other games check the result.
+USAGE_GAMES = 200
+#: Name of the simplified player's file in a run folder.
+SIMPLIFIED_PLAYER = "best_player.simplified.json"
+
+
+def decision_positions(
+    genome: Genome, library: PrimitiveLibrary, opponents: str, games: int, seed: int, label: str
+) -> list[Board]:
+    """Every position where ``genome`` decided in ``games`` seeded games against the mix ``opponents`` (both seats,
+    :func:`~gpquarto.training.fitness.game_plan` under ``label``; ``hof`` played as ``random``)."""
+    player = EvolvedPlayer(genome, library, seed=0)
+    opponents_by_spec: dict[str, object] = {}
+    positions: list[Board] = []
+    for game in game_plan(parse_opponents(opponents), games, seed, label):
+        spec = "random" if game.opponent == HALL_OF_FAME else game.opponent
+        opponent = opponents_by_spec.get(spec) or opponents_by_spec.setdefault(spec, make_unattended_player(spec))
+        players = (player, opponent) if game.seat == 0 else (opponent, player)
+        record = play_game(players, seed=game.seed)
+        board = Board.from_text(record.start)
+        for action in record.actions:
+            if board.player == game.seat:
+                positions.append(board.copy())
+            board.apply(action)
+    return positions
+
+
+def simplify_champion(
+    genome: Genome, library: PrimitiveLibrary, opponents: str, seed: int, final_games: int
+) -> tuple[Genome, Simplification]:
+    """The champion simplified, checked on the positions of other games (see the module docstring); a run that
+    played ``final_games`` final games (or, without them, ``final_games`` fitness games) uses as many, up to
+    ``USAGE_GAMES``."""
+    games = max(2, min(USAGE_GAMES, final_games) // 2 * 2)
+    usage = decision_positions(genome, library, opponents, games, seed, "final")
+    check = decision_positions(genome, library, f"{opponents},random,novice", 2 * games, seed, "simplification check")
+    return simplify_genome(genome, library, usage, check)
+
+
+#: Leaf positions at which a simplified evaluator must score exactly like the original.
+EVALUATOR_CHECK_POSITIONS = 2000
+#: Name of the simplified evaluator's file in an evaluator run folder.
+SIMPLIFIED_EVALUATOR = "best_evaluator.simplified.json"
+
+
+def simplify_evaluator(genome: EvaluatorGenome, library: PrimitiveLibrary, seed: int) -> tuple[EvaluatorGenome, dict]:
+    """The evaluator folded (:func:`~gpquarto.gp.simplify.simplify_evaluator_tree`) if it scores like the original at
+    ``EVALUATOR_CHECK_POSITIONS`` seeded leaf positions, and what changed (nodes before and after)."""
+    leaves = [Features(board) for board in leaf_positions(EVALUATOR_CHECK_POSITIONS, seed)]
+    tree = simplify_evaluator_tree(genome.tree, library, leaves)
+    report = {"nodes_before": len(genome.tree), "nodes_after": len(tree), "checked_positions": len(leaves)}
+    return EvaluatorGenome(tree), report
