@@ -448,3 +448,15 @@ def test_grading_a_quixo_player_that_breaks_the_rules_counts_a_forfeit():
         d.forfeit.startswith("illegal action 0: ") and "back in where it was taken" in d.forfeit
         for d in report.decisions
     )
+
+
+@pytest.mark.skipif(not _numba(), reason="solving 4x4 takes numba (pip install 'gpquarto[fast]')")
+def test_grade_quixo_on_4x4_against_the_exact_solution(cli, quixo_4x4_solution):
+    done = cli("grade", "random", "alphabeta:depth=1", "solver", "--game", "quixo", "--positions", "20", "--quiet")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "bank: 20 positions, 4-12 blank cubes, quixo 4x4 official rules, seed 0, grade"
+    rows = {line.split()[0]: line.split() for line in lines[2:5]}
+    assert rows["solver"][1] == rows["solver"][3] == "100.0%"
+    assert float(rows["random"][1].rstrip("%")) < 100
+    assert "bank built in " in done.stdout
