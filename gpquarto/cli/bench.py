@@ -127,6 +127,21 @@ def run_train_benchmark(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_evaluator_benchmark(args: argparse.Namespace) -> int:
+    """Time per leaf and per placement search (depths 1 and 2) of each ``--evaluator`` beside ``lines``."""
+    from gpquarto.bench.evaluators import evaluator_benchmark, format_evaluator_benchmark
+    from gpquarto.gp.evaluator_files import load_evaluator
+
+    if not args.evaluators:
+        raise UsageError("bench evaluators needs at least one --evaluator FILE")
+    try:
+        evaluators = {path: load_evaluator(path) for path in args.evaluators}
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    print(format_evaluator_benchmark(evaluator_benchmark(evaluators, repeats=args.repeats, seconds=args.seconds / 5)))
+    return 0
+
+
 def run_quixo_benchmark(args: argparse.Namespace) -> int:
     """``bench engine|players|solver --game quixo`` (see :mod:`gpquarto.bench.quixo`)."""
     from gpquarto.bench import quixo
@@ -159,19 +174,4 @@ def run_quixo_benchmark(args: argparse.Namespace) -> int:
             if not compiled.AVAILABLE:
                 raise UsageError('bench solver --compiled needs numba: pip install "gpquarto[fast]"')
         print(quixo.solver_time(size, rules, compiled=args.compiled))  # type: ignore[arg-type]
-    return 0
-
-
-def run_evaluator_benchmark(args: argparse.Namespace) -> int:
-    """Time per leaf and per placement search (depths 1 and 2) of each ``--evaluator`` beside ``lines``."""
-    from gpquarto.bench.evaluators import evaluator_benchmark, format_evaluator_benchmark
-    from gpquarto.gp.evaluator_files import load_evaluator
-
-    if not args.evaluators:
-        raise UsageError("bench evaluators needs at least one --evaluator FILE")
-    try:
-        evaluators = {path: load_evaluator(path) for path in args.evaluators}
-    except ValueError as error:
-        raise UsageError(str(error)) from None
-    print(format_evaluator_benchmark(evaluator_benchmark(evaluators, repeats=args.repeats, seconds=args.seconds / 5)))
     return 0
