@@ -460,3 +460,15 @@ def test_grade_quixo_on_4x4_against_the_exact_solution(cli, quixo_4x4_solution):
     assert rows["solver"][1] == rows["solver"][3] == "100.0%"
     assert float(rows["random"][1].rstrip("%")) < 100
     assert "bank built in " in done.stdout
+
+
+def test_a_quixo_tournament_on_3x3_grades_its_players(cli, tmp_path):
+    out = tmp_path / "tournament"
+    done = cli(
+        "tournament", "random", "solver", "--game", "quixo", "--size", "3", "--games", "4", "--grade",
+        "--grade-positions", "12", "--out", str(out), "--quiet", "--workers", "1",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "accuracy (95% CI)" in done.stdout and (out / "grade.csv").is_file()
+    assert "solver,all,all,12,12,1.0000" in (out / "grade.csv").read_text()
+    one_line_error(cli("tournament", "random", "solver", "--game", "quixo", "--grade"), "on --size 3 or 4")
