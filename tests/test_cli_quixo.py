@@ -126,7 +126,7 @@ def test_show_a_quixo_record_with_its_moves_final_board_and_result(cli, tmp_path
         (
             {"size": 3, "ply_limit": 3},
             ["a1 to right", "c3 to left", "c1 to left"],
-            "draw: the ply limit (3 plies) was reached",
+            "draw: the ply limit (3 moves) was reached",
         ),
     ],
 )

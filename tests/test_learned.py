@@ -191,3 +191,36 @@ def test_a_player_of_another_game_is_refused(tmp_path, model):
     path = save(tmp_path, model)
     with pytest.raises(ValueError, match="not chess|unknown game"):
         load_learned_player(path, game="chess")
+
+
+def test_a_learned_player_is_a_leaf_evaluator_for_minimax(tmp_path, model):
+    from gpquarto.learned.evaluator import load_learned_evaluator
+
+    path = save(tmp_path, model)
+    evaluator = load_learned_evaluator(path)
+    for board in [b for b in random_positions(80, seed=9) if b.in_hand != NO_PIECE and not b.is_over()][:20]:
+        # the position with a piece in hand is the hander's afterstate: scored for the player to move
+        assert evaluator(board) == -round(100 * slow_value(board, model.weights))
+    player = make_player(f"minimax:depth=1,evaluator={path}")
+    assert player.name == f"minimax:depth=1,evaluator={path}"
+    board = Board.from_text("012./..../..../.... 3")
+    assert player.place_piece(board.view(), board.in_hand) == 3  # the search still sees the win
+    with pytest.raises(ValueError, match="not quarto"):
+        load_learned_evaluator(save_quixo(tmp_path))
+
+
+def save_quixo(tmp_path):
+    quixo = NTupleModel(default_encoder("quixo", {"size": 3}))
+    header, arrays = learned_data(quixo, game="quixo", settings={"size": 3}, method="td-ntuple")
+    save_learned_player(tmp_path / "quixo.npz", header, arrays)
+    return tmp_path / "quixo.npz"
+
+
+def test_the_guard_travels_in_the_file_and_can_be_overridden(tmp_path, model):
+    header, arrays = learned_data(model, game="quarto", settings={"rules": "classic"}, method="td-ntuple", guard=True)
+    save_learned_player(tmp_path / "guarded.npz", header, arrays)
+    assert make_player(str(tmp_path / "guarded.npz")).guard is True
+    assert load_learned_player(tmp_path / "guarded.npz", guard=False).guard is False
+    assert make_player(str(save(tmp_path, model))).guard is False
+    with pytest.raises(ValueError, match="'guard' must be true or false"):
+        save_learned_player(tmp_path / "bad.npz", {**header, "guard": "yes"}, arrays)

@@ -81,11 +81,26 @@ def arrays_of(path):
     return header, arrays
 
 
-@pytest.mark.parametrize(("method", "episodes"), [("td-ntuple", 120), ("q-learning", 6)])
-def test_one_worker_or_two_give_the_same_model(tmp_path, method, episodes):
-    # The tables' canonical keys are slow (about 0.3 s an episode): a few episodes show the merge order.
+@pytest.mark.parametrize(
+    ("game", "method", "episodes"),
+    [
+        ("quarto", "td-ntuple", 120),
+        ("quarto", "q-learning", 6),
+        ("quixo", "td-ntuple", 40),
+        ("quixo", "q-learning", 20),
+        ("quixo", "monte-carlo", 20),
+    ],
+)
+def test_one_worker_or_two_give_the_same_model(tmp_path, game, method, episodes):
+    # Quarto's canonical keys are slow (about 0.3 s an episode): a few episodes show the merge order.
     config = LearnConfig(
-        method=method, episodes=episodes, batch=episodes // 2, seed=3, opponents="self:1,random:1", eval_games=0
+        game=game,
+        method=method,
+        episodes=episodes,
+        batch=episodes // 2,
+        seed=3,
+        opponents="self:1,random:1",
+        eval_games=0,
     )
     learn(config, tmp_path / "one")
     with make_runner(2) as runner:
@@ -93,14 +108,24 @@ def test_one_worker_or_two_give_the_same_model(tmp_path, method, episodes):
     (h1, a1), (h2, a2) = arrays_of(tmp_path / "one"), arrays_of(tmp_path / "two")
     assert h1["episodes"] == h2["episodes"] == episodes
     assert set(a1) == set(a2) and all(np.array_equal(a1[name], a2[name]) for name in a1)
+    assert np.abs(a1["weights" if method == "td-ntuple" else "values"]).sum() > 0  # it learned something
 
 
 class Stop(Exception):
     pass
 
 
-def test_a_resumed_run_is_bit_identical(tmp_path):
-    config = LearnConfig(episodes=150, batch=50, seed=5, eval_every=100, eval_games=4, eval_opponents="random")
+@pytest.mark.parametrize(
+    "config",
+    [
+        LearnConfig(episodes=150, batch=50, seed=5, eval_every=100, eval_games=4, eval_opponents="random"),
+        LearnConfig(
+            game="quixo", episodes=150, batch=50, seed=5, eval_every=100, eval_games=2, eval_opponents="random"
+        ),
+    ],
+    ids=["quarto", "quixo"],
+)
+def test_a_resumed_run_is_bit_identical(tmp_path, config):
     whole = learn(config, tmp_path / "whole")
 
     def stop_after_first(done: int) -> None:
@@ -153,3 +178,14 @@ def test_the_learn_command_makes_a_run_folder_and_a_player_every_command_loads(t
 def test_bad_learn_arguments_are_one_line_errors(tmp_path, args, message):
     done = run_cli("learn", "--run-dir", str(tmp_path / "r"), "--episodes", "10", *args)
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and message in done.stderr, done.stderr
+
+
+def test_unset_settings_take_the_defaults_of_the_method_and_game():
+    quarto, quixo, table = LearnConfig(), LearnConfig(game="quixo"), LearnConfig(game="quixo", method="monte-carlo")
+    assert (quarto.episodes, quarto.step, quarto.alpha, quarto.epsilon_start) == (30_000, "constant", 0.01, 0.2)
+    assert (quixo.episodes, quixo.step, quixo.alpha, quixo.epsilon_start) == (10_000, "tc", 0.1, 0.1)
+    assert (table.episodes, table.alpha, table.epsilon_start) == (20_000, 0.05, 0.1)
+    assert LearnConfig(step="tc", alpha=0.5).as_dict()["alpha"] == 0.5
+    # a run saved before the defaults were per game, with alpha unset, keeps the alpha it had
+    old = {**LearnConfig().as_dict(), "alpha": None, "step": "tc", "epsilon_start": 0.1, "episodes": 20_000}
+    assert LearnConfig.from_dict(old).alpha == 0.1

@@ -70,6 +70,7 @@ SMALL = {
         "bench engine --game quixo --repeats 1 --seconds 0.1 --compare tests.reference"
     ),
     "bench players --game quixo": "bench players --game quixo --positions 2",
+    "bench learn --game quixo": "bench learn --game quixo --methods td-ntuple --episodes 10 --repeats 1",
     "grade best_player.p novice minimax:depth=2 --positions 300 --seed 1 --csv grade.csv --png grade.png": (
         "grade best_player.p novice minimax:depth=2 --positions 20 --max-empty 7 --seed 1 --csv grade.csv --png grade.png"
     ),

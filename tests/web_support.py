@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import threading
 import time
 import urllib.error
@@ -88,3 +90,25 @@ def make_run_folder(root: Path, name: str = "demo") -> Path:
     figure.savefig(folder / "fitness.png")
     plt.close(figure)
     return folder
+
+
+@contextmanager
+def solutions_cache(folder: Path, *sizes_and_rules: tuple[int, str]) -> Iterator[Path]:
+    """``$GPQUARTO_CACHE`` set to ``folder`` for the block (then restored), holding a copy of the cached Quixo
+    solutions named (as ``(size, rules)``) from the tests' cache and no other: a test can watch the server
+    compute the others."""
+    from gpquarto.search.quixo import solver
+
+    for size, rules in sizes_and_rules:
+        target = solver.solution_path(size, rules, folder)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(solver.solution_path(size, rules), target)
+    before = os.environ.get("GPQUARTO_CACHE")
+    os.environ["GPQUARTO_CACHE"] = str(folder)
+    try:
+        yield folder
+    finally:
+        if before is None:
+            del os.environ["GPQUARTO_CACHE"]
+        else:
+            os.environ["GPQUARTO_CACHE"] = before

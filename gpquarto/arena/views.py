@@ -1,24 +1,30 @@
 """Games as plain data for people: positions, moves with the rule behind each, whole games frame by frame.
 
-Framework-free and shared by the terminal (``watch``, ``show``) and the web app. A player explains its last
-decision through an optional ``explain(kind)`` method (an evolved player names the rule that fired; see
+Framework-free and shared by the terminal (``watch``, ``show``) and the web app, for every game of the game
+interface: :func:`board_state` gives what every game has (position text, whose turn, the outcome) and what a
+board drawing needs (Quarto: pieces, the piece in hand; Quixo: cubes and the legal actions), and
+:func:`outcome_text` says how a game ended in one line. A player explains its last decision through an
+optional ``explain(kind)`` method (an evolved player names the rule that fired; see
 :meth:`gpquarto.gp.player.EvolvedPlayer.explain`); players without one explain nothing.
 """
 
 from __future__ import annotations
 
 import os
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from gpquarto.arena.game import play_game
 from gpquarto.arena.record import GameRecord
-from gpquarto.games.interface import DecisionKind, GameState, GameView, Termination
-from gpquarto.games.quarto.board import Board, action_name
+from gpquarto.games.interface import GameState, GameView, Outcome, Termination
+from gpquarto.games.quarto.board import Board
 from gpquarto.games.quarto.pieces import NO_PIECE
-from gpquarto.games.registry import DEFAULT_GAME, get_game
-from gpquarto.players.base import BasePlayer, Player, QuartoPlayer
-
-#: The two kinds of decision: give a piece, place the piece in hand.
+from gpquarto.games.quixo.board import QuixoBoard
+from gpquarto.games.quixo.notation import SYMBOLS
+from gpquarto.games.quixo.tables import tables
+from gpquarto.games.registry import DEFAULT_GAME
+from gpquarto.players.base import BasePlayer, ForfeitReason, Player
 
 
 def display_name(spec: str) -> str:
@@ -27,79 +33,91 @@ def display_name(spec: str) -> str:
 
 
 def explanation(player: object, kind: str) -> dict | None:
-    """Why ``player`` took its last decision of ``kind`` (``"choose"`` or ``"place"``), or None when it cannot say."""
+    """Why ``player`` took its last decision of ``kind`` (``"choose"``, ``"place"``, ``"move"``), or None when
+    it cannot say."""
     explain = getattr(player, "explain", None)
     return explain(kind) if explain is not None else None
 
 
-def board_state(board: Board) -> dict:
-    """The position as plain data: cells (None when empty), piece in hand, pieces left, whose turn, winner."""
+def _quarto_state(board: Board) -> dict:
+    """Quarto's drawing: cells (a piece, or None), piece in hand, pieces left, which decision, winning lines."""
     return {
-        "position": board.text(),
-        "rules": board.rules.value,
         "cells": [None if piece == NO_PIECE else piece for piece in board.raw_cells],
         "in_hand": None if board.in_hand == NO_PIECE else board.in_hand,
         "available": list(board.available_pieces()),
-        "to_act": board.player,
         "choice_due": board.choice_due,
         "placement_due": board.placement_due,
-        "over": board.is_over(),
-        "winner": board.winner,
-        "draw": board.is_draw(),
         "winning_lines": [list(line) for line in board.winning_lines()],
+    }
+
+
+def _quixo_state(board: QuixoBoard) -> dict:
+    """Quixo's drawing: the size, cells (``"X"``, ``"O"`` or None), the legal actions and their names, the
+    complete lines (as lists of cells), the plies played and the ply limit, and how often the position occurred."""
+    n = board.size
+    table = tables(n)
+    masks = (board.x_mask, board.o_mask)
+    return {
+        "size": n,
+        "cells": [None if cell < 0 else SYMBOLS[cell] for cell in board.cells],
+        "legal_actions": list(board.legal_actions()),
+        "winning_lines": [
+            [cell for cell in range(n * n) if line >> cell & 1]
+            for line in table.lines
+            if any(mask & line == line for mask in masks)
+        ],
+        "plies": len(board.history),
+        "ply_limit": board.ply_limit,
+        "repetition": board.repetition_count(),
+    }
+
+
+#: What each game adds to :func:`board_state`, by game name.
+_GAME_STATES: dict[str, Callable[..., dict]] = {"quarto": _quarto_state, "quixo": _quixo_state}
+
+
+def board_state(state: GameState) -> dict:
+    """The position as plain data: its game, text and settings, whose turn, winner and end, and what a board
+    drawing of its game needs (see the module docstring)."""
+    outcome = state.outcome()
+    return {
+        "game": state.game_name,
+        "position": state.text(),
+        "rules": str(state.settings()["rules"]),
+        "to_act": state.player,
+        "decision": None if outcome is not None else state.decision_kind().value,
+        "over": outcome is not None,
+        "winner": None if outcome is None else outcome.winner,
+        "draw": outcome is not None and outcome.is_draw,
+        "end": None if outcome is None else outcome.termination.value,
+        **_GAME_STATES[state.game_name](state),
     }
 
 
 @dataclass
 class Move:
-    """One action of a game, with who took it and, for a player that explains itself, the reason."""
+    """One action of a game, with who took it, its readable name and, for a player that explains itself, the
+    reason."""
 
     seat: int
     action: int
+    text: str
     explanation: dict | None = None
 
     def to_dict(self) -> dict:
-        return {
-            "seat": self.seat,
-            "action": self.action,
-            "text": action_name(self.action),
-            "explanation": self.explanation,
-        }
+        return {"seat": self.seat, "action": self.action, "text": self.text, "explanation": self.explanation}
 
 
-class _Explained(QuartoPlayer):
-    """Passes a player's decisions through, noting each one's explanation (in decision order) in ``notes``."""
+class _Explained(BasePlayer):
+    """Passes a player's decisions through, noting each one's explanation (in decision order) in ``notes``; a
+    decision asked after ``deadline`` (``time.monotonic()`` seconds, None for none) forfeits."""
 
-    def __init__(self, player: QuartoPlayer, notes: list) -> None:
+    def __init__(self, player: Player, notes: list, deadline: float | None = None) -> None:
         self.player = player
         self.notes = notes
+        self.deadline = deadline
         self.name = player.name
-
-    def seed(self, seed: int | None) -> None:
-        self.player.seed(seed)
-
-    def new_game(self, seat: int) -> None:
-        self.player.new_game(seat)
-
-    def choose_piece(self, board) -> int:
-        return self._noted(self.player.choose_piece(board), DecisionKind.CHOOSE)
-
-    def place_piece(self, board, piece: int) -> int:
-        return self._noted(self.player.place_piece(board, piece), DecisionKind.PLACE)
-
-    def _noted(self, action: int, kind: str) -> int:
-        self.notes.append(explanation(self.player, kind))
-        return action
-
-
-class _ExplainedMoves(BasePlayer):
-    """:class:`_Explained` for a player of any game: passes ``decide`` through, noting its explanation."""
-
-    def __init__(self, player: Player, notes: list) -> None:
-        self.player = player
-        self.notes = notes
-        self.name = player.name
-        self.game = player.game
+        self.game = getattr(player, "game", None)
 
     def seed(self, seed: int | None) -> None:
         self.player.seed(seed)
@@ -108,8 +126,11 @@ class _ExplainedMoves(BasePlayer):
         self.player.new_game(seat)
 
     def decide(self, view: GameView) -> int:
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise ForfeitReason("the game ran past its time budget")
+        kind = view.decision_kind()
         action = self.player.decide(view)
-        self.notes.append(explanation(self.player, view.decision_kind()))
+        self.notes.append(explanation(self.player, kind))
         return action
 
 
@@ -120,62 +141,69 @@ def explained_game(
     start: GameState | None = None,
     seed: int | None = None,
     time_limit: float | None = None,
-    game: str = DEFAULT_GAME,
-    settings: dict[str, object] | None = None,
+    budget: float | None = None,
 ) -> tuple[GameRecord, list[dict | None]]:
-    """Play a whole game of ``game`` under ``settings`` (or from ``start``), with match rules: forfeits,
-    ``time_limit`` seconds per decision or None for none; returns its record and the explanation of each
-    decision (see :func:`explanation`; None for players without one)."""
+    """Play a whole game from ``start`` (its game; Quarto's start position when None) under match rules
+    (forfeits, ``time_limit`` seconds per decision or None for none; the player to move forfeits once the game
+    has taken ``budget`` seconds, None for no budget); returns its record and the explanation of each decision
+    (see :func:`explanation`; None for players without one)."""
     notes: list[dict | None] = []
-    if start is not None:
-        game = start.game_name
-    quarto = get_game(game).name == "quarto"  # Quarto's loop calls choose/place directly: note them there
-    first, second = (
-        _Explained(player, notes) if quarto and isinstance(player, QuartoPlayer) else _ExplainedMoves(player, notes)
-        for player in players
-    )
-    record = play_game(
-        (first, second), game=game, settings=settings, start=start, seed=seed, time_limit=time_limit, names=names
-    )
+    deadline = None if budget is None else time.monotonic() + budget
+    wrapped = (_Explained(players[0], notes, deadline), _Explained(players[1], notes, deadline))
+    game = start.game_name if start is not None else DEFAULT_GAME
+    record = play_game(wrapped, game=game, start=start, seed=seed, time_limit=time_limit, names=names)
     return record, notes
 
 
 def game_view(record: GameRecord, notes: list[dict | None] | None = None) -> dict:
     """A record as frames: the start and the position after each action, with the move and its explanation."""
-    board = Board.from_text(record.start)
-    frames = [{**board_state(board), "move": None}]
-    for index, action in enumerate(record.actions):
-        seat = board.player
-        board.apply(action)
-        note = notes[index] if notes is not None and index < len(notes) else None
-        frames.append({**board_state(board), "move": Move(seat, action, note).to_dict()})
-    return {"players": list(record.players), "record": record.to_dict(), "frames": frames, "result": outcome(record)}
+    frames = []
+    move = None
+    for index, (state, action) in enumerate(record.states()):
+        frames.append({**board_state(state), "move": move})
+        if action is not None:
+            note = notes[index] if notes is not None and index < len(notes) else None
+            move = Move(state.player, action, state.action_name(action), note).to_dict()
+    return {
+        "game": record.game,
+        "players": list(record.players),
+        "record": record.to_dict(),
+        "frames": frames,
+        "result": outcome(record),
+    }
+
+
+def outcome_text(result: Outcome, names: tuple[str, str] | list[str], settings: dict | None = None) -> str:
+    """How a game ended in one line, naming the seats by ``names`` (the game's ``settings`` give the numbers of
+    a repetition or ply-limit draw)."""
+    if result.termination is Termination.FORFEIT:
+        loser = result.forfeited_by
+        assert loser is not None
+        return f"{names[1 - loser]} wins: {names[loser]} forfeits ({result.reason})"
+    if result.winner is None:
+        joint = "draw by " if result.termination is Termination.REPETITION else "draw: "
+        return joint + draw_reason(result.termination, settings or {})
+    return f"{names[result.winner]} wins"
+
+
+def draw_reason(termination: Termination, settings: dict) -> str:
+    """Why a drawn game ended: the full board (Quarto), a repetition or the ply limit (Quixo)."""
+    if termination is Termination.REPETITION:
+        times = settings.get("repetitions", 3)
+        return f"repetition: the same position with the same side to move for the {_ordinal(times)} time"
+    if termination is Termination.PLY_LIMIT:
+        return f"the ply limit ({settings.get('ply_limit', '?')} moves) was reached"
+    return "the board is full"
+
+
+def _ordinal(number: object) -> str:
+    if not isinstance(number, int):
+        return f"{number}th"
+    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{suffix}"
 
 
 def outcome(record: GameRecord) -> str:
     """The result of a recorded game in one line, naming the players."""
     names = [display_name(name) for name in record.players]
-    if record.end == Termination.FORFEIT:
-        loser = record.forfeited_by
-        return f"{names[1 - loser]} wins: {names[loser]} forfeits ({record.reason})"
-    if record.winner is None:
-        return ("draw by " if record.end == Termination.REPETITION else "draw: ") + draw_reason(record)
-    return f"{names[record.winner]} wins"
-
-
-def draw_reason(record: GameRecord) -> str:
-    """Why a drawn game ended: ``"the board is full"`` (Quarto), a repetition or the ply limit (Quixo)."""
-    if record.end == Termination.REPETITION:
-        times = record.settings.get("repetitions", "n-th")
-        return f"repetition: the same position with the same side to move for the {_ordinal(times)} time"
-    if record.end == Termination.PLY_LIMIT:
-        return f"the ply limit ({record.settings.get('ply_limit', len(record.actions))} plies) was reached"
-    return "the board is full"
-
-
-def _ordinal(number: object) -> str:
-    """``"3rd"`` for 3; anything that is not a whole number as it is."""
-    if not isinstance(number, int):
-        return str(number)
-    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
-    return f"{number}{suffix}"
+    return outcome_text(record.outcome, names, record.settings)

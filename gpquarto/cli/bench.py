@@ -1,9 +1,10 @@
-"""``gpquarto bench engine|players|solver|train|evaluators``: speed benchmarks (medians over repeats).
+"""``gpquarto bench engine|players|solver|train|evaluators|learn``: speed benchmarks (medians over repeats).
 
 ``--game quixo``: ``engine`` times random Quixo games (pure Python, numba, the player API; ``--compare
 tests.reference`` adds the slow reference of the tests side by side), ``players`` alpha-beta's time per decision at
 depths 4 and 5 on positions from real games, ``solver`` the solving of the 3x3 or 4x4 board (``--size``; pure
-Python, or ``--compiled``); see :mod:`gpquarto.bench.quixo`.
+Python, or ``--compiled``); see :mod:`gpquarto.bench.quixo`. ``learn --game quarto|quixo``: episodes per second of
+each learning method with 1 and 2 workers.
 """
 
 from __future__ import annotations
@@ -13,14 +14,15 @@ import argparse
 from gpquarto.cli import UsageError
 from gpquarto.cli.common import add_game_arguments, positive_float, positive_int
 
-TARGETS = ("engine", "players", "solver", "train", "evaluators")
+TARGETS = ("engine", "players", "solver", "train", "evaluators", "learn")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "bench",
         help="measure speed: engine (games/s), players (time per decision), solver (time per solve), "
-        "train (seconds per generation) or evaluators (time per leaf and per search against lines)",
+        "train (seconds per generation), evaluators (time per leaf and per search against lines) or learn "
+        "(episodes per second of each learning method, 1 and 2 workers)",
         description="Speed benchmarks. The machine may be shared: figures are medians over repeats.",
     )
     parser.add_argument("target", choices=TARGETS, help="what to measure")
@@ -68,6 +70,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="FILE",
         help="evaluators: an evaluator file to time beside lines and quarticity (repeatable)",
     )
+    parser.add_argument(
+        "--methods",
+        type=lambda text: [name.strip() for name in text.split(",") if name.strip()],
+        default=None,
+        help="learn: the methods, comma-separated (default all: td-ntuple, q-learning, monte-carlo)",
+    )
+    parser.add_argument(
+        "--episodes", type=positive_int, default=200, help="learn: episodes per timed run (default 200)"
+    )
     add_game_arguments(parser)
     parser.set_defaults(handler=run)
 
@@ -79,6 +90,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--set changes a training setting: it goes with 'bench train' only")
     if args.evaluators and args.target != "evaluators":
         raise UsageError("--evaluator goes with 'bench evaluators' only")
+    if args.target == "learn":
+        return run_learn_benchmark(args)
     if args.game != "quarto":
         return run_quixo_benchmark(args)
     if args.size is not None:
@@ -174,4 +187,28 @@ def run_quixo_benchmark(args: argparse.Namespace) -> int:
             if not compiled.AVAILABLE:
                 raise UsageError('bench solver --compiled needs numba: pip install "gpquarto[fast]"')
         print(quixo.solver_time(size, rules, compiled=args.compiled))  # type: ignore[arg-type]
+    return 0
+
+
+def run_learn_benchmark(args: argparse.Namespace) -> int:
+    """Episodes per second of each learning method (self-play) with 1 worker and 2 local processes."""
+    from gpquarto.bench.learn import format_learn_benchmark, learn_benchmark
+    from gpquarto.learning import LearnConfig
+    from gpquarto.learning.config import METHODS
+    from gpquarto.runner import SerialRunner
+    from gpquarto.runner.processes import ProcessRunner
+
+    methods = args.methods or list(METHODS)
+    unknown = [name for name in methods if name not in METHODS]
+    if unknown:
+        raise UsageError(f"unknown method {unknown[0]!r} (methods: {', '.join(METHODS)})")
+    from gpquarto.cli.common import game_settings
+
+    _, settings = game_settings(args)
+    configs = {
+        name: LearnConfig(game=args.game, settings=settings, method=name, episodes=args.episodes, eval_games=0)
+        for name in methods
+    }
+    runners = {"1 worker (serial)": SerialRunner, "2 local processes": lambda: ProcessRunner(2)}
+    print(format_learn_benchmark(learn_benchmark(runners, configs, repeats=args.repeats), configs))
     return 0

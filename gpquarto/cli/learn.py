@@ -42,8 +42,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "a learning curve and learned_player.npz, which every command taking a player loads by its path.",
     )
     parser.add_argument("--game", choices=game_names(), default=None, help="the game (default quarto)")
+    parser.add_argument(
+        "--rules",
+        default=None,
+        metavar="NAME",
+        help="the rule set (quarto: classic or advanced; quixo: official or course)",
+    )
+    parser.add_argument("--size", type=positive_int, default=None, help="board size (quixo: 3, 4 or 5; default 5)")
     parser.add_argument("--method", choices=METHODS, default=None, help="learning method (default td-ntuple)")
-    parser.add_argument("--episodes", type=positive_int, default=None, help="episodes to learn from (default 20000)")
+    parser.add_argument(
+        "--episodes",
+        type=positive_int,
+        default=None,
+        help="episodes to learn from (default: td-ntuple 30000 on Quarto, 10000 on Quixo; tables 20000)",
+    )
     parser.add_argument("--seed", type=non_negative_int, default=None, help="run seed (default 0)")
     parser.add_argument("--run-dir", required=True, metavar="DIR", help="the run folder")
     parser.add_argument("--resume", action="store_true", help="continue the run in --run-dir from its checkpoint")
@@ -55,10 +67,25 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "SPEC:WEIGHT,... as in train (self:3,random:1)",
     )
     parser.add_argument("--batch", type=positive_int, default=None, help="episodes per batch of frozen play (100)")
-    parser.add_argument("--alpha", type=_unit_float, default=None, help="step size (default by method)")
-    parser.add_argument("--step", choices=STEPS, default=None, help="n-tuple step rule: tc (default) or constant")
+    parser.add_argument(
+        "--alpha",
+        type=_unit_float,
+        default=None,
+        help="step size (default by method and game: td-ntuple 0.01 Quarto, 0.1 Quixo; q-learning 0.2; monte-carlo 0.05)",
+    )
+    parser.add_argument(
+        "--step",
+        choices=STEPS,
+        default=None,
+        help="n-tuple step rule: constant (Quarto's default) or tc (temporal coherence, Quixo's default)",
+    )
     parser.add_argument("--lambda", dest="lam", type=_unit_float, default=None, help="TD(lambda) (default 0.5)")
-    parser.add_argument("--epsilon", type=_unit_float, default=None, help="exploration at the start (default 0.1)")
+    parser.add_argument(
+        "--epsilon",
+        type=_unit_float,
+        default=None,
+        help="exploration at the start (default 0.2 for Quarto's td-ntuple, else 0.1)",
+    )
     parser.add_argument("--epsilon-end", type=_unit_float, default=None, help="exploration at the end (default 0)")
     parser.add_argument(
         "--eval-every", type=non_negative_int, default=None, help="episodes between learning-curve points (0: end)"
@@ -66,6 +93,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--eval-games", type=non_negative_int, default=None, help="games per curve point (200)")
     parser.add_argument(
         "--eval-opponents", default=None, metavar="SPECS", help="curve opponents (default random,minimax:depth=2)"
+    )
+    parser.add_argument(
+        "--guard",
+        action="store_true",
+        default=None,
+        help="the saved player plays with a tactical guard: it takes a win, and never hands one over when it "
+        "can avoid it (off by default; learning is unchanged)",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     add_runner_arguments(parser, default_workers="1")
@@ -88,6 +122,7 @@ _OPTIONS = {
     "eval_every": "eval_every",
     "eval_games": "eval_games",
     "eval_opponents": "eval_opponents",
+    "guard": "guard",
 }
 
 
@@ -95,16 +130,21 @@ def run(args: argparse.Namespace) -> int:
     from gpquarto.learning import LearnConfig, learn, open_learn_run, resume
 
     given = {field: getattr(args, option) for option, field in _OPTIONS.items() if getattr(args, option) is not None}
+    settings = {name: getattr(args, name) for name in ("rules", "size") if getattr(args, name) is not None}
     if args.resume:
         run_folder = open_learn_run(args.run_dir)
         config = run_folder.config.as_dict()
         different = sorted(name for name, value in given.items() if name != "episodes" and config[name] != value)
+        different += sorted(name for name, value in settings.items() if config["settings"].get(name) != value)
         if different:
-            raise UsageError(f"cannot resume with a different {different[0]} (the run has {config[different[0]]!r})")
+            name = different[0]
+            raise UsageError(
+                f"cannot resume with a different {name} (the run has {config.get(name, config['settings'].get(name))!r})"
+            )
         total = given.get("episodes", run_folder.config.episodes)
         left = max(0, total - run_folder.episodes_done)
     else:
-        config_obj = LearnConfig(**given)
+        config_obj = LearnConfig(**given, settings=settings)
         total, left = config_obj.episodes, config_obj.episodes
     clock = time.perf_counter()
     with make_runner_from_args(args, default_workers=1) as runner:

@@ -78,7 +78,7 @@ def result_line(record: GameRecord, seat: int) -> str:
             return f"Result: you lose against {opponent} by forfeit ({record.reason})."
         return f"Result: you win against {opponent} by forfeit ({record.reason})."
     if record.winner is None:
-        return f"Result: draw against {opponent} ({draw_reason(record)})."
+        return f"Result: draw against {opponent} ({draw_reason(record.outcome.termination, record.settings)})."
     if record.winner == seat:
         return f"Result: you win against {opponent}."
     return f"Result: you lose against {opponent}."

@@ -245,6 +245,7 @@ def describe_learned(path: str) -> str:
         f"learned player {printable(header['name'])} ({path})",
         f"  game: {printable(header['game'])} {bounded_text(header['settings'])}",
         f"  method: {printable(header['method'])}; {size}",
+        f"  tactical guard: {'on' if header.get('guard') else 'off'}",
         f"  learned from {bounded_text(training.get('episodes', '?'))} episodes in {bounded_text(training.get('seconds', '?'))} s"
         + (
             f", seed {bounded_text(config.get('seed'))}, opponents {bounded_text(config.get('opponents'))}"

@@ -1,8 +1,8 @@
 """Searching players that evaluate with an evolved evaluator: ``minimax:depth=2,evaluator=FILE``.
 
 The spec is the ``minimax`` player's (:mod:`gpquarto.players.minimax`: every option works the same) with one
-more parameter, ``evaluator``, naming a saved evaluator file (:mod:`gpquarto.gp.evaluator_files`); the
-evaluator takes the place of ``heuristic`` at the leaves of the same negamax (giving both is refused). The
+more parameter, ``evaluator``, naming a saved evaluator file (:mod:`gpquarto.gp.evaluator_files`) or a learned
+Quarto player (``learned_player.npz``, :mod:`gpquarto.learned.evaluator`); the evaluator takes the place of ``heuristic`` at the leaves of the same negamax (giving both is refused). The
 evaluator scores for the player to move. :func:`gpquarto.resolve.make_player` sends such specs here, so they
 work wherever a player spec does. A path with a comma cannot be written in a spec.
 """
@@ -13,6 +13,8 @@ from gpquarto.gp.evaluator import CompiledEvaluator
 from gpquarto.gp.evaluator_files import evaluator_from_data, load_evaluator
 from gpquarto.gp.primitives import PrimitiveLibrary
 from gpquarto.gp.storage import default_library
+from gpquarto.learned.evaluator import LearnedEvaluator, load_learned_evaluator
+from gpquarto.learned.storage import LEARNED_SUFFIX
 from gpquarto.players.base import Player
 from gpquarto.players.registry import make_named_player, parse_spec
 
@@ -57,7 +59,9 @@ def evaluator_player(
         raise ValueError(f"player spec {spec!r}: give heuristic or evaluator, not both")
     if not path:
         raise ValueError(f"player spec {spec!r}: evaluator= needs an evaluator file")
-    if data is not None:
+    if path.lower().endswith(LEARNED_SUFFIX):
+        evaluator: CompiledEvaluator | LearnedEvaluator = load_learned_evaluator(path)
+    elif data is not None:
         evaluator = evaluator_from_data(data, library if library is not None else default_library(plugins), source=path)
     else:
         evaluator = load_evaluator(path, library, plugins=plugins)
@@ -65,7 +69,12 @@ def evaluator_player(
 
 
 def searching_player(
-    name: str, values: dict[str, str], evaluator: CompiledEvaluator, *, spec: str = "", seed: int | None = None
+    name: str,
+    values: dict[str, str],
+    evaluator: CompiledEvaluator | LearnedEvaluator,
+    *,
+    spec: str = "",
+    seed: int | None = None,
 ) -> Player:
     """The player ``name`` with the options ``values`` (as text) searching with ``evaluator`` (training uses this
     with genomes that have no file)."""

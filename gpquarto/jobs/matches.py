@@ -26,6 +26,7 @@ from gpquarto.games.quarto.lines import Rules
 from gpquarto.games.registry import DEFAULT_GAME, get_game
 from gpquarto.gp.evaluator_files import read_evaluator_file
 from gpquarto.gp.evaluator_player import evaluator_file, evaluator_player, is_evaluator_spec
+from gpquarto.learned.storage import LEARNED_SUFFIX
 from gpquarto.resolve import (
     check_player_specs,
     is_player_file,
@@ -122,8 +123,8 @@ def run_matches(
             make_unattended_player(spec, plugins=plugins or None, game=the_game.name)  # a bad spec fails here
             if is_player_file(spec):
                 saved[spec] = read_saved_player(spec)
-            elif is_evaluator_spec(spec):
-                saved[spec] = read_evaluator_file(evaluator_file(spec))
+            elif is_evaluator_spec(spec) and not evaluator_file(spec).lower().endswith(LEARNED_SUFFIX):
+                saved[spec] = read_evaluator_file(evaluator_file(spec))  # a learned evaluator is read by path
     runner = runner or SerialRunner()
     size = max(1, min(MAX_SLICE, -(-games // (runner.workers * 4)))) if games else 1
     tasks = (

@@ -19,6 +19,7 @@ import numpy as np
 
 from gpquarto.games.interface import GameState
 from gpquarto.learned.quarto_tuples import LIMIT, QuartoLineTuples
+from gpquarto.learned.quixo_tuples import QuixoTuples
 from gpquarto.learned.turns import Turn, iter_turns, terminal_value
 
 
@@ -43,9 +44,9 @@ class Encoder(Protocol):
 
 
 #: The n-tuple features by name: a factory taking the game's settings.
-ENCODERS: dict[str, Callable[..., Encoder]] = {QuartoLineTuples.name: QuartoLineTuples}
+ENCODERS: dict[str, Callable[..., Encoder]] = {QuartoLineTuples.name: QuartoLineTuples, QuixoTuples.name: QuixoTuples}
 #: The default features of each game.
-DEFAULT_ENCODERS: dict[str, str] = {"quarto": QuartoLineTuples.name}
+DEFAULT_ENCODERS: dict[str, str] = {"quarto": QuartoLineTuples.name, "quixo": QuixoTuples.name}
 
 
 def make_encoder(name: str, game: str, settings: dict[str, object]) -> Encoder:

@@ -4,7 +4,8 @@
 
 - ``header``: the UTF-8 bytes of a JSON object: ``format`` (``gpquarto-learned/1``), ``game`` and its
   ``settings``, ``model`` (``ntuple`` or ``table``), ``features`` (the n-tuple features' name), ``name``,
-  ``method`` and ``training`` (how it was learned), ``run`` (which run made it) and ``gpquarto_version``;
+  ``method`` and ``training`` (how it was learned), ``run`` (which run made it), ``gpquarto_version`` and,
+  optionally, ``guard`` (true: the player plays with the tactical guard, :func:`~gpquarto.learned.player.pick_turn`);
 - ``weights`` (float64, one per feature weight) for an n-tuple model, or ``keys_high``, ``keys_low``
   (uint64: each key is ``high * 2**64 + low``) and ``values`` (float64 in [-1, 1]) for a table.
 
@@ -57,6 +58,7 @@ def learned_data(
     name: str = "learned",
     training: dict | None = None,
     run: dict | None = None,
+    guard: bool = False,
 ) -> tuple[dict, dict[str, np.ndarray]]:
     """The header and arrays that describe ``model`` (what :func:`save_learned_player` writes)."""
     from gpquarto import __version__
@@ -72,6 +74,7 @@ def learned_data(
         "training": dict(training or {}),
         "run": dict(run or {}),
         "gpquarto_version": __version__,
+        "guard": guard,
     }
     return header, model_arrays(model)
 
@@ -160,6 +163,8 @@ def _check(header: object, arrays: dict[str, np.ndarray]) -> None:
             raise ValueError(f"the header has no {field!r}")
         if not isinstance(header[field], kind):
             raise ValueError(f"{field!r} has the wrong type ({type(header[field]).__name__})")
+    if not isinstance(header.get("guard", False), bool):
+        raise ValueError("'guard' must be true or false")
     get_game(header["game"])  # an unknown game is a one-line error
     model = header["model"]
     if model == "ntuple":
@@ -201,9 +206,11 @@ def model_from_arrays(header: dict, arrays: dict[str, np.ndarray]) -> NTupleMode
 
 
 def load_learned_player(
-    path: str | os.PathLike[str], *, game: str | None = None, guard: bool = False, seed: int | None = None
+    path: str | os.PathLike[str], *, game: str | None = None, guard: bool | None = None, seed: int | None = None
 ) -> LearnedPlayer:
     """The learned player in ``path``; with ``game``, a player of another game is refused in one line.
+    ``guard`` (None: as the file says, its optional ``guard`` field, default off) turns the tactical guard on
+    or off.
     ``seed`` is accepted for the player-spec interface (a learned player plays deterministically)."""
     header, arrays = read_learned_file(path)
     if game is not None and header["game"] != get_game(game).name:
@@ -212,11 +219,15 @@ def load_learned_player(
 
 
 def learned_player_from_arrays(
-    header: dict, arrays: dict[str, np.ndarray], *, guard: bool = False, source: str = ""
+    header: dict, arrays: dict[str, np.ndarray], *, guard: bool | None = None, source: str = ""
 ) -> LearnedPlayer:
     """The learned player of a checked header and arrays (what a file holds; workers get players this way)."""
     _check(header, arrays)
     name = header["name"] or (Path(source).stem if source else "learned")
     return LearnedPlayer(
-        model_from_arrays(header, arrays), game=header["game"], name=name, guard=guard, metadata=header
+        model_from_arrays(header, arrays),
+        game=header["game"],
+        name=name,
+        guard=bool(header.get("guard", False)) if guard is None else guard,
+        metadata=header,
     )

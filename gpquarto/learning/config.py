@@ -14,8 +14,17 @@ METHODS = ("td-ntuple", "q-learning", "monte-carlo")
 STEPS = ("tc", "constant")
 #: The opponent name that means "the learner itself" (self-play: both seats learn).
 SELF = "self"
-#: Default step sizes by method (measured, docs/learning.md).
+#: Step sizes by method that a config with ``alpha`` unset meant before the defaults became per game (a saved
+#: run's config with ``"alpha": null`` keeps meaning them).
 DEFAULT_ALPHA = {"td-ntuple": 0.1, "q-learning": 0.2, "monte-carlo": 0.05}
+#: The defaults of the settings left unset (None), by method and game (measured, docs/learning.md). For
+#: Quarto's n-tuple network a constant step keeps learning where temporal coherence froze it.
+DEFAULTS: dict[tuple[str, str], dict[str, object]] = {
+    ("td-ntuple", "quarto"): {"episodes": 30_000, "alpha": 0.01, "step": "constant", "epsilon_start": 0.2},
+    ("td-ntuple", "quixo"): {"episodes": 10_000, "alpha": 0.1, "step": "tc", "epsilon_start": 0.1},
+}
+#: The defaults of every other (method, game).
+OTHER_DEFAULTS: dict[str, object] = {"episodes": 20_000, "step": "tc", "epsilon_start": 0.1}
 
 
 @dataclass(frozen=True)
@@ -25,26 +34,31 @@ class LearnConfig:
     game: str = "quarto"
     settings: dict = field(default_factory=dict)
     method: str = "td-ntuple"
-    episodes: int = 20_000
+    #: Episodes to learn from (None: the default of the method and game, :data:`DEFAULTS`).
+    episodes: int | None = None
     seed: int = 0
     #: Episodes played from one frozen copy of the model before their updates are merged, in episode order.
     batch: int = 100
     #: Opponents as in training's ``--opponents``: ``self``, any player spec, or a weighted mix
     #: (``self:3,random:1``).
     opponents: str = SELF
-    #: Step size (None: the method's default, :data:`DEFAULT_ALPHA`).
+    #: Step size, step rule (see :data:`STEPS`) and the exploration at the start: None for the default of
+    #: the method and game (:data:`DEFAULTS`, else :data:`DEFAULT_ALPHA` and :data:`OTHER_DEFAULTS`).
     alpha: float | None = None
-    step: str = "tc"
+    step: str | None = None
     #: TD(lambda) of the n-tuple learner (0: TD(0)).
     lam: float = 0.5
     #: Exploration: a random turn with probability epsilon, falling linearly from start to end over the run.
-    epsilon_start: float = 0.1
+    epsilon_start: float | None = None
     epsilon_end: float = 0.0
     #: The learning curve: every ``eval_every`` episodes (0: only at the end), ``eval_games`` games against
     #: each of ``eval_opponents`` (comma-separated specs).
     eval_every: int = 0
     eval_games: int = 200
     eval_opponents: str = "random,minimax:depth=2"
+    #: The saved player plays with the tactical guard (take a win; never hand one over when avoidable). It
+    #: does not change learning: the episodes are played from the values alone.
+    guard: bool = False
 
     def __post_init__(self) -> None:
         game = get_game(self.game)
@@ -53,6 +67,10 @@ class LearnConfig:
         object.__setattr__(self, "settings", {key: getattr(value, "value", value) for key, value in settings.items()})
         if self.method not in METHODS:
             raise ValueError(f"unknown method {self.method!r} (methods: {', '.join(METHODS)})")
+        defaults = DEFAULTS.get((self.method, game.name), {**OTHER_DEFAULTS, "alpha": DEFAULT_ALPHA[self.method]})
+        for name, value in defaults.items():
+            if getattr(self, name) is None:
+                object.__setattr__(self, name, value)
         if self.step not in STEPS:
             raise ValueError(f"unknown step rule {self.step!r} (step rules: {', '.join(STEPS)})")
         for name, low in (("episodes", 1), ("batch", 1), ("eval_every", 0), ("eval_games", 0), ("seed", 0)):
@@ -67,13 +85,15 @@ class LearnConfig:
             isinstance(self.alpha, (int, float)) and math.isfinite(self.alpha) and 0 < self.alpha <= 1
         ):
             raise ValueError(f"alpha must be a number in (0, 1], got {self.alpha!r}")
+        if not isinstance(self.guard, bool):
+            raise ValueError(f"guard must be true or false, got {self.guard!r}")
         if self.eval_games % 2:
             raise ValueError(f"eval_games must be even (both seats), got {self.eval_games}")
 
     @property
     def step_size(self) -> float:
-        """``alpha``, or the method's default."""
-        return DEFAULT_ALPHA[self.method] if self.alpha is None else float(self.alpha)
+        """``alpha`` (always set once the config is made)."""
+        return float(self.alpha)  # type: ignore[arg-type]
 
     def epsilon(self, episode: int) -> float:
         """The exploration rate of ``episode`` (0-based)."""
@@ -92,6 +112,8 @@ class LearnConfig:
     @classmethod
     def from_dict(cls, data: dict) -> LearnConfig:
         """The config in ``data``; unknown keys are a one-line ``ValueError``."""
+        if "alpha" in data and data["alpha"] is None:  # a run saved when unset meant the method's old default
+            data = {**data, "alpha": DEFAULT_ALPHA.get(data.get("method", "td-ntuple"))}
         known = {item.name for item in fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:

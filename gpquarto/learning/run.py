@@ -284,6 +284,7 @@ def _save_player(run: LearnRun, learner: NTupleLearner | TableLearner, done: int
         name=f"{run.path.name}",
         training={"config": config.as_dict(), "episodes": done, "seconds": round(seconds, 1)},
         run={"id": run.run_id, "folder": str(run.path.absolute())},
+        guard=config.guard,
     )
     save_learned_player(run.path / LEARNED_PLAYER, header, arrays)
 

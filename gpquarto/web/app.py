@@ -4,14 +4,19 @@ Routes (all JSON; an error is a 4xx answer ``{"error": "one line"}``, never a cr
 
 ========================================  ===================================================================
 ``GET /``                                 the page (``static/index.html``; assets under ``/static/``)
-``GET /api/players``                      registered players, and saved player files (runs, ``--players-dir``)
-``POST /api/games``                       new game ``{"opponent", "seat", "rules", "position", "seed"}``
+``GET /api/players?game=G``               the game's registered players, and saved player files (runs,
+                                          ``--players-dir``)
+``POST /api/games``                       new game ``{"game", "opponent", "seat", "rules", "size", "ply_limit",
+                                          "position", "seed"}`` (``game`` quarto, the default, or quixo)
 ``GET /api/games/{id}``                   the game's state
-``POST /api/games/{id}/move``             ``{"piece": P}`` or ``{"square": S}``; the opponent answers at once
+``POST /api/games/{id}/move``             ``{"action": A}`` (the game's int, or a name: ``"b1 to bottom"``), or in
+                                          Quarto ``{"piece": P}`` or ``{"square": S}``; the opponent answers at once
 ``POST /api/games/{id}/undo``             take back your last action (and the opponent's reply)
-``GET /api/games/{id}/hint``              the exact solver's best actions, or "too early to solve"
+``GET /api/games/{id}/hint``              the exact solver's best actions (Quarto near the end; Quixo on 3x3 and
+                                          4x4, ``pending`` while its solution is first computed), or why not
 ``GET /api/games/{id}/record``            the finished game's record (JSON of ``GameRecord``), as a download
-``POST /api/watch``                       a whole game ``{"players": [A, B], "rules", "position", "seed"}``
+``POST /api/watch``                       a whole game ``{"players": [A, B], "game", "rules", "size", "position",
+                                          "seed"}``
 ``POST /api/replay``                      frames of a saved game record (the JSON of ``GameRecord``)
 ``GET /api/runs``, ``/api/runs/{name}``   training runs: logbook, hall of fame, best player's rules
 ``GET /api/runs/{name}/fitness.png``      the run's fitness plot
@@ -47,6 +52,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from gpquarto.arena.record import MAX_SEED
 from gpquarto.arena.views import game_view
+from gpquarto.games.registry import game_names
 from gpquarto.runner.killable import KillablePool
 from gpquarto.web import runs
 from gpquarto.web.decisions import DecisionsStopped
@@ -63,6 +69,7 @@ from gpquarto.web.sessions import (
     play_opponent,
     watch_game,
 )
+from gpquarto.web.solutions import SolutionStore
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY_BYTES = 1_000_000
@@ -90,8 +97,9 @@ def create_app(
     store = SessionStore()
     executor = ThreadPoolExecutor(max_workers=THREADS, thread_name_prefix="gpquarto-web")
     pool = KillablePool(workers)
+    solutions = SolutionStore(executor)
     runs_root = Path(runs_dir)
-    players = RequestPlayers([runs_root, *players_dirs], pool, time_limit)
+    players = RequestPlayers([runs_root, *players_dirs], pool, time_limit, solutions)
 
     async def in_thread(function, *args, **kwargs):
         return await asyncio.get_running_loop().run_in_executor(executor, lambda: function(*args, **kwargs))
@@ -100,14 +108,17 @@ def create_app(
         return FileResponse(STATIC / "index.html")
 
     async def player_list(request: Request) -> Response:
-        return JSONResponse({"players": player_names(), "files": await in_thread(players.files)})
+        game = request.query_params.get("game", "quarto")
+        if game not in game_names():
+            raise RequestError(f"game must be {' or '.join(game_names())}, got {game[:40]!r}")
+        return JSONResponse({"game": game, "players": player_names(game), "files": await in_thread(players.files)})
 
     async def new_game(request: Request) -> Response:
         body = await json_body(request)
         seed = optional_int(body, "seed")
         seat = body.get("seat", 0)
-        start = parse_start(body.get("position"), body.get("rules"))
-        opponent = await in_thread(players.make, body.get("opponent"), seed)
+        start = parse_start(body)
+        opponent = await in_thread(players.make, body.get("opponent"), seed, start)
         session = store.add(PlaySession(str(body.get("opponent")).strip(), opponent, human_seat=seat, start=start))
         async with session.lock:
             await play_opponent(session, executor, time_limit)
@@ -118,7 +129,7 @@ def create_app(
 
     async def move(request: Request) -> Response:
         session = store.get(request.path_params["key"])
-        action = action_of(await json_body(request))
+        action = action_of(await json_body(request), session.board)
         async with session.lock:
             session.human_move(action)
             await play_opponent(session, executor, time_limit)
@@ -132,7 +143,7 @@ def create_app(
 
     async def game_record(request: Request) -> Response:
         record = store.get(request.path_params["key"]).record()
-        download = {"Content-Disposition": 'attachment; filename="quarto-game.json"'}
+        download = {"Content-Disposition": f'attachment; filename="{record.game}-game.json"'}
         return JSONResponse(record.to_dict(), headers=download)
 
     async def game_hint(request: Request) -> Response:
@@ -141,22 +152,24 @@ def create_app(
             if session.over:
                 raise RequestError("the game is over: no hint", status=409)
             board = session.board.copy()
-        return JSONResponse({"position": board.text(), **await in_thread(hint, board)})
+        answer = solutions.hint if board.game_name == "quixo" else hint
+        return JSONResponse({"position": board.text(), **await in_thread(answer, board)})
 
     async def watch(request: Request) -> Response:
         body = await json_body(request)
         specs = body.get("players")
         if not isinstance(specs, list) or len(specs) != 2:
             raise RequestError('watch needs two players: {"players": ["random", "novice"]}')
-        start = parse_start(body.get("position"), body.get("rules"))
+        start = parse_start(body)
         seed = optional_int(body, "seed")
-        first, second = [await in_thread(players.make, spec, seed) for spec in specs]
+        first, second = [await in_thread(players.make, spec, seed, start) for spec in specs]
         names = (str(specs[0]).strip(), str(specs[1]).strip())
         view = await in_thread(watch_game, (first, second), names=names, start=start, seed=seed, time_limit=time_limit)
         return JSONResponse(view)
 
     async def replay(request: Request) -> Response:
-        return JSONResponse(game_view(load_record(await json_body(request))))
+        body = await json_body(request)
+        return JSONResponse(await in_thread(lambda: game_view(load_record(body))))
 
     async def run_list(request: Request) -> Response:
         return JSONResponse({"folder": str(runs_root), "runs": await in_thread(runs.list_runs, runs_root)})
@@ -193,6 +206,7 @@ def create_app(
 
     def stop() -> None:
         pool.close()
+        solutions.close()
         executor.shutdown(wait=False, cancel_futures=True)
 
     @contextlib.asynccontextmanager
@@ -205,6 +219,7 @@ def create_app(
     app.add_middleware(TrustedRequests, trusted_hosts=trusted_hosts)
     app.state.sessions = store
     app.state.pool = pool
+    app.state.solutions = solutions
     app.state.stop = stop
     return app
 

@@ -4,9 +4,10 @@
 A :class:`RemotePlayer` stands in the server for a zoo player: it keeps the player's recipe (registered
 factory and parameters), seed and seat, and each decision is taken in a worker process by a player built
 from the recipe there (:func:`remote_decision`; built players are kept in the worker for the next
-decisions). Before each decision the worker's player is seeded from the game's seed and the position,
-and told the seat (its ``new_game`` hook), so a seeded game is the same whichever worker takes which
-decision. A decision over the limit raises :class:`~gpquarto.players.base.TimeLimitExceeded` (the player
+decisions). The worker rebuilds the game's state (any game of the interface) from its start position and the
+actions since, so a player that looks at the history (Quixo's repetitions) sees it. Before each decision the
+worker's player is seeded from the game's seed and the position, and told the seat (its ``new_game`` hook), so
+a seeded game is the same whichever worker takes which decision. A decision over the limit raises :class:`~gpquarto.players.base.TimeLimitExceeded` (the player
 forfeits as too slow) and its process is killed and replaced.
 
 Lease a worker with :func:`worker_for` before the clock of a decision or a game starts: the wait for a free
@@ -19,14 +20,14 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 
-from gpquarto.games.quarto.board import Board, BoardView
+from gpquarto.games.interface import GameView
+from gpquarto.games.registry import get_game
 from gpquarto.players.base import (
+    BasePlayer,
     ForfeitReason,
     Player,
     PlayerQuit,
-    QuartoPlayer,
     TimeLimitExceeded,
-    ask_decision,
     raised_reason,
 )
 from gpquarto.runner.killable import CallTimeout, KillablePool, PoolClosed, Worker, WorkerDied
@@ -42,10 +43,18 @@ class DecisionsStopped(PlayerQuit):
 
 
 def remote_decision(
-    factory: Callable[..., Player], kwargs: dict, seed: int | None, seat: int, position: str
+    factory: Callable[..., Player],
+    kwargs: dict,
+    seed: int | None,
+    seat: int,
+    game: str,
+    settings: dict,
+    start: str,
+    actions: tuple[int, ...],
 ) -> tuple[bool, object]:
-    """In a worker: the decision due in ``position`` by the player ``factory(**kwargs)``, seeded with ``seed``
-    and told its ``seat``: ``(True, answer)``, or ``(False, why it forfeits)`` when it raised."""
+    """In a worker: the action due after ``actions`` from the ``start`` position of ``game`` under ``settings``,
+    decided by the player ``factory(**kwargs)`` seeded with ``seed`` and told its ``seat``: ``(True, action)``,
+    or ``(False, why it forfeits)`` when it raised."""
     key = (factory, tuple(sorted(kwargs.items())))
     player = _kept.pop(key, None)
     try:
@@ -54,20 +63,31 @@ def remote_decision(
         _kept[key] = player
         while len(_kept) > KEPT_PLAYERS:
             _kept.popitem(last=False)
+        state = get_game(game).from_text(start, **settings)
+        for action in actions:
+            state.apply(action)
         player.seed(seed)
         player.new_game(seat)
-        return True, ask_decision(player, Board.from_text(position).view())
+        return True, player.decide(state.view())
     except (Exception, SystemExit) as error:  # the player's failure is its forfeit, reported in the server
         return False, raised_reason(error)
 
 
-class RemotePlayer(QuartoPlayer):
-    """A zoo player whose decisions run in ``pool``'s worker processes, within ``time_limit`` seconds each."""
+class RemotePlayer(BasePlayer):
+    """A zoo player whose decisions run in ``pool``'s worker processes, within ``time_limit`` seconds each;
+    ``game`` is the game it plays (None: any)."""
 
     def __init__(
-        self, name: str, factory: Callable[..., Player], kwargs: dict, pool: KillablePool, time_limit: float
+        self,
+        name: str,
+        factory: Callable[..., Player],
+        kwargs: dict,
+        pool: KillablePool,
+        time_limit: float,
+        game: str | None = None,
     ) -> None:
         self.name = name
+        self.game = game
         self.pool = pool
         self.time_limit = time_limit
         self._factory = factory
@@ -83,16 +103,14 @@ class RemotePlayer(QuartoPlayer):
     def new_game(self, seat: int) -> None:
         self._seat = seat
 
-    def choose_piece(self, board: BoardView) -> int:
-        return self._decide(board)  # type: ignore[return-value]  # validated by the engine
-
-    def place_piece(self, board: BoardView, piece: int) -> int:
-        return self._decide(board)  # type: ignore[return-value]
-
-    def _decide(self, board: BoardView) -> object:
-        position = board.copy().text()
+    def decide(self, view: GameView) -> int:
+        """The action the player answers in a worker process (validated by the game, not here)."""
+        state = view.copy()
+        position, actions, settings = state.text(), state.history, state.settings()
+        for _ in actions:
+            state.undo()
         seed = None if self._seed is None else derive_seed(self._seed, position)
-        arguments = (self._factory, self._kwargs, seed, self._seat, position)
+        arguments = (self._factory, self._kwargs, seed, self._seat, view.game_name, settings, state.text(), actions)
         try:
             with nullcontext(self.worker) if self.worker is not None else self.pool.lease() as worker:
                 ok, answer = worker.call(remote_decision, arguments, self.time_limit)
@@ -106,7 +124,7 @@ class RemotePlayer(QuartoPlayer):
             raise ForfeitReason(f"answered something unusable ({error})") from None
         if not ok:
             raise ForfeitReason(str(answer))
-        return answer
+        return answer  # type: ignore[return-value]  # validated by the game
 
 
 @contextmanager

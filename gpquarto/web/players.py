@@ -16,6 +16,8 @@ import typing
 from collections.abc import Sequence
 from pathlib import Path, PurePosixPath
 
+from gpquarto.games.interface import GameState
+from gpquarto.games.quarto.board import Board
 from gpquarto.gp.storage import SUFFIXES
 from gpquarto.players.base import Player
 from gpquarto.players.registry import available_players, named_player_recipe
@@ -23,19 +25,25 @@ from gpquarto.resolve import PLAYER_FILE_SUFFIXES, make_unattended_player
 from gpquarto.runner.killable import KillablePool
 from gpquarto.web.decisions import RemotePlayer
 from gpquarto.web.sessions import RequestError
+from gpquarto.web.solutions import SolutionStore
 
 __all__ = ["BUDGET_CAPS", "RequestPlayers", "load_player", "player_names"]
 
-#: The largest search budget a web request may ask for, by (player, parameter).
-BUDGET_CAPS: dict[tuple[str, str], int] = {
-    ("minimax", "depth"): 6,
-    ("minimax", "node_bound"): 1_000_000,
-    ("minimax", "solver_below"): 10,
-    ("frontier", "depth"): 6,
-    ("mcts", "iterations"): 200_000,
-    ("mcts", "solver_below"): 10,
-    ("solver", "empties"): 10,
+#: The largest search budget a web request may ask for, by (game, player, parameter).
+BUDGET_CAPS: dict[tuple[str, str, str], int] = {
+    ("quarto", "minimax", "depth"): 6,
+    ("quarto", "minimax", "node_bound"): 1_000_000,
+    ("quarto", "minimax", "solver_below"): 10,
+    ("quarto", "frontier", "depth"): 6,
+    ("quarto", "mcts", "iterations"): 200_000,
+    ("quarto", "mcts", "solver_below"): 10,
+    ("quarto", "solver", "empties"): 10,
+    ("quixo", "minimax", "depth"): 3,
+    ("quixo", "alphabeta", "depth"): 8,
+    ("quixo", "mcts", "iterations"): 20_000,
 }
+#: Search time parameters, at most the server's time limit, by (game, player).
+TIME_PARAMETERS = {("quarto", "mcts"): "time", ("quixo", "alphabeta"): "seconds"}
 #: Zoo players that decide in microseconds whatever they are given: they play in the server's threads.
 IN_PROCESS = frozenset({"random", "novice"})
 #: The longest player spec a request may send.
@@ -45,15 +53,26 @@ _ADVICE = "in the browser, you are the human player"
 
 class RequestPlayers:
     """Players for requests: zoo players within the budget caps, searching ones in ``pool``'s processes
-    (``time_limit`` seconds per decision), and saved players found by name under ``roots`` only."""
+    (``time_limit`` seconds per decision), and saved players found by name under ``roots`` only. Quixo's
+    ``solver`` plays only the 3x3 and 4x4 boards, once ``solutions`` has their solution."""
 
-    def __init__(self, roots: Sequence[str | os.PathLike[str]], pool: KillablePool, time_limit: float) -> None:
+    def __init__(
+        self,
+        roots: Sequence[str | os.PathLike[str]],
+        pool: KillablePool,
+        time_limit: float,
+        solutions: SolutionStore | None = None,
+    ) -> None:
         self.roots = [Path(root) for root in roots]
         self.pool = pool
         self.time_limit = time_limit
+        self.solutions = solutions
 
-    def make(self, spec: object, seed: int | None = None) -> Player:
-        """The player for a spec sent by a request; :class:`RequestError` (one line) when refused."""
+    def make(self, spec: object, seed: int | None = None, start: GameState | None = None) -> Player:
+        """The player for a spec sent by a request, to play the game of ``start`` (Quarto's empty board when
+        None); :class:`RequestError` (one line) when refused."""
+        start = start if start is not None else Board()
+        game = start.game_name
         if not isinstance(spec, str) or not spec.strip():
             raise RequestError("choose a player: a name such as random or minimax:depth=2, or a saved player file")
         spec = spec.strip()
@@ -61,11 +80,11 @@ class RequestPlayers:
             raise RequestError(f"a player spec is at most {MAX_SPEC} characters")
         try:
             if _names_a_file(spec):
-                return make_unattended_player(str(self.player_file(spec)), seed=seed, advice=_ADVICE)
-            info, kwargs = named_player_recipe(spec, seed=seed)
-            self._check_budget(info.name, kwargs)
+                return make_unattended_player(str(self.player_file(spec)), seed=seed, advice=_ADVICE, game=game)
+            info, kwargs = named_player_recipe(spec, seed=seed, game=game)
+            self._check_budget(game, info.name, kwargs, start)
             if info.name in IN_PROCESS:
-                return make_unattended_player(spec, seed=seed, advice=_ADVICE)
+                return make_unattended_player(spec, seed=seed, advice=_ADVICE, game=game)
             if _interactive(info.factory):
                 raise ValueError(f"player {spec!r} needs a person at the terminal: {_ADVICE}")
             info.factory(**kwargs)  # its own checks of the parameters, here, in one line
@@ -75,17 +94,23 @@ class RequestPlayers:
             raise RequestError(str(error)) from None
         except TypeError as error:
             raise RequestError(f"player {spec!r}: {error}") from None
-        return RemotePlayer(spec, info.factory, kwargs, self.pool, self.time_limit)
+        return RemotePlayer(spec, info.factory, kwargs, self.pool, self.time_limit, game=info.game)
 
-    def _check_budget(self, name: str, kwargs: dict) -> None:
+    def _check_budget(self, game: str, name: str, kwargs: dict, start: GameState) -> None:
         for key, value in kwargs.items():
-            cap = BUDGET_CAPS.get((name, key))
+            cap = BUDGET_CAPS.get((game, name, key))
             if cap is not None and isinstance(value, int) and value > cap:
                 raise RequestError(f"{name} {key} is at most {cap:,} on this server, got {value:,}")
-        if name == "mcts" and kwargs.get("time", 0) > self.time_limit:
+        timed = TIME_PARAMETERS.get((game, name))
+        if timed is not None and kwargs.get(timed, 0) > self.time_limit:
             raise RequestError(
-                f"mcts time is at most the {self.time_limit:g} s time limit on this server, got {kwargs['time']:g}"
+                f"{name} {timed} is at most the {self.time_limit:g} s time limit on this server, got {kwargs[timed]:g}"
             )
+        if (game, name) == ("quixo", "solver"):
+            size, rules = start.settings()["size"], start.settings()["rules"]
+            if self.solutions is None:
+                raise RequestError("the Quixo solver is not available on this server", status=503)
+            self.solutions.require(size, rules)  # type: ignore[arg-type]
 
     def player_file(self, name: str) -> Path:
         """The saved player ``name`` (a relative path such as ``demo/best_player.json``) in the first root that
@@ -128,20 +153,20 @@ def _names_a_file(spec: str) -> bool:
     return os.path.splitext(spec)[1].lower() in PLAYER_FILE_SUFFIXES or "/" in spec or "\\" in spec
 
 
-def load_player(spec: str, *, seed: int | None = None) -> Player:
-    """The player for ``spec`` (a name with parameters, or any saved player file: not for requests, see
-    :class:`RequestPlayers`); ``ValueError`` when unknown.
+def load_player(spec: str, *, seed: int | None = None, game: str = "quarto") -> Player:
+    """The player of ``game`` for ``spec`` (a name with parameters, or any saved player file: not for requests,
+    see :class:`RequestPlayers`); ``ValueError`` when unknown.
 
     Interactive players (``human``) are refused: in the browser, the person at the page is the human.
     """
-    return make_unattended_player(spec, seed=seed, advice="in the browser, you are the human player")
+    return make_unattended_player(spec, seed=seed, advice=_ADVICE, game=game)
 
 
-def player_names() -> list[dict]:
-    """Every registered player that can play unattended: name, one-line summary and parameter names."""
+def player_names(game: str = "quarto") -> list[dict]:
+    """Every registered player of ``game`` that can play unattended: name, one-line summary and parameter names."""
     return [
         {"name": info.name, "summary": info.summary, "parameters": [parameter.name for parameter in info.parameters]}
-        for info in available_players()
+        for info in available_players(game)
         if not _interactive(info.factory)
     ]
 

@@ -1,11 +1,12 @@
 """Play sessions in the web app, without any web framework: games against a player kept in memory, and hints.
 
-A :class:`PlaySession` holds a :class:`~gpquarto.games.quarto.board.Board`, the opponent player and the moves so far.
-The person moves through :meth:`PlaySession.human_move`; the opponent's decisions are taken by
-:func:`decide` on a copy of the board (in a worker thread, see :func:`play_opponent`; a searching player
-decides in a worker process, see :mod:`gpquarto.web.decisions`) and applied with the same forfeit rules as
-matches: a player that raises, answers an illegal action or takes longer than the time limit loses the game.
-Positions, moves and whole games become plain data in :mod:`gpquarto.arena.views`.
+A :class:`PlaySession` holds a game state of any game of the game interface (Quarto's
+:class:`~gpquarto.games.quarto.board.Board`, Quixo's :class:`~gpquarto.games.quixo.board.QuixoBoard`), the
+opponent player and the moves so far. The person moves through :meth:`PlaySession.human_move`; the opponent's
+decisions are taken by :func:`decide` on a copy of the state (in a worker thread, see :func:`play_opponent`; a
+searching player decides in a worker process, see :mod:`gpquarto.web.decisions`) and applied with the same
+forfeit rules as matches: a player that raises, answers an illegal action or takes longer than the time limit
+loses the game. Positions, moves and whole games become plain data in :mod:`gpquarto.arena.views`.
 """
 
 from __future__ import annotations
@@ -25,11 +26,13 @@ from gpquarto.arena.views import (
     explained_game,
     explanation,
     game_view,
+    outcome_text,
 )
-from gpquarto.games.interface import DecisionKind, Termination
-from gpquarto.games.quarto.board import PLACE_OFFSET, Board, IllegalActionError, action_name
-from gpquarto.games.quarto.lines import SQUARE_COUNT, Rules
-from gpquarto.players.base import Player, PlayerQuit, ask_decision, raised_reason, too_slow_reason
+from gpquarto.games.interface import DecisionKind, GameState, IllegalActionError, Termination
+from gpquarto.games.quarto.board import PLACE_OFFSET, Board, action_name
+from gpquarto.games.quarto.lines import SQUARE_COUNT
+from gpquarto.games.registry import DEFAULT_GAME, game_names, get_game
+from gpquarto.players.base import Player, PlayerQuit, raised_reason, too_slow_reason
 from gpquarto.search.solver import VALUE_WORDS
 from gpquarto.search.solver import hint as solver_hint
 from gpquarto.web.decisions import worker_for
@@ -40,6 +43,17 @@ DEFAULT_TIME_LIMIT = 10.0
 MAX_SESSIONS = 200
 #: The person's name in saved game records.
 HUMAN_NAME = "you"
+#: The game settings a request may give, by game (a start position carries the others); Quixo's ply limit at
+#: most :data:`MAX_PLY_LIMIT`, so that no watched game runs longer than the game's own default allows.
+REQUEST_SETTINGS = {"quarto": ("rules",), "quixo": ("rules", "size", "ply_limit")}
+MAX_PLY_LIMIT = 300
+#: The longest action name a move request may send.
+MAX_ACTION_TEXT = 100
+#: Seconds a watched game may take in all: past them, the player to move forfeits (a Quixo game may last 300
+#: plies, each up to the time limit: without a budget, one request could hold a worker process for an hour).
+WATCH_SECONDS = 120.0
+#: What each kind of decision is called in a forfeit's reason.
+DECISION_WORDS = {DecisionKind.CHOOSE: "choice", DecisionKind.PLACE: "placement", DecisionKind.MOVE: "move"}
 
 
 class RequestError(ValueError):
@@ -50,42 +64,65 @@ class RequestError(ValueError):
         self.status = status
 
 
-def action_of(body: object) -> int:
-    """The action (single-int encoding) in a move request ``{"piece": P}`` or ``{"square": S}``."""
-    if not isinstance(body, dict) or len(body) != 1 or not ({"piece", "square"} & set(body)):
-        raise RequestError('a move is {"piece": 0..15} or {"square": 0..15}')
+def _shown(value: object) -> str:
+    """``repr(value)``, cut to 40 characters."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def action_of(body: object, state: GameState) -> int:
+    """The action a move request names in ``state``'s game: ``{"action": A}`` (the game's int, or its name such
+    as ``"b1 to bottom"``), or in Quarto ``{"piece": P}`` or ``{"square": S}``. Not checked for legality."""
+    quarto = state.game_name == "quarto"
+    count = get_game(state.game_name).action_count
+    usage = (
+        f'a move is {{"piece": 0..15}}, {{"square": 0..15}} or {{"action": 0..{count - 1}}}'
+        if quarto
+        else f'a move is {{"action": 0..{count - 1}}} or {{"action": "b1 to bottom"}} (a cell and an end)'
+    )
+    kinds = {"action", "piece", "square"} if quarto else {"action"}
+    if not isinstance(body, dict) or len(body) != 1 or not (kinds & set(body)):
+        raise RequestError(usage)
     (kind, value), *_ = body.items()
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < SQUARE_COUNT:
-        raise RequestError(f"{kind} must be a whole number 0..15, got {value!r}")
-    return value if kind == "piece" else PLACE_OFFSET + value
+    if kind == "action" and isinstance(value, str):
+        if len(value) > MAX_ACTION_TEXT:
+            raise RequestError(f"an action name is at most {MAX_ACTION_TEXT} characters")
+        try:
+            return state.parse_action(value)
+        except ValueError as error:
+            raise RequestError(f"illegal move: {error}") from None
+    top = SQUARE_COUNT if kind != "action" else count
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < top:
+        raise RequestError(f"{kind} must be a whole number 0..{top - 1}, got {_shown(value)}")
+    return PLACE_OFFSET + value if kind == "square" else value
 
 
 @dataclass
 class Decision:
-    """What a player answered to a decision of ``kind``: a piece or a square (not yet validated), or the
-    reason it forfeits without an answer (raised, too slow); ``elapsed`` is the seconds it took."""
+    """What a player answered to a decision of ``kind``: an action (not yet validated), or the reason it
+    forfeits without an answer (raised, too slow); ``elapsed`` is the seconds it took."""
 
-    kind: str
+    kind: DecisionKind
     answer: object = None
     reason: str = ""
     explanation: dict | None = None
     elapsed: float = 0.0
 
 
-def decide(player, board: Board) -> Decision:
-    """Ask ``player`` for the decision due on ``board`` (a choice or a placement), catching its errors.
+def decide(player: Player, board: GameState) -> Decision:
+    """Ask ``player`` for the decision due in ``board`` (any game), catching its errors.
 
     The player sees a view of a copy, so a player abandoned after its time limit cannot see later moves.
-    The answer is not validated here: :meth:`PlaySession.apply_opponent` does that on the real board. A
+    The answer is not validated here: :meth:`PlaySession.apply_opponent` does that on the real state. A
     searching player's worker process is leased first (:func:`~gpquarto.web.decisions.worker_for`), so the
     time taken counts from when a worker is ready.
     """
     view = board.copy().view()
-    kind = DecisionKind.CHOOSE if board.choice_due else DecisionKind.PLACE
+    kind = board.decision_kind()
     with worker_for([player]):
         started = time.perf_counter()
         try:
-            answer = ask_decision(player, view)
+            answer = player.decide(view)
         except PlayerQuit:
             raise
         except (Exception, SystemExit) as error:  # a player's bug (even sys.exit) loses the game, not the server
@@ -95,18 +132,18 @@ def decide(player, board: Board) -> Decision:
 
 
 class PlaySession:
-    """A game between the person at the page (seat ``human_seat``) and an opponent player."""
+    """A game of any game between the person at the page (seat ``human_seat``) and an opponent player."""
 
     def __init__(
-        self, opponent_spec: str, opponent, *, human_seat: int = 0, start: Board | None = None, key: str = ""
+        self, opponent_spec: str, opponent, *, human_seat: int = 0, start: GameState | None = None, key: str = ""
     ) -> None:
         if isinstance(human_seat, bool) or human_seat not in (0, 1) or not isinstance(human_seat, int):
-            raise RequestError(f"seat must be 0 (you choose first) or 1, got {human_seat!r}")
+            raise RequestError(f"seat must be 0 (you move first) or 1, got {_shown(human_seat)}")
         self.key = key or secrets.token_urlsafe(9)
         self.opponent_spec = opponent_spec
         self.opponent = opponent
         self.human_seat = human_seat
-        self.board = start.copy() if start is not None else Board()
+        self.board: GameState = start.copy() if start is not None else Board()
         self.board.forget_history()
         self.start = self.board.text()
         self.moves: list[Move] = []
@@ -130,11 +167,12 @@ class PlaySession:
             raise RequestError("the game is over: start a new one or undo", status=409)
         if self.board.player != self.human_seat:
             raise RequestError("it is not your turn", status=409)
+        name = self.board.action_name(action)
         try:
             self.board.apply(action)
         except IllegalActionError as error:
-            raise RequestError(f"illegal move ({action_name(action)}): {error}") from None
-        self.moves.append(Move(self.human_seat, action))
+            raise RequestError(f"illegal move ({name}): {error}") from None
+        self.moves.append(Move(self.human_seat, action, name))
 
     def apply_opponent(self, decision: Decision) -> None:
         """Apply the opponent's decision, or record its forfeit (raised, illegal action, too slow)."""
@@ -142,16 +180,14 @@ class PlaySession:
         if decision.reason:
             self.forfeit = (seat, decision.reason)
             return
+        answer = decision.answer
         try:
-            if decision.kind == DecisionKind.CHOOSE:
-                self.board.choose(decision.answer)
-            else:
-                self.board.place(decision.answer)
+            name = self.board.action_name(answer) if answer.__class__ is int else repr(answer)  # type: ignore[arg-type]
+            self.board.apply(answer)  # type: ignore[arg-type]
         except IllegalActionError as error:
-            what = "choice" if decision.kind == DecisionKind.CHOOSE else "placement"
-            self.forfeit = (seat, f"illegal {what} {decision.answer!r}: {error}")
+            self.forfeit = (seat, f"illegal {DECISION_WORDS[decision.kind]} {_shown(answer)}: {error}")
             return
-        self.moves.append(Move(seat, self.board.history[-1], decision.explanation))
+        self.moves.append(Move(seat, self.board.history[-1], name, decision.explanation))
 
     def undo(self) -> None:
         """Take back the person's last action and everything after it (the opponent's reply, a forfeit)."""
@@ -165,17 +201,19 @@ class PlaySession:
 
     def result(self) -> str:
         """One line from the person's side, empty while the game goes on."""
+        opponent = display_name(self.opponent_spec)
         if self.forfeit is not None:
             seat, reason = self.forfeit
             who = "you lose" if seat == self.human_seat else "you win"
-            return (
-                f"{who} by forfeit: {'you' if seat == self.human_seat else display_name(self.opponent_spec)} {reason}"
-            )
-        if self.board.is_draw():
-            return "draw: the board is full"
-        if self.board.winner is not None:
-            return "you win" if self.board.winner == self.human_seat else f"{display_name(self.opponent_spec)} wins"
-        return ""
+            return f"{who} by forfeit: {'you' if seat == self.human_seat else opponent} {reason}"
+        outcome = self.board.outcome()
+        if outcome is None:
+            return ""
+        if outcome.winner is None:
+            names = [HUMAN_NAME, HUMAN_NAME]
+            names[1 - self.human_seat] = opponent
+            return outcome_text(outcome, names, self.board.settings())
+        return "you win" if outcome.winner == self.human_seat else f"{opponent} wins"
 
     def record(self) -> GameRecord:
         """The finished game as a :class:`~gpquarto.arena.record.GameRecord` (``RequestError`` 409 before the end)."""
@@ -184,13 +222,19 @@ class PlaySession:
         names = [HUMAN_NAME, HUMAN_NAME]
         names[1 - self.human_seat] = self.opponent_spec
         record = GameRecord(
-            (names[0], names[1]), self.start, list(self.board.history), self.board.winner, Termination.WIN.value
+            (names[0], names[1]),
+            self.start,
+            list(self.board.history),
+            game=self.board.game_name,
+            settings=self.board.settings(),
         )
         if self.forfeit is not None:
             seat, record.reason = self.forfeit
             record.end, record.winner, record.forfeited_by = Termination.FORFEIT, 1 - seat, seat
-        elif self.board.winner is None:
-            record.end = Termination.DRAW
+        else:
+            outcome = self.board.outcome()
+            assert outcome is not None
+            record.end, record.winner = outcome.termination.value, outcome.winner
         return record
 
     def state(self) -> dict:
@@ -246,24 +290,45 @@ class SessionStore:
         return session
 
 
-def parse_start(position: object, rules: object) -> Board:
-    """The start position: position text (its own rules), or the empty board of ``rules``."""
-    if position not in (None, ""):
-        if not isinstance(position, str):
-            raise RequestError("position must be position text, e.g. '..../..../..../.... -'")
-        try:
-            return Board.from_text(position)
-        except ValueError as error:
-            raise RequestError(f"malformed position: {error}") from None
+def parse_start(body: dict) -> GameState:
+    """The start position a request names: ``game`` (default Quarto), then ``position`` text (which carries
+    its rules, and a Quixo board its size) or the empty board of the game's settings (Quarto: ``rules``; Quixo:
+    ``rules``, ``size``, ``ply_limit``); ``RequestError`` in one line when one is bad."""
+    name = body.get("game") or DEFAULT_GAME
+    if not isinstance(name, str) or name not in game_names():
+        raise RequestError(f"game must be {' or '.join(game_names())}, got {_shown(name)}")
+    game = get_game(name)
+    given = {key: value for key, value in body.items() if key in REQUEST_SETTINGS[name] and value not in (None, "")}
+    for key in {"rules", "size", "ply_limit"} - set(REQUEST_SETTINGS[name]):
+        if body.get(key) not in (None, ""):
+            raise RequestError(f"{key} is not a setting of {name} (its settings: {', '.join(REQUEST_SETTINGS[name])})")
+    rules = given.get("rules")
+    if rules is not None and rules not in game.rule_sets:
+        raise RequestError(f"rules must be {' or '.join(repr(r) for r in game.rule_sets)}, got {_shown(rules)}")
+    limit = given.get("ply_limit")
+    if limit is not None and (limit.__class__ is not int or not 1 <= limit <= MAX_PLY_LIMIT):
+        raise RequestError(f"ply_limit must be a whole number 1..{MAX_PLY_LIMIT}, got {_shown(limit)}")
+    position = body.get("position")
     try:
-        return Board(Rules(rules or Rules.CLASSIC.value))
-    except ValueError:
-        raise RequestError(f"rules must be 'classic' or 'advanced', got {rules!r}") from None
+        if position not in (None, ""):
+            if not isinstance(position, str):
+                raise RequestError(f"position must be position text, e.g. {game.new_state().text()!r}")
+            carried = {key: value for key, value in given.items() if key not in ("rules", "size")}
+            try:
+                return game.from_text(position, **carried)
+            except ValueError as error:
+                raise RequestError(f"malformed position: {error}") from None
+        return game.new_state(**given)
+    except RequestError:
+        raise
+    except ValueError as error:
+        raise RequestError(str(error)) from None
 
 
 # ----------------------------------------------------------------------------------------------- hints
 def hint(board: Board) -> dict:
-    """The solver's verdict for the player to act, or ``solved: False`` when the position is too big to solve."""
+    """The Quarto solver's verdict for the player to act, or ``solved: False`` when the position is too big to
+    solve (Quixo's hints: :mod:`gpquarto.web.solutions`)."""
     if board.is_over():
         raise RequestError("the game is over: no hint", status=409)
     result = solver_hint(board.copy())
@@ -282,12 +347,15 @@ def hint(board: Board) -> dict:
 
 # -------------------------------------------------------------------------------------- watch and replay
 def watch_game(
-    players: tuple[Player, Player], *, names: tuple[str, str], start: Board, seed: int | None, time_limit: float
+    players: tuple[Player, Player], *, names: tuple[str, str], start: GameState, seed: int | None, time_limit: float
 ) -> dict:
-    """A whole game between two players (match rules, ``time_limit`` seconds per decision), frame by frame,
-    with each decision's explanation; searching players share one worker process, leased before the game."""
+    """A whole game between two players (match rules, ``time_limit`` seconds per decision, at most
+    :data:`WATCH_SECONDS` in all), frame by frame, with each decision's explanation; searching players share one
+    worker process, leased before the game."""
     with worker_for(players):
-        record, notes = explained_game(players, names=names, start=start, seed=seed, time_limit=time_limit)
+        record, notes = explained_game(
+            players, names=names, start=start, seed=seed, time_limit=time_limit, budget=WATCH_SECONDS
+        )
     return game_view(record, notes)
 
 

@@ -338,17 +338,29 @@ def solve(
     """The solution of ``size`` under ``rules``: read from the cache when a valid one is there, else computed
     (and cached when ``cache``; ``progress`` as in :func:`compute`). A bad cache file is solved again with a
     one-line warning."""
-    rules = QuixoRules(rules).value
-    path = solution_path(size, rules, cache_dir)
-    if cache and path.exists():
-        try:
-            return _load(path, size, rules)
-        except (OSError, ValueError, KeyError) as error:
-            warnings.warn(f"cached Quixo solution {path} unusable ({error}); solving again", SolverCacheWarning, 2)
+    found = cached(size, rules, cache_dir) if cache else None
+    if found is not None:
+        return found
     solution = compute(size, rules, progress=progress)
     if cache:
         save(solution, cache_dir)
     return solution
+
+
+def cached(
+    size: int, rules: QuixoRules | str = QuixoRules.OFFICIAL, cache_dir: str | os.PathLike[str] | None = None
+) -> QuixoSolution | None:
+    """The cached solution of ``size`` under ``rules``, or None when the cache has none (or an unusable one,
+    with a one-line warning): never computes."""
+    rules = QuixoRules(rules).value
+    path = solution_path(size, rules, cache_dir)
+    if not path.exists():
+        return None
+    try:
+        return _load(path, size, rules)
+    except (OSError, ValueError, KeyError) as error:
+        warnings.warn(f"cached Quixo solution {path} unusable ({error}); solving again", SolverCacheWarning, 3)
+        return None
 
 
 def save(solution: QuixoSolution, cache_dir: str | os.PathLike[str] | None = None) -> Path:

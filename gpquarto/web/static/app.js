@@ -80,6 +80,8 @@ function isStraight(line) { return !(line[1] - line[0] === 1 && line[2] - line[1
 // The 4x4 board: cells carry data-square; options mark the last move, the hint and a clickable placement.
 function drawBoard(svg, state, options = {}) {
   svg.replaceChildren();
+  svg.setAttribute("viewBox", "0 0 400 400");
+  svg.dataset.game = "quarto";
   const winning = winningSquares(state.winning_lines);
   for (let square = 0; square < 16; square++) {
     const x = (square % 4) * CELL, y = Math.floor(square / 4) * CELL;
@@ -124,6 +126,99 @@ function drawHand(svg, piece) {
   else drawPiece(svg, piece, 50, 50);
 }
 
+// ---------------------------------------------------------------------------------------------- Quixo
+const QUIXO_MARGIN = 50; // room around the board for the ends where a cube goes back in
+const DIRECTIONS = ["top", "bottom", "left", "right"]; // action = 4 * cell + direction
+
+function cellName(n, cell) { return "abcde"[cell % n] + (Math.floor(cell / n) + 1); }
+function actionName(n, action) { return `${cellName(n, action >> 2)} to ${DIRECTIONS[action & 3]}`; }
+
+// Where the cube of an action ends up: the end of its row or column where it goes back in.
+function destination(n, action) {
+  const cell = action >> 2, row = Math.floor(cell / n), col = cell % n;
+  return [col, (n - 1) * n + col, row * n, row * n + n - 1][action & 3];
+}
+
+// The Quixo board: cubes carry data-cell; a cube you may take is a button; once one is selected
+// (options.selected), the ends of its row and column where it may go back in are buttons named by the action.
+function drawQuixo(svg, state, options = {}) {
+  svg.replaceChildren();
+  const n = state.size, M = QUIXO_MARGIN, side = n * CELL + 2 * M;
+  svg.setAttribute("viewBox", `0 0 ${side} ${side}`);
+  svg.dataset.game = "quixo";
+  const winning = winningSquares(state.winning_lines);
+  const takable = new Set((options.actions || []).map((action) => action >> 2));
+  const hintCells = new Set((options.hint || []).map((action) => action >> 2));
+  el("rect", { class: "quixo-frame", x: M - 8, y: M - 8, width: n * CELL + 16, height: n * CELL + 16, rx: 14 }, svg);
+  for (let cell = 0; cell < n * n; cell++) {
+    const x = M + (cell % n) * CELL, y = M + Math.floor(cell / n) * CELL;
+    const symbol = state.cells[cell];
+    const classes = ["cube", symbol ? `cube-${symbol}` : "cube-blank"];
+    if (winning.has(cell)) classes.push("win");
+    if (options.last === cell) classes.push("last");
+    if (hintCells.has(cell)) classes.push("hint");
+    if (takable.has(cell)) classes.push("takable");
+    if (options.selected === cell) classes.push("selected");
+    const label = `${cellName(n, cell)}: ${symbol || "blank"}`;
+    const cube = el("g", { class: classes.join(" "), "data-cell": cell, "aria-label": label }, svg);
+    el("title", {}, cube).textContent = label;
+    el("rect", { x: x + 5, y: y + 5, width: CELL - 10, height: CELL - 10, rx: 12 }, cube);
+    if (symbol === "X") {
+      el("path", { class: "mark", d: `M${x + 28},${y + 28} L${x + 72},${y + 72} M${x + 72},${y + 28} L${x + 28},${y + 72}` }, cube);
+    } else if (symbol === "O") {
+      el("circle", { class: "mark", cx: x + 50, cy: y + 50, r: 24 }, cube);
+    }
+    if (takable.has(cell) && options.onCell) {
+      cube.setAttribute("role", "button");
+      cube.setAttribute("tabindex", "0");
+      cube.addEventListener("click", () => options.onCell(cell));
+      cube.addEventListener("keydown", (event) => { if (event.key === "Enter" || event.key === " ") options.onCell(cell); });
+    }
+  }
+  if (options.selected !== undefined && options.selected !== null && options.onAction) {
+    const cell = options.selected, row = Math.floor(cell / n), col = cell % n;
+    for (const action of options.actions.filter((a) => a >> 2 === cell)) {
+      const direction = action & 3;
+      const [cx, cy] = [
+        [M + col * CELL + 50, M / 2 - 4],
+        [M + col * CELL + 50, M + n * CELL + M / 2 + 4],
+        [M / 2 - 4, M + row * CELL + 50],
+        [M + n * CELL + M / 2 + 4, M + row * CELL + 50],
+      ][direction];
+      const name = actionName(n, action);
+      const classes = ["end"];
+      if ((options.hint || []).includes(action)) classes.push("hint");
+      const end = el("g", { class: classes.join(" "), "data-action": action, "data-direction": DIRECTIONS[direction], role: "button", tabindex: "0", "aria-label": name }, svg);
+      el("title", {}, end).textContent = `push in: ${name}`;
+      el("circle", { cx, cy, r: 20 }, end);
+      const rotation = [180, 0, 90, 270][direction]; // the arrow points into the board
+      el("path", { class: "arrow", d: "M0,-9 L9,5 L-9,5 Z", transform: `translate(${cx},${cy}) rotate(${rotation})` }, end);
+      end.addEventListener("click", () => options.onAction(action));
+      end.addEventListener("keydown", (event) => { if (event.key === "Enter" || event.key === " ") options.onAction(action); });
+    }
+  }
+  for (const line of state.winning_lines) {
+    const centre = (c) => [M + (c % n) * CELL + 50, M + Math.floor(c / n) * CELL + 50];
+    const [x1, y1] = centre(line[0]), [x2, y2] = centre(line[line.length - 1]);
+    el("line", { class: "win-line", x1, y1, x2, y2 }, svg);
+  }
+}
+
+// Either game's board for a state or a frame, with the last move marked.
+function drawAnyBoard(svg, state, move) {
+  if (state.game === "quixo") {
+    drawQuixo(svg, state, { last: move ? destination(state.size, move.action) : null });
+  } else {
+    drawBoard(svg, state, { last: move ? lastSquare(move.action) : null });
+  }
+}
+
+// Show the elements of one game (class quarto-only or quixo-only) inside ``root``, hide the other's.
+function showGameParts(root, game) {
+  root.querySelectorAll(".quarto-only").forEach((node) => { node.hidden = game !== "quarto"; });
+  root.querySelectorAll(".quixo-only").forEach((node) => { node.hidden = game !== "quixo"; });
+}
+
 function moveItem(move, who) {
   const item = html("li", `${who}: ${move.text}`);
   item.dataset.action = move.action;
@@ -140,7 +235,13 @@ function moveItem(move, who) {
 function lastSquare(action) { return action !== undefined && action >= 16 ? action - 16 : null; }
 
 // ------------------------------------------------------------------------------------------------ play
-const play = { game: null, hint: null, busy: false };
+const play = { game: null, hint: null, busy: false, selected: null, hintTimer: null };
+const SEATS = { quarto: ["choose first", "place first"], quixo: ["X (move first)", "O (move second)"] };
+const RULES = {
+  quarto: [["classic", "classic"], ["advanced", "advanced (2×2 blocks win)"]],
+  quixo: [["official", "official"], ["course", "course (first line found wins)"]],
+};
+const POSITIONS = { quarto: "..../..../..../.... -", quixo: "...../...../...../...../..... X" };
 
 function setBusy(page, busy) {
   if (page === "play") play.busy = busy;
@@ -149,13 +250,16 @@ function setBusy(page, busy) {
 
 async function playRequest(method, url, body) {
   setBusy("play", true);
+  stopHint();
   $("play-status").textContent = "thinking…";
   try {
     const state = await api(method, url, body);
     play.game = state;
     play.hint = null;
+    play.selected = null;
     $("play-hint-text").textContent = "";
     delete $("play-hint-text").dataset.actions;
+    delete $("play-hint-text").dataset.solved;
   } catch (error) {
     // the message is on the page; the last good state stays drawn
   } finally {
@@ -174,6 +278,26 @@ function drawPlay() {
   const idle = !play.busy && game.your_turn;
   const moves = game.moves;
   const hint = play.hint && play.hint.solved ? play.hint : null;
+  section.dataset.game = game.game;
+  showGameParts(section.querySelector(".game"), game.game);
+  showGameParts(document.querySelector("footer"), game.game);
+  if (game.game === "quixo") drawQuixoPlay(game, idle, hint);
+  else drawQuartoPlay(game, idle, hint);
+  $("play-position-text").textContent = game.position;
+  $("play-status").classList.toggle("result", game.over);
+  $("play-undo").disabled = play.busy || !game.can_undo;
+  $("play-hint").disabled = play.busy || game.over;
+  $("play-save").hidden = !game.over;
+  $("play-save").href = `/api/games/${game.id}/record`;
+  $("play-save").download = `${game.game}-game.json`;
+  const list = $("play-moves");
+  list.replaceChildren(...moves.map((move) => moveItem(move, move.seat === game.human_seat ? "you" : opponent)));
+  if (game.forfeit) list.append(html("li", `${game.forfeit.seat === game.human_seat ? "you" : opponent} forfeit: ${game.forfeit.reason}`, { class: "forfeit" }));
+}
+
+function drawQuartoPlay(game, idle, hint) {
+  const opponent = displayName(game.opponent);
+  const moves = game.moves;
   drawBoard($("play-board"), game, {
     last: moves.length ? lastSquare(moves[moves.length - 1].action) : null,
     hint: hint ? hint.squares : null,
@@ -184,50 +308,107 @@ function drawPlay() {
     onPiece: idle && game.choice_due ? (piece) => playRequest("POST", `/api/games/${game.id}/move`, { piece }) : null,
   });
   drawHand($("play-hand"), game.in_hand);
-  $("play-position-text").textContent = game.position;
   let status;
   if (game.over) status = `Game over: ${game.result}.`;
   else if (!game.your_turn) status = `${opponent} is thinking…`;
   else if (game.placement_due) status = "Your turn: click an empty square to place the piece in hand.";
   else status = `Your turn: click a piece to give to ${opponent}.`;
   $("play-status").textContent = status;
-  $("play-status").classList.toggle("result", game.over);
-  $("play-undo").disabled = play.busy || !game.can_undo;
-  $("play-hint").disabled = play.busy || game.over;
-  $("play-save").hidden = !game.over;
-  $("play-save").href = `/api/games/${game.id}/record`;
-  const list = $("play-moves");
-  list.replaceChildren(...moves.map((move) => moveItem(move, move.seat === game.human_seat ? "you" : opponent)));
-  if (game.forfeit) list.append(html("li", `${game.forfeit.seat === game.human_seat ? "you" : opponent} forfeit: ${game.forfeit.reason}`, { class: "forfeit" }));
+}
+
+// Quixo: click a cube you may take (it is selected, its legal ends light up), then an end to push it in.
+function drawQuixoPlay(game, idle, hint) {
+  const opponent = displayName(game.opponent);
+  const moves = game.moves;
+  const me = "XO"[game.human_seat];
+  const actions = idle ? game.legal_actions : [];
+  if (play.selected !== null && !actions.some((action) => action >> 2 === play.selected)) play.selected = null;
+  const last = moves.length ? moves[moves.length - 1].action : null;
+  drawQuixo($("play-board"), game, {
+    actions,
+    selected: play.selected,
+    last: last === null ? null : destination(game.size, last),
+    hint: hint ? hint.best_actions : null,
+    onCell: (cell) => { play.selected = play.selected === cell ? null : cell; drawPlay(); },
+    onAction: (action) => playRequest("POST", `/api/games/${game.id}/move`, { action }),
+  });
+  $("play-quixo-info").textContent = `You play ${me} on the ${game.size}×${game.size} board (${game.rules} rules); ` +
+    `move ${game.plies} of at most ${game.ply_limit}.`;
+  let status;
+  if (game.over) status = `Game over: ${game.result}.`;
+  else if (!game.your_turn) status = `${opponent} is thinking…`;
+  else if (play.selected !== null) status = `Your turn: push ${cellName(game.size, play.selected)} in at a lit end (or click it again to choose another cube).`;
+  else status = `Your turn (${me}): click a border cube that is blank or ${me}.`;
+  $("play-status").textContent = status;
 }
 
 async function newGame(event) {
   event.preventDefault();
   const seed = $("play-seed").value;
-  await playRequest("POST", "/api/games", {
+  const game = $("play-game").value;
+  const body = {
+    game,
     opponent: $("play-opponent").value,
     seat: Number($("play-seat").value),
     rules: $("play-rules").value,
     position: $("play-position").value.trim() || null,
     seed: seed === "" ? null : Number(seed),
-  });
+  };
+  if (game === "quixo") body.size = Number($("play-size").value);
+  await playRequest("POST", "/api/games", body);
 }
 
+function stopHint() {
+  if (play.hintTimer) clearTimeout(play.hintTimer);
+  play.hintTimer = null;
+}
+
+// The solver's hint; while a Quixo solution is first computed (on the server, in a process of its own), the
+// page says so and asks again every two seconds until it is there or the position changes.
 async function askHint() {
   if (!play.game) return;
+  stopHint();
+  const key = play.game.id, moves = play.game.moves.length;
   setBusy("play", true);
   const text = $("play-hint-text");
   text.textContent = "solving…";
   try {
-    play.hint = await api("GET", `/api/games/${play.game.id}/hint`);
+    play.hint = await api("GET", `/api/games/${key}/hint`);
     text.textContent = play.hint.solved ? `Hint: ${play.hint.text}` : play.hint.text;
     text.dataset.actions = play.hint.solved ? play.hint.best_actions.join(",") : "";
     text.dataset.solved = play.hint.solved;
+    text.dataset.pending = Boolean(play.hint.pending);
+    if (play.hint.pending) {
+      play.hintTimer = setTimeout(() => {
+        play.hintTimer = null;
+        if (play.game && play.game.id === key && play.game.moves.length === moves) askHint();
+      }, 2000);
+    }
   } catch (error) {
     text.textContent = "";
   } finally {
     setBusy("play", false);
     drawPlay();
+  }
+}
+
+// The controls of the game chosen in a form: seat and rules wording, the board size, the players offered.
+function chooseGame(prefix) {
+  const game = $(`${prefix}-game`).value;
+  const form = $(`${prefix}-form`);
+  showGameParts(form, game);
+  const rules = $(`${prefix}-rules`);
+  rules.replaceChildren(...RULES[game].map(([value, label]) => html("option", label, { value })));
+  if (prefix === "play") {
+    [...$("play-seat").options].forEach((option, seat) => { option.textContent = SEATS[game][seat]; });
+    $("play-position").placeholder = POSITIONS[game];
+  }
+  const inputs = prefix === "play" ? [["play-opponent", "random"]] : [["watch-a", game === "quixo" ? "alphabeta:depth=2" : "novice"], ["watch-b", "random"]];
+  for (const [id, fallback] of inputs) {
+    const input = $(id);
+    input.setAttribute("list", `players-${game}`);
+    const known = [...$(`players-${game}`).options].map((option) => option.value);
+    if (known.length && !known.includes(input.value.split(":")[0]) && !input.value.includes("/") && !input.value.includes(".")) input.value = fallback;
   }
 }
 
@@ -242,6 +423,7 @@ function showGame(game) {
   const save = $("watch-save");
   if (save.href) URL.revokeObjectURL(save.href);
   save.href = URL.createObjectURL(new Blob([JSON.stringify(game.record, null, 1)], { type: "application/json" }));
+  save.download = `${game.game}-game.json`;
   save.hidden = false;
   $("watch-players").textContent = `A (seat 0): ${names[0]} — B (seat 1): ${names[1]}`;
   const list = $("watch-moves");
@@ -259,8 +441,10 @@ function showFrame(index) {
   watch.index = Math.max(0, Math.min(index, game.frames.length - 1));
   const frame = game.frames[watch.index];
   const last = watch.index === game.frames.length - 1;
-  drawBoard($("watch-board"), frame, { last: frame.move ? lastSquare(frame.move.action) : null });
-  drawHand($("watch-hand"), frame.in_hand);
+  drawAnyBoard($("watch-board"), frame, frame.move);
+  showGameParts($("page-watch").querySelector(".side"), frame.game);
+  $("page-watch").dataset.game = frame.game;
+  if (frame.game === "quarto") drawHand($("watch-hand"), frame.in_hand);
   $("watch-position-text").textContent = frame.position;
   $("watch-frame").textContent = `move ${watch.index} of ${game.frames.length - 1}` +
     (frame.move ? ` — ${displayName(game.players[frame.move.seat])}: ${frame.move.text}` : "");
@@ -291,11 +475,15 @@ async function startWatch(event) {
   const seed = $("watch-seed").value;
   setBusy("watch", true);
   try {
-    showGame(await api("POST", "/api/watch", {
+    const game = $("watch-game").value;
+    const body = {
+      game,
       players: [$("watch-a").value, $("watch-b").value],
       rules: $("watch-rules").value,
       seed: seed === "" ? null : Number(seed),
-    }));
+    };
+    if (game === "quixo") body.size = Number($("watch-size").value);
+    showGame(await api("POST", "/api/watch", body));
   } catch (error) {
     // shown on the page
   } finally {
@@ -354,7 +542,12 @@ async function showRun(name) {
       best.append(list);
     }
     const button = html("button", "Play against it", { type: "button", id: "run-play" });
-    button.addEventListener("click", () => { $("play-opponent").value = player.spec; location.hash = "#play"; });
+    button.addEventListener("click", () => {
+      $("play-game").value = "quarto"; // evolved players play Quarto
+      chooseGame("play");
+      $("play-opponent").value = player.spec;
+      location.hash = "#play";
+    });
     best.append(button);
   }
   for (const problem of run.problems) best.append(html("p", problem, { class: "problem" }));
@@ -399,14 +592,14 @@ function route() {
   }
 }
 
-async function loadPlayers() {
-  const data = await api("GET", "/api/players").catch(() => null);
+async function loadPlayers(game) {
+  const data = await api("GET", `/api/players?game=${game}`).catch(() => null);
   if (!data) return;
   const options = [...data.players.map((p) => p.name), ...data.files];
-  $("player-specs").replaceChildren(...options.map((spec) => html("option", "", { value: spec })));
+  $(`players-${game}`).replaceChildren(...options.map((spec) => html("option", "", { value: spec })));
 }
 
-document.addEventListener("DOMContentLoaded", () => {
+document.addEventListener("DOMContentLoaded", async () => {
   $("play-form").addEventListener("submit", newGame);
   $("play-undo").addEventListener("click", () => play.game && playRequest("POST", `/api/games/${play.game.id}/undo`));
   $("play-hint").addEventListener("click", askHint);
@@ -418,8 +611,12 @@ document.addEventListener("DOMContentLoaded", () => {
   $("watch-last").addEventListener("click", () => { stopWatch(); showFrame(Infinity); });
   $("watch-play").addEventListener("click", toggleWatch);
   $("watch-speed").addEventListener("change", () => { if (watch.timer) { stopWatch(); toggleWatch(); } });
+  $("play-game").addEventListener("change", () => chooseGame("play"));
+  $("watch-game").addEventListener("change", () => chooseGame("watch"));
   window.addEventListener("hashchange", route);
   route();
-  loadPlayers();
+  await Promise.all([loadPlayers("quarto"), loadPlayers("quixo")]);
+  chooseGame("play"); // the browser may have kept a game chosen before a reload
+  chooseGame("watch");
   document.body.dataset.ready = "true";
 });
