@@ -54,6 +54,12 @@ def genome(place: list[tuple[str, str]], choose: list[tuple[str, str]] = ()) -> 
             "safe_piece_exists",
         ),
         ("first_free_square(safe_square, safe_square)", ACTION_TYPES["place"], "safe_square"),
+        ("square_in_emptier_row(winning_square, winning_square)", ACTION_TYPES["place"], "winning_square"),
+        (
+            "rarer_piece(safe_piece, first_available_piece(safe_piece, safe_piece))",
+            ACTION_TYPES["choose"],
+            "safe_piece",
+        ),
         ("score_if(above(threats, threats), ten, as_score(pieces_left))", Score, "as_score(pieces_left)"),
         ("times(one, minus(threats, threats))", Score, "as_score(0)"),
         ("negative(negative(safe_parity))", Score, "safe_parity"),

@@ -81,7 +81,7 @@ def test_the_cli_trains_an_evaluator_and_refuses_rule_options(tmp_path, capsys):
     shown = capsys.readouterr().out
     assert "evaluation = " in shown and "nodes" in shown
     for arguments in (
-        ["train", "--genome", "evaluator", "--schedule", "0:random", "--run-dir", str(tmp_path / "x")],
+        ["train", "--genome", "evaluator", "--fallback-weight", "0.1", "--run-dir", str(tmp_path / "x")],
         ["train", "--depth", "2", "--run-dir", str(tmp_path / "y")],
         ["train", "--genome", "evaluator", "--games", "3", "--run-dir", str(tmp_path / "z")],
         ["train", "--genome", "evaluator", "--run-dir", str(run), "--quiet"],
@@ -118,3 +118,53 @@ def test_the_champion_is_the_best_generation_best_on_common_final_games(tmp_path
     train_evaluator(plain, tmp_path / "plain")
     saved = json.loads((tmp_path / "plain" / "best_evaluator.json").read_text())
     assert saved["tree"]["evaluator"] == rows[0]["best_tree"] and saved["fitness"]["games"] == 2
+
+
+def test_a_schedule_changes_the_opponents_from_its_generation_on(tmp_path):
+    base = {"depth": 1, "generations": 3, "population": 4, "games": 4, "seed": 4, "final_games": 0}
+    plain = train_evaluator(EvaluatorConfig(**base), tmp_path / "plain")
+    scheduled_config = EvaluatorConfig(**base, schedule="2:random")
+    assert [scheduled_config.opponents_at(g) for g in range(4)] == ["minimax:depth=1"] * 2 + ["random"] * 2
+    scheduled = train_evaluator(scheduled_config, tmp_path / "scheduled")
+    assert scheduled.logbook[:2] == plain.logbook[:2]  # the same games until the schedule's step
+    assert scheduled.logbook[2]["mean"] > plain.logbook[2]["mean"]  # random is easier than minimax
+    for bad in ("2:nobody", "x:random", "3:random;2:random"):
+        with pytest.raises(ValueError) as caught:
+            EvaluatorConfig(**base, schedule=bad)
+        assert "\n" not in str(caught.value)
+
+
+def test_hof_opponents_are_searchers_with_the_hall_of_fame_trees(tmp_path):
+    """A ``hof`` game is ``minimax`` at the run's depth with a member's tree (a reference player built here), and
+    ``random`` while the hall is empty; runs with ``hof`` opponents stay reproducible."""
+    from gpquarto.gp.evaluator import CompiledEvaluator, EvaluatorGenome
+    from gpquarto.gp.evaluator_player import searching_player
+    from gpquarto.gp.library import LibraryConfig, get_library
+    from gpquarto.resolve import make_player
+    from gpquarto.training.evaluator_training import EvaluatorTask, evaluate_evaluator
+    from gpquarto.training.fitness import game_plan, parse_opponents
+
+    library = get_library(LibraryConfig())
+    plan = game_plan(parse_opponents("hof"), 6, 9, 0)
+
+    def searcher(text: str):
+        evaluator = CompiledEvaluator(EvaluatorGenome.from_text(text, library), library)
+        return searching_player("minimax", {"depth": "1"}, evaluator, seed=0)
+
+    for hall, opponent in (((), make_player("random")), (("threats",), searcher("threats"))):
+        task = EvaluatorTask("safe_square_count", 1, plan, LibraryConfig(), hall)
+        expected = _play_against(searcher("safe_square_count"), opponent, plan)
+        assert evaluate_evaluator(task)[1:] == expected, hall
+    config = EvaluatorConfig(depth=1, generations=3, population=4, games=4, seed=2, opponents="hof:1,random:1")
+    assert train_evaluator(config, tmp_path / "a").state() == train_evaluator(config, tmp_path / "b").state()
+
+
+def _play_against(player, opponent, plan) -> tuple[int, int, int]:
+    from gpquarto.arena.game import play_game
+
+    results = [0, 0, 0]
+    for game in plan:
+        players = (player, opponent) if game.seat == 0 else (opponent, player)
+        winner = play_game(players, seed=game.seed).winner
+        results[0 if winner == game.seat else 1 if winner is None else 2] += 1
+    return tuple(results)

@@ -187,7 +187,7 @@ def run(args: argparse.Namespace) -> int:
     if args.genome == "evaluator":
         from gpquarto.cli.train_evaluator import run_evaluator
 
-        return run_evaluator(args)
+        return run_evaluator(args, CONFIG_OPTIONS)
     if args.depth is not None:
         raise UsageError("--depth is for --genome evaluator (rule players do not search)")
 

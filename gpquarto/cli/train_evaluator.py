@@ -1,22 +1,21 @@
 """``gpquarto train --genome evaluator --depth D``: the evaluator runs of
 :mod:`gpquarto.training.evaluator_training` (``--generations``, ``--population``, ``--games``,
-``--opponents``, ``--seed``, ``--final-games``, ``--plugin``, ``--run-dir``, ``--resume`` and the runner options
+``--opponents``, ``--schedule``, ``--seed``, ``--final-games``, ``--plugin``, ``--run-dir``, ``--resume`` and the runner options
 apply; the options of rule training are refused)."""
 
 from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from gpquarto.cli import UsageError
 from gpquarto.cli.common import make_runner_from_args
 
-#: Options of ``train`` that an evaluator run reads (option dest == config field).
-EVALUATOR_OPTIONS = ("depth", "generations", "population", "games", "opponents", "seed", "plugins", "final_games")
-#: Options of ``train`` that only rule runs read.
+#: Options of ``train`` that only rule runs read (the rest of the rule config's options are evaluator config
+#: fields too, read under the same names).
 RULE_ONLY_OPTIONS = (
-    "schedule",
     "fallback_weight",
     "accuracy_weight",
     "accuracy_positions",
@@ -28,8 +27,9 @@ RULE_ONLY_OPTIONS = (
 )
 
 
-def run_evaluator(args: argparse.Namespace) -> int:
-    """Start or resume an evaluator run; prints the champion's formula and where it is saved."""
+def run_evaluator(args: argparse.Namespace, config_options: Sequence[str]) -> int:
+    """Start or resume an evaluator run; prints the champion's formula and where it is saved. ``config_options``
+    are the options of ``train`` that set config fields: the evaluator config reads all but the rule-only ones."""
     from gpquarto.gp.evaluator import format_formula
     from gpquarto.gp.evaluator_files import load_evaluator
     from gpquarto.training.evaluator_training import EvaluatorConfig, EvaluatorEvolution, train_evaluator
@@ -37,7 +37,8 @@ def run_evaluator(args: argparse.Namespace) -> int:
     refused = [name for name in RULE_ONLY_OPTIONS if getattr(args, name, None) is not None]
     if refused:
         raise UsageError(f"--{refused[0].replace('_', '-')} is an option of rule training, not of --genome evaluator")
-    given = {name: getattr(args, name) for name in EVALUATOR_OPTIONS if getattr(args, name, None) is not None}
+    options = [name for name in ("depth", *config_options) if name not in RULE_ONLY_OPTIONS]
+    given = {name: getattr(args, name) for name in options if getattr(args, name, None) is not None}
     if "plugins" in given:
         given["plugins"] = tuple(str(Path(plugin).resolve()) for plugin in given["plugins"])
     run_dir = Path(args.run_dir)

@@ -7,8 +7,8 @@ Trees (:func:`simplify_tree`) are rewritten bottom-up:
   (``at_most(3, 3)`` becomes ``True``, ``smaller(one, ten)`` becomes ``one``), when such a constant exists;
 * *algebra*: identities of the built-in logic, comparisons and arithmetic (``and_(True, x)`` is ``x``,
   ``score_if(c, a, a)`` is ``a``, ``equal(x, x)`` is ``True``, ``times(x, one)`` is ``x``, ``minus(x, x)`` is 0,
-  ``larger(x, x)`` is ``x``, ``negative(negative(x))`` is ``x``, ``first_free_square(x, x)`` is ``x``, ``add(x, 0)``
-  is ``x``...). Every value of an evaluation primitive lies within +-``SCORE_LIMIT``, so dropping a saturation that
+  ``larger(x, x)`` is ``x``, ``negative(negative(x))`` is ``x``, every built-in combinator of two equal
+  arguments (``first_free_square(x, x)``, ``square_in_emptier_row(x, x)``) is ``x``, ``add(x, 0)`` is ``x``...). Every value of an evaluation primitive lies within +-``SCORE_LIMIT``, so dropping a saturation that
   cannot act is exact.
 
 A genome (:func:`simplify_genome`) then loses, per rule list, the rules that can never decide: a condition that
@@ -169,8 +169,9 @@ def _rewrite(node: Node, folder: _Folder) -> Node:
             return _TRUE
         if name in ("not_equal", "greater_than", "above"):
             return _FALSE
-        if name in ("larger", "smaller", "first_free_square", "first_available_piece"):
-            return children[0]
+        spec = folder.library.get(name)
+        if name in ("larger", "smaller") or (spec.family == "combinators" and spec.source == "builtin"):
+            return children[0]  # each returns one of its two arguments (the combinators: a square or a piece)
         if name in ("minus", "sub"):
             zero = folder.zero(folder.library.get(name).return_type)
             if zero is not None:

@@ -290,8 +290,8 @@ class SearchLeaf:
         return UNSAFE_OF_COUNTERS[(self.counters + COUNTER_CARRY) & COUNTER_HIGH]
 
     def threat_lines(self) -> int:
-        """Number of threat lines (each is filled by exactly one square's plan)."""
-        return sum(len(plan[2]) for plan in self.plans())
+        """Number of threat lines: open lines of three pieces sharing a characteristic."""
+        return sum(1 for _mask, count, shared in self.open_lines() if count == 3 and shared)
 
     def square_threats(self) -> list[tuple[int, int, int, int]]:
         """For each empty square: (its bit, the characteristics of the threat lines it fills, the threat

@@ -14,12 +14,14 @@ of workers, and the checkpoint (plain JSON: the trees as text, their fitness, th
 resuming is bit-identical to running on.
 
 The run folder holds ``config.json``, ``logbook.csv``, ``checkpoint.json`` (after every generation, atomic) and
-at the end ``fitness.png`` (as rule runs draw it) and ``best_evaluator.json`` (the champion, as an evaluator file: the best of each generation, at most
-``hall_of_fame`` of them, replay the same ``final_games`` games and the best of those wins, as in rule training;
+at the end ``fitness.png`` (as rule runs draw it) and ``best_evaluator.json`` (the champion, as an evaluator
+file: the best of each generation, at most ``hall_of_fame`` of them, replay the same ``final_games`` games and the best of those wins, as in rule training;
 :meth:`EvaluatorEvolution.champion`) and ``best_evaluator.simplified.json`` (its formula folded:
 :func:`~gpquarto.training.simplified.simplify_evaluator`). ``--resume`` on a finished run chooses the champion
-again (a run saved before ``final_games`` existed replays with the default). Not yet shared with rule training:
-the ``hof`` opponent (played as ``random`` here), schedules, the accuracy term and experiments.
+again (a run saved before ``final_games`` existed replays with the default). ``hof`` opponents are ``minimax`` at
+the same depth with a hall of fame member's tree (``random`` while the hall is empty), and ``schedule`` changes
+the opponents by generation, as in rule training. Not yet shared with rule training: the loop itself, the accuracy
+term and experiments.
 """
 
 from __future__ import annotations
@@ -41,13 +43,23 @@ from gpquarto.gp.library import LibraryConfig, get_library
 from gpquarto.gp.types import Score
 from gpquarto.gp.variation import node_replacement, shrink, subtree_crossover, subtree_mutation
 from gpquarto.plain_files import read_plain_file
+from gpquarto.players.base import Player
 from gpquarto.runner import SERIAL, Runner
 from gpquarto.seeding import derive_seed
-from gpquarto.training.fitness import FitnessGame, check_opponents, game_plan, play_games
+from gpquarto.training.fitness import (
+    FitnessGame,
+    check_opponents,
+    game_plan,
+    opponents_at,
+    parse_schedule,
+    play_games,
+)
 from gpquarto.training.outputs import write_fitness_plot
-from gpquarto.training.simplified import SIMPLIFIED_EVALUATOR, simplify_evaluator
+from gpquarto.training.simplified import simplify_evaluator
 
 CHECKPOINT_FORMAT = "gpquarto-evaluator-run/1"
+#: The champion's formula simplified for reading.
+SIMPLIFIED_EVALUATOR = "best_evaluator.simplified.json"
 LOGBOOK_FIELDS = ("generation", "best", "mean", "best_size", "mean_size", "best_tree")
 
 
@@ -60,6 +72,8 @@ class EvaluatorConfig:
     population: int = 16
     games: int = 20
     opponents: str = ""
+    #: ``GENERATION:MIX;...``: from each generation on, that opponent mix (as in rule training).
+    schedule: str = ""
     seed: int = 0
     elite: int = 2
     tournament: int = 3
@@ -93,6 +107,12 @@ class EvaluatorConfig:
         if not (0 <= self.crossover <= 1 and 0 <= self.mutation <= 1):
             raise ValueError("crossover and mutation are probabilities (0..1)")
         check_opponents(self.opponent_mix)
+        if self.schedule:
+            parse_schedule(self.schedule)
+
+    def opponents_at(self, generation: int) -> str:
+        """The opponent mix of ``generation`` (the schedule's step, or :attr:`opponent_mix`)."""
+        return opponents_at(self.opponent_mix, self.schedule, generation)
 
     @property
     def opponent_mix(self) -> str:
@@ -123,14 +143,39 @@ class EvaluatorTask:
     depth: int
     games: tuple[FitnessGame, ...]
     library: LibraryConfig
+    #: The trees (text) that ``hof`` games are played against, searched at the same depth, best first.
+    hall_of_fame: tuple[str, ...] = ()
+
+
+_SEARCHERS: dict[tuple[str, int, LibraryConfig], Player] = {}
+
+
+def evaluator_searcher(text: str, depth: int, library: LibraryConfig) -> Player:
+    """``minimax`` at ``depth`` evaluating with the tree ``text`` (kept per process: hall of fame members meet
+    every genome of a generation; ``play_game`` reseeds them for each game)."""
+    key = (text, depth, library)
+    player = _SEARCHERS.get(key)
+    if player is None:
+        if len(_SEARCHERS) > 64:
+            _SEARCHERS.clear()
+        loaded = get_library(library)
+        evaluator = CompiledEvaluator(EvaluatorGenome.from_text(text, loaded), loaded)
+        player = _SEARCHERS[key] = searching_player("minimax", {"depth": str(depth)}, evaluator, seed=0)
+    return player
 
 
 def evaluate_evaluator(task: EvaluatorTask) -> tuple[float, int, int, int]:
-    """(score, wins, draws, losses) of a ``minimax`` at the task's depth that evaluates with the task's tree."""
+    """(score, wins, draws, losses) of a ``minimax`` at the task's depth that evaluates with the task's tree;
+    ``hof`` opponents are the same searcher with a hall of fame member's tree."""
     library = get_library(task.library)
     evaluator = CompiledEvaluator(EvaluatorGenome.from_text(task.tree, library), library)
     player = searching_player("minimax", {"depth": str(task.depth)}, evaluator, seed=0)
-    wins, draws, losses = play_games(player, task.games)  # type: ignore[arg-type]
+    wins, draws, losses = play_games(
+        player,
+        task.games,
+        task.hall_of_fame,
+        member_player=lambda text: evaluator_searcher(text, task.depth, task.library),
+    )
     return (wins + draws / 2) / len(task.games), wins, draws, losses
 
 
@@ -159,9 +204,12 @@ class EvaluatorEvolution:
     def step(self, runner: Runner = SERIAL) -> dict:
         """Evaluate the current generation, log it, and breed the next one; returns the logbook row."""
         config = self.config
-        plan = game_plan(check_opponents(config.opponent_mix), config.games, config.seed, self.generation)
+        plan = game_plan(
+            check_opponents(config.opponents_at(self.generation)), config.games, config.seed, self.generation
+        )
         library = LibraryConfig(plugins=config.plugins)
-        tasks = [EvaluatorTask(text, config.depth, plan, library) for text in self.population]
+        hall = tuple(text for text, *_ in self.hall_of_fame())  # as it stands before this generation
+        tasks = [EvaluatorTask(text, config.depth, plan, library, hall) for text in self.population]
         results = runner.map(evaluate_evaluator, tasks)
         sizes = [len(EvaluatorGenome.from_text(text, get_library(library)).tree) for text in self.population]
         ranked = sorted(range(len(tasks)), key=lambda index: (-results[index][0], sizes[index], index))
@@ -261,10 +309,12 @@ class EvaluatorEvolution:
         if config.final_games == 0 or not members:
             text, score, size = self.best  # type: ignore[misc]
             return text, {"score": score, "size": size, "games": config.games}
-        plan = game_plan(check_opponents(config.opponent_mix), config.final_games, config.seed, "final")
+        last = max(self.generation - 1, 0)  # the mix of the last generation played, as rule training's final games
+        plan = game_plan(check_opponents(config.opponents_at(last)), config.final_games, config.seed, "final")
         library = LibraryConfig(plugins=config.plugins)
+        hall = tuple(text for text, *_ in members)
         results = runner.map(
-            evaluate_evaluator, [EvaluatorTask(text, config.depth, plan, library) for text, *_ in members]
+            evaluate_evaluator, [EvaluatorTask(text, config.depth, plan, library, hall) for text, *_ in members]
         )
         best = min(range(len(members)), key=lambda index: (-results[index][0], members[index][2], members[index][3]))
         text, training_score, size, generation = members[best]

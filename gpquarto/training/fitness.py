@@ -14,6 +14,7 @@ worker plays it or how many workers there are.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
 from gpquarto.arena.game import play_game
@@ -23,6 +24,7 @@ from gpquarto.gp.player import EvolvedPlayer
 from gpquarto.gp.primitives import PrimitiveLibrary
 from gpquarto.grading.bank import BankPosition
 from gpquarto.grading.grade import decide
+from gpquarto.players.base import Player
 from gpquarto.resolve import make_unattended_player
 from gpquarto.seeding import derive_seed
 
@@ -205,18 +207,22 @@ def _hall_of_fame_player(data: dict, library: PrimitiveLibrary) -> EvolvedPlayer
 
 
 def play_games(
-    player: EvolvedPlayer,
+    player: Player,
     games: tuple[FitnessGame, ...],
-    hall_of_fame: tuple[dict, ...] = (),
+    hall_of_fame: tuple = (),
     library: PrimitiveLibrary | None = None,
+    member_player: Callable[[object], Player] | None = None,
 ) -> tuple[int, int, int]:
-    """Play ``games`` with ``player``; (wins, draws, losses)."""
+    """Play ``games`` with ``player``; (wins, draws, losses). ``hof`` games are played against the member of
+    ``hall_of_fame`` they name, made a player by ``member_player`` (default: a rule genome's data, played as an
+    evolved player), or against ``random`` while the hall is empty."""
     wins = draws = losses = 0
     for game in games:
         if game.opponent != HALL_OF_FAME:
             opponent = _opponent(game.opponent)
         elif hall_of_fame:
-            opponent = _hall_of_fame_player(hall_of_fame[game.member % len(hall_of_fame)], library)
+            member = hall_of_fame[game.member % len(hall_of_fame)]
+            opponent = member_player(member) if member_player else _hall_of_fame_player(member, library)
         else:
             opponent = _opponent("random")
         players = (player, opponent) if game.seat == 0 else (opponent, player)

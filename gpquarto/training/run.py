@@ -42,7 +42,7 @@ from gpquarto.training.config import EvolutionConfig
 from gpquarto.training.evolution import Evolution
 from gpquarto.training.lock import folder_lock
 from gpquarto.training.outputs import as_deap_logbook, write_fitness_plot, write_hall_of_fame, write_logbook
-from gpquarto.training.simplified import SIMPLIFIED_PLAYER, simplify_champion
+from gpquarto.training.simplified import simplify_champion
 
 RUN_FORMAT = "gpquarto-run/1"
 CONFIG_FILE = "config.json"
@@ -51,6 +51,8 @@ BEST_PLAYER = "best_player.p"
 BEST_PLAYER_TEXT = "best_player.json"
 LOGBOOK, HALL_OF_FAME, FITNESS_PLOT = "logbook.csv", "hall_of_fame.txt", "fitness.png"
 FINISHED_FILE = "finished.json"
+#: The champion simplified for reading (:mod:`gpquarto.training.simplified`).
+SIMPLIFIED_PLAYER = "best_player.simplified.json"
 FINISHED_FORMAT = "gpquarto-finished/1"
 #: What a run's end writes in its folder (and lists, with the best player's copy, in ``finished.json``).
 OUTPUTS = (LOGBOOK, HALL_OF_FAME, FITNESS_PLOT, BEST_PLAYER, BEST_PLAYER_TEXT, SIMPLIFIED_PLAYER)

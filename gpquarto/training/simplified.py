@@ -25,8 +25,6 @@ from gpquarto.training.fitness import HALL_OF_FAME, game_plan, parse_opponents
 
 #: Final games (at most) whose decisions show which rules are used; twice as many other games check the result.
 USAGE_GAMES = 200
-#: Name of the simplified player's file in a run folder.
-SIMPLIFIED_PLAYER = "best_player.simplified.json"
 
 
 def decision_positions(
@@ -64,8 +62,6 @@ def simplify_champion(
 
 #: Leaf positions at which a simplified evaluator must score exactly like the original.
 EVALUATOR_CHECK_POSITIONS = 2000
-#: Name of the simplified evaluator's file in an evaluator run folder.
-SIMPLIFIED_EVALUATOR = "best_evaluator.simplified.json"
 
 
 def simplify_evaluator(genome: EvaluatorGenome, library: PrimitiveLibrary, seed: int) -> tuple[EvaluatorGenome, dict]:
