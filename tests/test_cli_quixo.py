@@ -428,3 +428,47 @@ def _numba() -> bool:
     from gpquarto.games.quixo import compiled
 
     return compiled.AVAILABLE
+
+
+def test_grading_a_quixo_player_that_breaks_the_rules_counts_a_forfeit():
+    from gpquarto.grading.bank import build_bank
+    from gpquarto.grading.grade import grade_player
+
+    class Cheater(BasePlayer):
+        game = "quixo"
+        name = "cheater"
+
+        def decide(self, view) -> int:
+            return 0  # a1 to top: never legal
+
+    bank = build_bank(game="quixo", size=3, positions=4, min_empties=3, max_empties=4, seed=1)
+    report = grade_player(Cheater(), bank)
+    assert report.accuracy == 0 and report.total.forfeits == 4
+    assert all(
+        d.forfeit.startswith("illegal action 0: ") and "back in where it was taken" in d.forfeit
+        for d in report.decisions
+    )
+
+
+@pytest.mark.skipif(not _numba(), reason="solving 4x4 takes numba (pip install 'gpquarto[fast]')")
+def test_grade_quixo_on_4x4_against_the_exact_solution(cli, quixo_4x4_solution):
+    done = cli("grade", "random", "alphabeta:depth=1", "solver", "--game", "quixo", "--positions", "20", "--quiet")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "bank: 20 positions, 4-12 blank cubes, quixo 4x4 official rules, seed 0, grade"
+    rows = {line.split()[0]: line.split() for line in lines[2:5]}
+    assert rows["solver"][1] == rows["solver"][3] == "100.0%"
+    assert float(rows["random"][1].rstrip("%")) < 100
+    assert "bank built in " in done.stdout
+
+
+def test_a_quixo_tournament_on_3x3_grades_its_players(cli, tmp_path):
+    out = tmp_path / "tournament"
+    done = cli(
+        "tournament", "random", "solver", "--game", "quixo", "--size", "3", "--games", "4", "--grade",
+        "--grade-positions", "12", "--out", str(out), "--quiet", "--workers", "1",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "accuracy (95% CI)" in done.stdout and (out / "grade.csv").is_file()
+    assert "solver,all,all,12,12,1.0000" in (out / "grade.csv").read_text()
+    one_line_error(cli("tournament", "random", "solver", "--game", "quixo", "--grade"), "on --size 3 or 4")

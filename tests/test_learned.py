@@ -224,3 +224,14 @@ def test_the_guard_travels_in_the_file_and_can_be_overridden(tmp_path, model):
     assert make_player(str(save(tmp_path, model))).guard is False
     with pytest.raises(ValueError, match="'guard' must be true or false"):
         save_learned_player(tmp_path / "bad.npz", {**header, "guard": "yes"}, arrays)
+
+
+def test_graders_ask_a_learned_player_through_the_game_interface():
+    from gpquarto.players.base import ask_decision
+
+    player = LearnedPlayer(NTupleModel(default_encoder("quarto", {})), game="quarto")
+    board = Board.from_text("012./..../..../.... 3")
+    assert ask_decision(player, board.view()) == 3  # a square, as a Quarto player answers: the winning one
+    choosing = Board.from_text("012./..../..../.... -")
+    player.new_game(choosing.player)
+    assert ask_decision(player, choosing.view()) == pick_turn(choosing.copy(), player.model)[0][0]

@@ -60,6 +60,16 @@ SMALL = {
     "bench engine": "bench engine --repeats 1 --seconds 0.1",
     "bench players": "bench players --repeats 1 --seconds 0.1",
     "bench train": "bench train --repeats 1 --set population=10 --set games=8",
+    "tournament random minimax alphabeta:depth=2 alphabeta:depth=4 mcts --game quixo --games 50 --seed 0 --workers 2 "
+    "--out runs/quixo-tournament": "tournament random minimax alphabeta:depth=2 --game quixo --games 4 --seed 0 "
+    "--out runs/quixo-tournament-small",
+    "grade random alphabeta:depth=1 alphabeta:depth=2 solver --game quixo --positions 300": (
+        "grade random alphabeta:depth=1 solver --game quixo --size 3 --positions 40"
+    ),
+    "bench engine --game quixo --compare tests.reference": (
+        "bench engine --game quixo --repeats 1 --seconds 0.1 --compare tests.reference"
+    ),
+    "bench players --game quixo": "bench players --game quixo --positions 2",
     "bench learn --game quixo": "bench learn --game quixo --methods td-ntuple --episodes 10 --repeats 1",
     "grade best_player.p novice minimax:depth=2 --positions 300 --seed 1 --csv grade.csv --png grade.png": (
         "grade best_player.p novice minimax:depth=2 --positions 20 --max-empty 7 --seed 1 --csv grade.csv --png grade.png"

@@ -33,6 +33,7 @@ from gpquarto.grading.bank import (
     DEFAULT_MIN_EMPTIES,
     DEFAULT_POSITIONS,
     DEFAULT_SEED,
+    QUIXO_3X3_EMPTIES,
     QUIXO_MAX_EMPTIES,
     QUIXO_MIN_EMPTIES,
     Bank,
@@ -65,14 +66,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=non_negative_int,
         default=None,
         metavar="N",
-        help=f"fewest empty squares ({DEFAULT_MIN_EMPTIES}; quixo: blank cubes, {QUIXO_MIN_EMPTIES})",
+        help=f"fewest empty squares ({DEFAULT_MIN_EMPTIES}; quixo: blank cubes, {QUIXO_MIN_EMPTIES}, on 3x3 "
+        f"{QUIXO_3X3_EMPTIES[0]})",
     )
     parser.add_argument(
         "--max-empty",
         type=non_negative_int,
         default=None,
         metavar="N",
-        help=f"most empty squares ({DEFAULT_MAX_EMPTIES}; quixo: blank cubes, {QUIXO_MAX_EMPTIES})",
+        help=f"most empty squares ({DEFAULT_MAX_EMPTIES}; quixo: blank cubes, {QUIXO_MAX_EMPTIES}, on 3x3 "
+        f"{QUIXO_3X3_EMPTIES[1]})",
     )
     parser.add_argument(
         "--cache-dir",
@@ -129,14 +132,11 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("--size is a Quixo setting")
     for spec in args.players:
         make_unattended_player(spec, plugins=plugins or None, game=args.game)  # fail fast, before any bank
-    low, high = (DEFAULT_MIN_EMPTIES, DEFAULT_MAX_EMPTIES) if quarto else (QUIXO_MIN_EMPTIES, QUIXO_MAX_EMPTIES)
-    if not quarto and args.size == 3:
-        low, high = 2, 5
     parameters = BankParameters(
         seed=args.seed,
         positions=args.positions,
-        min_empties=low if args.min_empty is None else args.min_empty,
-        max_empties=high if args.max_empty is None else args.max_empty,
+        min_empties=args.min_empty,
+        max_empties=args.max_empty,
         rules=args.rules,
         game=args.game,
         size=args.size,

@@ -25,7 +25,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--opponent", default="random", metavar="SPEC", help="the player to face (default random)")
     seat = parser.add_mutually_exclusive_group()
     seat.add_argument(
-        "--first", dest="seat", action="store_const", const=0, help="you move (choose the first piece) first (default)"
+        "--first",
+        dest="seat",
+        action="store_const",
+        const=0,
+        help="you move first (in Quarto: choose the first piece); the default",
     )
     seat.add_argument("--second", dest="seat", action="store_const", const=1, help="your opponent moves first")
     parser.add_argument("--seed", type=non_negative_int, default=None, help="seed for the opponent's random choices")

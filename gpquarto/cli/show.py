@@ -275,6 +275,10 @@ def usage_text(genome: Genome, library: PrimitiveLibrary, args: argparse.Namespa
     return format_usage(report)
 
 
+#: The characters of the board part of position text in every game (Quarto: hex digits; Quixo: X and O; '.').
+POSITION_CHARACTERS = set("0123456789abcdefABCDEFXO./")
+
+
 def game_or_position(text: str):
     """The :class:`~gpquarto.arena.record.GameRecord` in a game record file, the state of position text of any
     game (Quarto's tried first), or None (then ``text`` names a player file). Text that looks like a position
@@ -291,7 +295,8 @@ def game_or_position(text: str):
         except ValueError:
             return None  # the player reader says what is wrong
         return GameRecord.load(path) if isinstance(data, dict) and data.get("format") == RECORD_FORMAT else None
-    if "/" in text and " " in text.strip():  # looks like position text, not a missing file
+    board = text.split()[0] if text.split() else ""
+    if "/" in board and " " in text.strip() and set(board) <= POSITION_CHARACTERS:  # position text, not a file
         errors = []
         for name in game_names():
             try:

@@ -22,7 +22,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "watch",
         help="watch two players play a game at the terminal",
-        description="Play one game between players A (seat 0, chooses first) and B and show it move by move. "
+        description="Play one game between players A (seat 0, moves first) and B and show it move by move. "
         "A player is a name such as random or minimax:depth=2, or a saved player file.",
     )
     parser.add_argument(

@@ -56,9 +56,10 @@ DEFAULT_MAX_EMPTIES = 10
 EMPTIES_LIMITS = (2, 12)
 #: The Quixo board a bank is made on unless told (the largest that the solver solves).
 QUIXO_BANK_SIZE = 4
-#: Blank cubes of a Quixo bank's positions, by default.
+#: Blank cubes of a Quixo bank's positions, by default (on 3x3: 2 to 5).
 QUIXO_MIN_EMPTIES = 4
 QUIXO_MAX_EMPTIES = 12
+QUIXO_3X3_EMPTIES = (2, 5)
 #: The games positions are taken from: weak and stronger play, so that both sloppy and sharp endgames occur.
 DEFAULT_PAIRINGS: tuple[tuple[str, str], ...] = (
     ("random", "novice"),
@@ -79,14 +80,22 @@ _MAX_BATCH = 64
 _GAMES_PER_POSITION = 50
 
 
+def default_empties(game: str, size: int | None = None) -> tuple[int, int]:
+    """The fewest and most empty squares (Quixo: blank cubes) of a bank's positions unless told: Quarto 6-10,
+    Quixo 4-12 on 4x4 and 2-5 on 3x3."""
+    if game == DEFAULT_GAME:
+        return DEFAULT_MIN_EMPTIES, DEFAULT_MAX_EMPTIES
+    return QUIXO_3X3_EMPTIES if size == 3 else (QUIXO_MIN_EMPTIES, QUIXO_MAX_EMPTIES)
+
+
 @dataclass(frozen=True)
 class BankParameters:
     """Everything a bank depends on (and its cache key)."""
 
     seed: int = DEFAULT_SEED
     positions: int = DEFAULT_POSITIONS
-    min_empties: int = DEFAULT_MIN_EMPTIES
-    max_empties: int = DEFAULT_MAX_EMPTIES
+    min_empties: int | None = None  # None: the game's default (see default_empties)
+    max_empties: int | None = None
     rules: str | None = None  # the game's first rule set
     purpose: str = GRADE
     pairings: tuple[tuple[str, str], ...] | None = None  # the game's: DEFAULT_PAIRINGS, QUIXO_PAIRINGS
@@ -111,6 +120,9 @@ class BankParameters:
         object.__setattr__(self, "rules", rules)
         pairings = self.pairings if self.pairings is not None else DEFAULT_PAIRINGS if quarto else QUIXO_PAIRINGS
         object.__setattr__(self, "pairings", tuple((str(a), str(b)) for a, b in pairings))
+        low, high = default_empties(game.name, size)
+        object.__setattr__(self, "min_empties", low if self.min_empties is None else self.min_empties)
+        object.__setattr__(self, "max_empties", high if self.max_empties is None else self.max_empties)
         if self.positions < 1:
             raise ValueError(f"a bank needs at least 1 position, got {self.positions}")
         if self.seed < 0:
@@ -320,8 +332,8 @@ def build_bank(
     *,
     seed: int = DEFAULT_SEED,
     positions: int = DEFAULT_POSITIONS,
-    min_empties: int = DEFAULT_MIN_EMPTIES,
-    max_empties: int = DEFAULT_MAX_EMPTIES,
+    min_empties: int | None = None,
+    max_empties: int | None = None,
     rules: Rules | str | None = None,
     purpose: str = GRADE,
     pairings: tuple[tuple[str, str], ...] | None = None,

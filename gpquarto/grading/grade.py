@@ -23,7 +23,7 @@ from time import perf_counter
 
 from gpquarto.arena.game import player_name
 from gpquarto.arena.stats import wilson_interval
-from gpquarto.games.interface import DecisionKind, GameState
+from gpquarto.games.interface import DecisionKind
 from gpquarto.games.quarto.board import Board, IllegalActionError, action_name
 from gpquarto.grading.bank import Bank, BankPosition
 from gpquarto.players.base import Player, PlayerQuit, QuartoPlayer, ask_decision, raised_reason
@@ -142,17 +142,17 @@ class GradeReport:
 
 def decide(player: Player, position: BankPosition, seed: int) -> tuple[int | None, str, float]:
     """Ask ``player`` for its decision in ``position`` as a match would: (validated action or None, forfeit
-    reason or "", seconds)."""
+    reason or "", seconds). A Quarto player answers in Quarto's form (a piece or a square), any other through
+    the game interface (``decide(view)``, validated by ``apply``)."""
     board = position.board()
     player.seed(seed)
     player.new_game(board.player)
     view = board.view()
-    if not isinstance(board, Board) or not isinstance(player, QuartoPlayer):
-        return _decide_action(player, board)
-    choosing = position.kind == DecisionKind.CHOOSE
+    quarto = isinstance(board, Board) and isinstance(player, QuartoPlayer)
+    choosing = quarto and position.kind == DecisionKind.CHOOSE
     started = perf_counter()
     try:
-        answer = ask_decision(player, view)
+        answer = ask_decision(player, view) if quarto else player.decide(view)  # type: ignore[arg-type]
     except PlayerQuit:
         raise
     except (Exception, SystemExit) as error:  # a player's bug is a wrong decision, as it is a forfeit in a match
@@ -160,29 +160,16 @@ def decide(player: Player, position: BankPosition, seed: int) -> tuple[int | Non
     seconds = perf_counter() - started
     try:
         if choosing:
-            board.push_choice(answer)
-            return board.in_hand, "", seconds
-        board.push_placement(answer)
+            board.push_choice(answer)  # type: ignore[union-attr]
+            return board.in_hand, "", seconds  # type: ignore[union-attr]
+        if quarto:
+            board.push_placement(answer)  # type: ignore[union-attr]
+        else:
+            board.apply(answer)
         return board.history[-1], "", seconds
     except IllegalActionError as error:
-        return None, f"illegal {'choice' if choosing else 'placement'} {answer!r}: {error}", seconds
-
-
-def _decide_action(player: Player, state: GameState) -> tuple[int | None, str, float]:
-    """:func:`decide` through the game interface: ``decide(view)``, validated by ``apply``."""
-    started = perf_counter()
-    try:
-        answer = player.decide(state.view())
-    except PlayerQuit:
-        raise
-    except (Exception, SystemExit) as error:  # a player's bug is a wrong decision, as it is a forfeit in a match
-        return None, raised_reason(error), perf_counter() - started
-    seconds = perf_counter() - started
-    try:
-        state.apply(answer)
-    except IllegalActionError as error:
-        return None, f"illegal action {answer!r}: {error}", seconds
-    return state.history[-1], "", seconds
+        what = "choice" if choosing else "placement" if quarto else "action"
+        return None, f"illegal {what} {answer!r}: {error}", seconds
 
 
 def grade_player(player: Player | str, bank: Bank, *, name: str | None = None) -> GradeReport:
