@@ -182,7 +182,7 @@ def test_bad_learn_arguments_are_one_line_errors(tmp_path, args, message):
 
 def test_unset_settings_take_the_defaults_of_the_method_and_game():
     quarto, quixo, table = LearnConfig(), LearnConfig(game="quixo"), LearnConfig(game="quixo", method="monte-carlo")
-    assert (quarto.episodes, quarto.step, quarto.alpha, quarto.epsilon_start) == (30_000, "constant", 0.01, 0.2)
+    assert (quarto.episodes, quarto.step, quarto.alpha, quarto.epsilon_start) == (60_000, "constant", 0.01, 0.2)
     assert (quixo.episodes, quixo.step, quixo.alpha, quixo.epsilon_start) == (10_000, "tc", 0.1, 0.1)
     assert (table.episodes, table.alpha, table.epsilon_start) == (20_000, 0.05, 0.1)
     assert LearnConfig(step="tc", alpha=0.5).as_dict()["alpha"] == 0.5

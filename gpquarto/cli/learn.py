@@ -54,7 +54,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--episodes",
         type=positive_int,
         default=None,
-        help="episodes to learn from (default: td-ntuple 30000 on Quarto, 10000 on Quixo; tables 20000)",
+        help="episodes to learn from (default: td-ntuple 60000 on Quarto, 10000 on Quixo; tables 20000)",
     )
     parser.add_argument("--seed", type=non_negative_int, default=None, help="run seed (default 0)")
     parser.add_argument("--run-dir", required=True, metavar="DIR", help="the run folder")

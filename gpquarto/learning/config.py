@@ -20,7 +20,7 @@ DEFAULT_ALPHA = {"td-ntuple": 0.1, "q-learning": 0.2, "monte-carlo": 0.05}
 #: The defaults of the settings left unset (None), by method and game (measured, docs/learning.md). For
 #: Quarto's n-tuple network a constant step keeps learning where temporal coherence froze it.
 DEFAULTS: dict[tuple[str, str], dict[str, object]] = {
-    ("td-ntuple", "quarto"): {"episodes": 30_000, "alpha": 0.01, "step": "constant", "epsilon_start": 0.2},
+    ("td-ntuple", "quarto"): {"episodes": 60_000, "alpha": 0.01, "step": "constant", "epsilon_start": 0.2},
     ("td-ntuple", "quixo"): {"episodes": 10_000, "alpha": 0.1, "step": "tc", "epsilon_start": 0.1},
 }
 #: The defaults of every other (method, game).
