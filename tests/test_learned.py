@@ -226,12 +226,12 @@ def test_the_guard_travels_in_the_file_and_can_be_overridden(tmp_path, model):
         save_learned_player(tmp_path / "bad.npz", {**header, "guard": "yes"}, arrays)
 
 
-def test_graders_ask_a_learned_player_through_the_game_interface():
-    from gpquarto.players.base import ask_decision
+def test_grading_asks_a_learned_player_through_the_game_interface():
+    from gpquarto.grading.bank import BankPosition
+    from gpquarto.grading.grade import decide
 
     player = LearnedPlayer(NTupleModel(default_encoder("quarto", {})), game="quarto")
-    board = Board.from_text("012./..../..../.... 3")
-    assert ask_decision(player, board.view()) == 3  # a square, as a Quarto player answers: the winning one
-    choosing = Board.from_text("012./..../..../.... -")
-    player.new_game(choosing.player)
-    assert ask_decision(player, choosing.view()) == pick_turn(choosing.copy(), player.model)[0][0]
+    placing = BankPosition("012./..../..../.... 3", 1, (16 + 3,), 0)
+    assert decide(player, placing, seed=1)[:2] == (16 + 3, "")  # the winning placement, as the game's action
+    choosing = BankPosition("012./..../..../.... -", 0, (12,), 0)
+    assert decide(player, choosing, seed=1)[:2] == (pick_turn(choosing.board(), player.model)[0][0], "")

@@ -90,15 +90,11 @@ class PlayerQuit(Exception):
     """Raised by a (human) player who leaves the game; the arena stops instead of recording a forfeit."""
 
 
-def ask_decision(player: QuartoPlayer | Player, view: BoardView) -> int:
-    """A Quarto player's answer in Quarto's form: a piece to give, or a square for the piece in hand. A player
-    of the game interface only (``decide``, e.g. a learned player) is asked through it.
+def ask_decision(player: QuartoPlayer, view: BoardView) -> int:
+    """A Quarto player's answer in Quarto's form: a piece to give, or a square for the piece in hand.
 
     The answer is not validated; errors the player raises propagate (see :func:`raised_reason`).
     """
-    if not isinstance(player, QuartoPlayer) and not hasattr(player, "choose_piece"):
-        action = player.decide(view)
-        return action if view.in_hand == NO_PIECE else action - PLACE_OFFSET
     if view.in_hand == NO_PIECE:
         return player.choose_piece(view)
     return player.place_piece(view, view.in_hand)
