@@ -50,7 +50,7 @@ class Cheater(QuartoPlayer):
 
 
 class Sleeper(QuartoPlayer):
-    """Takes longer than the test server's time limit."""
+    """Takes longer than the test server's time limit (3 s against 2 s)."""
 
     name = "sleeper"
 
@@ -73,7 +73,7 @@ def site(tmp_path_factory):
     register_player("sleeper")(Sleeper)
     register_player("cheater")(Cheater)
     try:
-        with running_server(runs_dir=root / "runs", players_dirs=[root], time_limit=1.0) as base:
+        with running_server(runs_dir=root / "runs", players_dirs=[root], time_limit=2.0) as base:
             yield base, root
     finally:
         unregister_player("crasher")
@@ -199,7 +199,7 @@ def test_evolved_opponent_moves_are_explained_by_the_rule_that_fired(site):
 
 def test_a_player_that_raises_is_too_slow_or_cheats_forfeits(site):
     base, _ = site
-    forfeits = (("crasher", "raised RuntimeError: boom"), ("sleeper", "1 s limit"), ("cheater", "illegal choice 99"))
+    forfeits = (("crasher", "raised RuntimeError: boom"), ("sleeper", "2 s limit"), ("cheater", "illegal choice 99"))
     for name, reason in forfeits:
         state = new_game(base, opponent=name, seat=1)
         assert state["over"] and state["forfeit"]["seat"] == 0, state
