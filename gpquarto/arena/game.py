@@ -29,6 +29,15 @@ def player_name(player: Player) -> str:
     return str(getattr(player, "name", None) or type(player).__name__)
 
 
+def with_rules(settings: dict[str, object] | None, rules: object) -> dict[str, object]:
+    """``settings`` (copied) with the ``rules`` shorthand of the callers folded in: a ``Rules`` member or a
+    rule set's name; None leaves the settings as they are."""
+    merged = dict(settings or {})
+    if rules is not None:
+        merged["rules"] = rules.value if isinstance(rules, Rules) else rules
+    return merged
+
+
 def play_game(
     players: tuple[Player, Player] | list[Player],
     *,
@@ -50,7 +59,7 @@ def play_game(
     """
     the_game = get_game(game)
     if rules is not None:
-        settings = {**(settings or {}), "rules": rules.value if isinstance(rules, Rules) else rules}
+        settings = with_rules(settings, rules)
     if start is None:
         state, start_text, state_settings = _start_position(the_game, settings or {})
     else:

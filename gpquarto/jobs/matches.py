@@ -18,6 +18,7 @@ import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from gpquarto.arena.game import with_rules
 from gpquarto.arena.match import MatchResult, play_match
 from gpquarto.arena.ratings import DEFAULT_PRIOR_SD
 from gpquarto.arena.tournament import TournamentResult, pairing_seed, tournament_result
@@ -155,10 +156,7 @@ def run_matches(
 
 def match_settings(game: Game, rules: Rules | str | None, settings: dict[str, object] | None) -> dict[str, object]:
     """The complete, checked settings of ``game`` that ``rules`` (a shorthand) and ``settings`` ask for."""
-    settings = dict(settings or {})
-    if rules is not None:
-        settings["rules"] = rules.value if isinstance(rules, Rules) else rules
-    return game.check_settings(settings)
+    return game.check_settings(with_rules(settings, rules))
 
 
 def run_match(
