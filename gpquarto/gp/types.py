@@ -28,6 +28,11 @@ class Characteristic(int):
     """One of the eight characteristics 0..7, indexed like ``gpquarto.games.quarto.pieces.CHARACTERISTIC_NAMES``."""
 
 
+class Move(int):
+    """A Quixo action (``4*cell + direction``, as :meth:`~gpquarto.games.quixo.board.QuixoBoard.legal_actions`
+    lists them), or ``NO_ACTION``. Only Quixo trees hold ``Move`` nodes."""
+
+
 class Score(int):
     """A number an evaluator tree computes for a position (integer, saturated at +-``SCORE_LIMIT``).
 
