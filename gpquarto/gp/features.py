@@ -279,6 +279,41 @@ class Features:
         return tactics.threat_line_count(self.board)
 
 
+# ---------------------------------------------------------------------- what a primitive reads of the given piece
+#: Marks for what a primitive reads of the piece given at a search leaf (:func:`reads_given_piece`): nothing (its
+#: value is the same whichever safe piece was given), whether it has its first child's characteristic, or
+#: anything of it (the default of a primitive that reads the features).
+GIVEN_NOTHING, GIVEN_CHARACTERISTIC, GIVEN_PIECE = "nothing", "characteristic", "piece"
+_GIVEN_MARK = "__gp_given_piece__"
+
+
+def reads_given_piece(what: str) -> Callable[[Callable[..., T]], Callable[..., T]]:
+    """Mark a primitive (put it under ``@primitive``) with what it reads of the piece given at a search leaf.
+
+    At a leaf of the fast search the piece in hand is a *given* piece: safe (it completes no threat line) and no
+    longer among the pieces left. ``GIVEN_NOTHING`` promises the same value for every safe piece given at that
+    board: the primitive reads the board, or the pieces left only in ways a safe piece cannot change (how many
+    are left or safe, which threat lines some piece left completes). ``GIVEN_CHARACTERISTIC``: it reads whether
+    the given piece has the characteristic of its first child, and nothing else of it. The search then evaluates
+    a tree once for all the pieces that agree on what it read (:meth:`~gpquarto.gp.evaluator.CompiledEvaluator.leaf`),
+    so a wrong mark changes the search: tests check every mark against evaluations with each piece.
+    """
+    if what not in (GIVEN_NOTHING, GIVEN_CHARACTERISTIC, GIVEN_PIECE):
+        raise ValueError(f"unknown mark {what!r} (use GIVEN_NOTHING, GIVEN_CHARACTERISTIC or GIVEN_PIECE)")
+
+    def mark(function: Callable[..., T]) -> Callable[..., T]:
+        setattr(function, _GIVEN_MARK, what)
+        return function
+
+    return mark
+
+
+def given_piece_reads(function: Callable[..., object], uses_features: bool) -> str:
+    """What a primitive's ``function`` reads of the piece given at a search leaf: its mark; unmarked, nothing
+    when it does not read the features, else anything (``GIVEN_PIECE``, the safe default for plugins)."""
+    return getattr(function, _GIVEN_MARK, GIVEN_PIECE if uses_features else GIVEN_NOTHING)
+
+
 class LeafFeatures(Features):
     """The facts of a leaf of the fast search (:class:`~gpquarto.search.tactics.SearchLeaf`, with the pieces left
     ``available`` and ``in_hand`` to place), equal to ``Features`` of the same position but cheaper: the tactical

@@ -1,0 +1,168 @@
+"""What an evolved evaluation reads of the piece given at a search leaf, and the search that groups pieces by it.
+
+At a leaf of the fast search the piece in hand was just given: it is safe, and no longer among the pieces left.
+Primitives marked ``GIVEN_NOTHING`` must then take the same value for every safe piece given; ``in_hand_has``
+(``GIVEN_CHARACTERISTIC``) depends on one attribute of it. These tests check every mark on real leaves, with
+each safe piece, against the slow Board-based features; and that the search, which evaluates a tree once for
+all the pieces that agree on what it read, finds the values and best moves of the generic search (the reference:
+it evaluates a Board at every leaf).
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from gpquarto.bench.evaluators import search_leaf
+from gpquarto.games.quarto.board import Board
+from gpquarto.games.quarto.lines import Rules
+from gpquarto.gp.compiler import compile_tree
+from gpquarto.gp.evaluator import CompiledEvaluator, EvaluatorGenome
+from gpquarto.gp.features import GIVEN_CHARACTERISTIC, GIVEN_NOTHING, Features, LeafFeatures, given_piece_reads
+from gpquarto.gp.generation import TreeGenerator
+from gpquarto.gp.library import load_library
+from gpquarto.gp.types import EVALUATOR_NODE_TYPES, Characteristic, Count, Score
+from gpquarto.search.heuristics import ALL_ATTRIBUTES, Heuristic
+from gpquarto.search.negamax import Negamax
+from gpquarto.search.tactics import safe_pieces_mask, winning_squares
+from tests.helpers import random_positions
+
+LIBRARY = load_library(entry_points=False)
+EVALUATOR_SPECS = [
+    spec for spec in LIBRARY if {spec.return_type, *spec.arg_types} <= set(EVALUATOR_NODE_TYPES) and spec.uses_features
+]
+SAMPLES = {bool: (False, True), Count: (0, 1, 2, 3, 4), Characteristic: tuple(range(8)), Score: (-3, 0, 5)}
+
+
+def given_leaves(seed: int, count: int, rules: Rules = Rules.CLASSIC):
+    """Boards after a placement, with every safe piece that could be given there: (board, safe pieces)."""
+    found = []
+    for board in random_positions(seed, count, rules, min_actions=2, max_actions=27):
+        if not board.placement_due or winning_squares(board, board.in_hand):
+            continue
+        square = board.empty_squares()[len(board.empty_squares()) // 2]
+        after = board.copy()
+        after.place(square)
+        safe = safe_pieces_mask(after)
+        if safe:
+            found.append((after, [piece for piece in range(16) if safe >> piece & 1]))
+    return found
+
+
+def given(board: Board, piece: int) -> Board:
+    after = board.copy()
+    after.choose(piece)
+    return after
+
+
+@pytest.mark.parametrize("rules", [Rules.CLASSIC, Rules.ADVANCED])
+def test_each_mark_holds_for_every_safe_piece_given_at_a_leaf(rules):
+    marked = [spec for spec in EVALUATOR_SPECS if given_piece_reads(spec.function, True) != "piece"]
+    assert {spec.name for spec in marked} >= {"safe_piece_count", "live_threats", "pieces_left", "in_hand_has"}
+    for board, safe in given_leaves(41, 120, rules):
+        leaf = search_leaf(board)
+        for spec in marked:
+            what = given_piece_reads(spec.function, True)
+            for children in itertools.product(*(SAMPLES[type_] for type_ in spec.arg_types)):
+                values = {}
+                for piece in safe:
+                    fast = spec.function(LeafFeatures(leaf, board.available_mask ^ (1 << piece), piece), *children)
+                    slow = spec.function(Features(given(board, piece)), *children)
+                    assert fast == slow, (spec.name, board.text(), piece)
+                    key = 0 if what == GIVEN_NOTHING else piece >> (children[0] & 3) & 1
+                    assert values.setdefault(key, fast) == fast, (spec.name, children, board.text(), piece)
+    assert {given_piece_reads(spec.function, True) for spec in marked} == {GIVEN_NOTHING, GIVEN_CHARACTERISTIC}
+
+
+def test_the_evaluator_reports_what_it_read_of_the_piece():
+    board, safe = given_leaves(3, 20)[5]
+    leaf = search_leaf(board)
+    piece = safe[0]
+    for text, expected in (
+        ("plus(safe_piece_count, threats)", 0),
+        ("score_if(in_hand_has(tall), one, two)", 0b1000),
+        ("score_if(in_hand_has(round), one, two)", 0b0001),
+        ("score_if(and_(in_hand_has(solid), in_hand_has(plain)), one, two)", 0b0110),
+        ("safe_square_count", ALL_ATTRIBUTES),
+        ("score_if(False, safe_square_count, one)", 0),  # only the branch taken is evaluated
+        ("score_if(True, hand_fit_score, one)", ALL_ATTRIBUTES),
+    ):
+        text = text.replace("hand_fit_score", "as_score(hand_fit)")
+        evaluator = CompiledEvaluator(EvaluatorGenome.from_text(text, LIBRARY), LIBRARY)
+        value, read = evaluator.leaf_reading(leaf, board.available_mask ^ (1 << piece), piece)
+        assert value == evaluator(given(board, piece)) and read == expected, text
+    assert not CompiledEvaluator(EvaluatorGenome.from_text("safe_parity", LIBRARY), LIBRARY).reads_given_piece
+
+
+def test_a_conditional_compiles_to_the_value_of_its_function():
+    """``score_if`` is compiled lazily (only the branch taken): random trees give the values of calling every
+    primitive's function on all its children."""
+    generator = TreeGenerator(LIBRARY.evaluator_primitive_set(), height_limit=6)
+    rng = random.Random(8)
+    boards = random_positions(9, 12, min_actions=3, max_actions=25)
+    for _ in range(40):
+        tree = generator.generate(rng, Score, 2, 5)
+        compiled = compile_tree(tree, LIBRARY)
+        for board in boards:
+            features = Features(board)
+            assert compiled(features) == eager(tree, features), str(tree)
+
+
+def eager(tree, features: Features) -> object:
+    """The tree's value with every child of every node evaluated (no compiler)."""
+    stack: list[object] = []
+    for node in reversed(tree):
+        spec = LIBRARY.get(node.name)
+        children = [stack.pop() for _ in range(node.arity)]
+        if spec.value is not None:
+            stack.append(spec.value)
+        else:
+            stack.append(spec.function(features, *children) if spec.uses_features else spec.function(*children))
+    return stack[0]
+
+
+def answer(search: Negamax, board: Board, depth: int) -> tuple[int, frozenset]:
+    result = search.best_placement(board, depth) if board.placement_due else search.best_choice(board, depth)
+    return result.value, frozenset(result.best_moves)
+
+
+TEXTS = (
+    "safe_piece_count",
+    "score_if(not_in_diagonal(hollow), negative(threats), safe_piece_count)",
+    "score_if(not_(not_in_diagonal(solid)), safe_square_count, one)",
+    "plus(score_if(in_hand_has(tall), five, safe_parity), score_if(in_hand_has(most_used_characteristic), two, one))",
+    "minus(threat_making_squares, score_if(in_hand_has(square), as_score(hand_fit), threats))",
+    "score_if(above(safe_square_count, five), score_if(in_hand_has(coloured), ten, one), odd_threats)",
+)
+
+
+@pytest.mark.parametrize("text", TEXTS)
+def test_grouping_the_pieces_keeps_the_values_and_moves_of_the_generic_search(text):
+    evaluator = CompiledEvaluator(EvaluatorGenome.from_text(text, LIBRARY), LIBRARY)
+    fast, generic = Negamax(evaluator.heuristic()), Negamax(Heuristic("generic", evaluator))
+    boards = [
+        *random_positions(51, 24, min_actions=2, max_actions=26),
+        *random_positions(52, 6, Rules.ADVANCED, min_actions=6, max_actions=26),
+    ]
+    for board in boards:
+        for depth in [1] + ([2] if board.placed_count >= 7 else []):
+            assert answer(fast, board, depth) == answer(generic, board, depth), (board.text(), depth)
+
+
+def test_random_trees_that_read_the_piece_keep_the_generic_search_answers():
+    """Random trees built with ``in_hand_has`` in reach: grouped (fast) and generic search agree."""
+    generator = TreeGenerator(LIBRARY.evaluator_primitive_set(), height_limit=6)
+    rng = random.Random(12)
+    boards = random_positions(53, 16, min_actions=4, max_actions=26)
+    checked = 0
+    while checked < 8:
+        tree = generator.generate(rng, Score, 2, 5)
+        if "in_hand_has" not in str(tree):
+            continue
+        checked += 1
+        evaluator = CompiledEvaluator(EvaluatorGenome(tree), LIBRARY)
+        fast, generic = Negamax(evaluator.heuristic()), Negamax(Heuristic("generic", evaluator))
+        for board in boards[checked::2]:
+            assert answer(fast, board, 1) == answer(generic, board, 1), (str(tree), board.text())
