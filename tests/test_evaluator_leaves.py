@@ -166,3 +166,21 @@ def test_random_trees_that_read_the_piece_keep_the_generic_search_answers():
         fast, generic = Negamax(evaluator.heuristic()), Negamax(Heuristic("generic", evaluator))
         for board in boards[checked::2]:
             assert answer(fast, board, 1) == answer(generic, board, 1), (str(tree), board.text())
+
+
+@pytest.mark.parametrize(
+    ("text", "may_read", "always_reads"),
+    [
+        ("safe_square_count", True, True),
+        ("score_if(not_(not_in_diagonal(solid)), safe_square_count, one)", True, False),
+        ("plus(score_if(above(one, two), one, safe_square_count), safe_square_count)", True, True),
+        ("score_if(above(safe_square_count, one), one, two)", True, True),
+        ("score_if(in_hand_has(tall), one, two)", True, False),
+        ("minus(threats, safe_parity)", False, False),
+    ],
+)
+def test_the_evaluator_knows_when_every_evaluation_reads_the_piece(text, may_read, always_reads):
+    """A node that reads the piece outside every branch of a conditional is read at every evaluation: the leaf then
+    reports every attribute without noting (a test above checks the reports themselves)."""
+    evaluator = CompiledEvaluator(EvaluatorGenome.from_text(text, LIBRARY), LIBRARY)
+    assert (evaluator.reads_given_piece, evaluator.always_reads_given_piece) == (may_read, always_reads)

@@ -26,9 +26,14 @@ def branches(function: Callable[..., object]) -> Callable[..., object]:
     return function
 
 
+def is_branching(function: Callable[..., object]) -> bool:
+    """True for a primitive marked with :func:`branches`."""
+    return getattr(function, _BRANCHES, False)
+
+
 def _closure(spec: PrimitiveInfo, children: list[Compiled]) -> Compiled:
     function = spec.function
-    if len(children) == 3 and getattr(function, _BRANCHES, False):
+    if len(children) == 3 and is_branching(function):
         condition, then, otherwise = children
         return lambda features: then(features) if condition(features) else otherwise(features)
     if not children:

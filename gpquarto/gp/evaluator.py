@@ -35,7 +35,7 @@ from deap import gp
 
 from gpquarto.games.quarto.board import Board, BoardView
 from gpquarto.games.quarto.pieces import CHARACTERISTICS
-from gpquarto.gp.compiler import compile_tree
+from gpquarto.gp.compiler import compile_tree, is_branching
 from gpquarto.gp.features import (
     GIVEN_CHARACTERISTIC,
     GIVEN_NOTHING,
@@ -138,9 +138,12 @@ class CompiledEvaluator:
         self.name = name
         self._tree = compile_tree(genome.tree, library)
         specs = [library.get(node.name) for node in genome.tree]
+        reads = [given_piece_reads(spec.function, spec.uses_features) for spec in specs]
         #: True when some node may read the piece in hand at a search leaf (else every piece given there is alike).
-        self.reads_given_piece = any(
-            given_piece_reads(spec.function, spec.uses_features) != GIVEN_NOTHING for spec in specs
+        self.reads_given_piece = any(what != GIVEN_NOTHING for what in reads)
+        #: True when every evaluation reads all of it (a node that reads it is outside every conditional branch).
+        self.always_reads_given_piece = any(
+            what == GIVEN_PIECE and always for what, always in zip(reads, _always_evaluated(specs), strict=True)
         )
         self._read = [0]  # the attributes of the piece in hand read by the evaluation in progress
         self._noting_tree = compile_tree(genome.tree, library, self._noting) if self.reads_given_piece else self._tree
@@ -183,6 +186,8 @@ class CompiledEvaluator:
         is a safe piece just given, the value is the same for every safe piece that agrees with it on them."""
         if not self.reads_given_piece:
             return _clamp(self._tree(LeafFeatures(leaf, available, in_hand))), 0
+        if self.always_reads_given_piece:
+            return _clamp(self._tree(LeafFeatures(leaf, available, in_hand))), ALL_ATTRIBUTES
         read = self._read
         read[0] = 0
         value = _clamp(self._noting_tree(LeafFeatures(leaf, available, in_hand)))
@@ -191,6 +196,22 @@ class CompiledEvaluator:
     def heuristic(self) -> Heuristic:
         """This evaluation as a search heuristic (it scores for the player to move), with its fast leaf form."""
         return Heuristic(f"evaluator:{self.name}", self, credits_searcher=False, leaf=self.leaf_reading)
+
+
+def _always_evaluated(specs: list[PrimitiveInfo]) -> list[bool]:
+    """For each node of a tree (its specs in prefix order), whether every evaluation evaluates it: not inside a branch of a
+    conditional (a primitive marked :func:`~gpquarto.gp.compiler.branches` evaluates only the child it picks)."""
+    always: list[bool] = []
+    pending: list[list[bool]] = []  # for each open node, the flags of its children still to come
+    for spec in specs:
+        flag = pending[-1].pop(0) if pending else True
+        while pending and not pending[-1]:
+            pending.pop()
+        always.append(flag)
+        if spec.arg_types:
+            branching = is_branching(spec.function)
+            pending.append([flag] + [flag and not branching] * (len(spec.arg_types) - 1))
+    return always
 
 
 def _clamp(value: int) -> int:
