@@ -26,7 +26,7 @@ from __future__ import annotations
 from gpquarto.games.quarto.pieces import CHARACTERISTICS
 from gpquarto.games.quarto.tables import PIECES_MEETING
 from gpquarto.gp.compiler import branches
-from gpquarto.gp.features import GIVEN_NOTHING, Features, reads_given_piece
+from gpquarto.gp.features import GIVEN_NOTED, GIVEN_NOTHING, Features, reads_given_piece
 from gpquarto.gp.primitives import primitive
 from gpquarto.gp.types import SCORE_LIMIT, Characteristic, Count, Score
 
@@ -118,9 +118,10 @@ def safe_parity(features: Features) -> Score:
 
 
 @primitive
+@reads_given_piece(GIVEN_NOTED)
 def safe_square_count(features: Features) -> Score:
     """Squares for the piece in hand that win or leave a safe piece to give (0 when a piece must be chosen)."""
-    return len(features.safe_squares)
+    return features.safe_square_count
 
 
 # ---------------------------------------------------------------------- squares

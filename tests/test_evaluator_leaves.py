@@ -20,7 +20,15 @@ from gpquarto.games.quarto.board import Board
 from gpquarto.games.quarto.lines import Rules
 from gpquarto.gp.compiler import compile_tree
 from gpquarto.gp.evaluator import CompiledEvaluator, EvaluatorGenome
-from gpquarto.gp.features import GIVEN_CHARACTERISTIC, GIVEN_NOTHING, Features, LeafFeatures, given_piece_reads
+from gpquarto.gp.features import (
+    GIVEN_CHARACTERISTIC,
+    GIVEN_NOTED,
+    GIVEN_NOTHING,
+    GIVEN_PIECE,
+    Features,
+    LeafFeatures,
+    given_piece_reads,
+)
 from gpquarto.gp.generation import TreeGenerator
 from gpquarto.gp.library import load_library
 from gpquarto.gp.types import EVALUATOR_NODE_TYPES, Characteristic, Count, Score
@@ -59,21 +67,36 @@ def given(board: Board, piece: int) -> Board:
 
 @pytest.mark.parametrize("rules", [Rules.CLASSIC, Rules.ADVANCED])
 def test_each_mark_holds_for_every_safe_piece_given_at_a_leaf(rules):
-    marked = [spec for spec in EVALUATOR_SPECS if given_piece_reads(spec.function, True) != "piece"]
+    """A primitive's value for a piece given equals the Board's, and is the value of every other safe piece that
+    agrees with it on the attributes it read (by its mark, or as its facts noted: ``GIVEN_NOTED``)."""
+    marked = [spec for spec in EVALUATOR_SPECS if given_piece_reads(spec.function, True) != GIVEN_PIECE]
     assert {spec.name for spec in marked} >= {"safe_piece_count", "live_threats", "pieces_left", "in_hand_has"}
+    assert {given_piece_reads(spec.function, True) for spec in marked} == {
+        GIVEN_NOTHING,
+        GIVEN_CHARACTERISTIC,
+        GIVEN_NOTED,
+    }
+    noted = {0: 0, ALL_ATTRIBUTES: 0}
     for board, safe in given_leaves(41, 120, rules):
         leaf = search_leaf(board)
         for spec in marked:
             what = given_piece_reads(spec.function, True)
             for children in itertools.product(*(SAMPLES[type_] for type_ in spec.arg_types)):
-                values = {}
+                found = []
                 for piece in safe:
-                    fast = spec.function(LeafFeatures(leaf, board.available_mask ^ (1 << piece), piece), *children)
-                    slow = spec.function(Features(given(board, piece)), *children)
-                    assert fast == slow, (spec.name, board.text(), piece)
-                    key = 0 if what == GIVEN_NOTHING else piece >> (children[0] & 3) & 1
-                    assert values.setdefault(key, fast) == fast, (spec.name, children, board.text(), piece)
-    assert {given_piece_reads(spec.function, True) for spec in marked} == {GIVEN_NOTHING, GIVEN_CHARACTERISTIC}
+                    features = LeafFeatures(leaf, board.available_mask ^ (1 << piece), piece)
+                    fast = spec.function(features, *children)
+                    assert fast == spec.function(Features(given(board, piece)), *children), (spec.name, board.text())
+                    if what == GIVEN_CHARACTERISTIC:
+                        read = 1 << (children[0] & 3)
+                    else:
+                        read = features.read if what == GIVEN_NOTED else 0
+                        noted[read] += what == GIVEN_NOTED
+                    found.append((piece, read, fast))
+                for (piece, read, value), (other, _read, other_value) in itertools.product(found, found):
+                    if piece & read == other & read:
+                        assert value == other_value, (spec.name, children, board.text(), piece, other)
+    assert noted[0] > 100 and noted[ALL_ATTRIBUTES] > 10  # the noted facts read the piece on some leaves only
 
 
 def test_the_evaluator_reports_what_it_read_of_the_piece():
@@ -85,7 +108,7 @@ def test_the_evaluator_reports_what_it_read_of_the_piece():
         ("score_if(in_hand_has(tall), one, two)", 0b1000),
         ("score_if(in_hand_has(round), one, two)", 0b0001),
         ("score_if(and_(in_hand_has(solid), in_hand_has(plain)), one, two)", 0b0110),
-        ("safe_square_count", ALL_ATTRIBUTES),
+        ("safe_square_count", 0 if len({safe_square_count(given(board, other)) for other in safe}) == 1 else 15),
         ("score_if(False, safe_square_count, one)", 0),  # only the branch taken is evaluated
         ("score_if(True, hand_fit_score, one)", ALL_ATTRIBUTES),
     ):
@@ -94,6 +117,10 @@ def test_the_evaluator_reports_what_it_read_of_the_piece():
         value, read = evaluator.leaf_reading(leaf, board.available_mask ^ (1 << piece), piece)
         assert value == evaluator(given(board, piece)) and read == expected, text
     assert not CompiledEvaluator(EvaluatorGenome.from_text("safe_parity", LIBRARY), LIBRARY).reads_given_piece
+
+
+def safe_square_count(board: Board) -> int:
+    return Features(board).safe_square_count
 
 
 def test_a_conditional_compiles_to_the_value_of_its_function():
@@ -171,10 +198,11 @@ def test_random_trees_that_read_the_piece_keep_the_generic_search_answers():
 @pytest.mark.parametrize(
     ("text", "may_read", "always_reads"),
     [
-        ("safe_square_count", True, True),
-        ("score_if(not_(not_in_diagonal(solid)), safe_square_count, one)", True, False),
-        ("plus(score_if(above(one, two), one, safe_square_count), safe_square_count)", True, True),
-        ("score_if(above(safe_square_count, one), one, two)", True, True),
+        ("as_score(hand_fit)", True, True),
+        ("safe_square_count", True, False),  # it notes itself whether it read the piece
+        ("score_if(not_(not_in_diagonal(solid)), as_score(hand_fit), one)", True, False),
+        ("plus(score_if(above(one, two), one, threat_making_squares), threat_making_squares)", True, True),
+        ("score_if(above(threat_making_squares, one), one, two)", True, True),
         ("score_if(in_hand_has(tall), one, two)", True, False),
         ("minus(threats, safe_parity)", False, False),
     ],

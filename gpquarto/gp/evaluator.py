@@ -145,30 +145,7 @@ class CompiledEvaluator:
         self.always_reads_given_piece = any(
             what == GIVEN_PIECE and always for what, always in zip(reads, _always_evaluated(specs), strict=True)
         )
-        self._read = [0]  # the attributes of the piece in hand read by the evaluation in progress
-        self._noting_tree = compile_tree(genome.tree, library, self._noting) if self.reads_given_piece else self._tree
-
-    def _noting(self, spec: PrimitiveInfo, children: list, closure: Callable) -> Callable:
-        """``closure`` made to note in ``self._read`` what its primitive reads of the piece in hand."""
-        what = given_piece_reads(spec.function, spec.uses_features)
-        read = self._read
-        if what == GIVEN_PIECE:
-
-            def node(features: Features) -> object:
-                read[0] = ALL_ATTRIBUTES
-                return closure(features)
-
-            return node
-        if what == GIVEN_CHARACTERISTIC:
-            function, first, rest = spec.function, children[0], children[1:]
-
-            def node(features: Features) -> object:
-                characteristic = first(features)
-                read[0] |= 1 << (characteristic & 3)  # characteristic c and c + 4 are the two values of attribute c
-                return function(features, characteristic, *[child(features) for child in rest])
-
-            return node
-        return closure
+        self._noting_tree = compile_tree(genome.tree, library, _noting) if self.reads_given_piece else self._tree
 
     def raw(self, board: Board | BoardView) -> int:
         """The tree's value for ``board`` (not clamped)."""
@@ -188,10 +165,9 @@ class CompiledEvaluator:
             return _clamp(self._tree(LeafFeatures(leaf, available, in_hand))), 0
         if self.always_reads_given_piece:
             return _clamp(self._tree(LeafFeatures(leaf, available, in_hand))), ALL_ATTRIBUTES
-        read = self._read
-        read[0] = 0
-        value = _clamp(self._noting_tree(LeafFeatures(leaf, available, in_hand)))
-        return value, read[0]
+        features = LeafFeatures(leaf, available, in_hand)
+        value = _clamp(self._noting_tree(features))
+        return value, features.read
 
     def heuristic(self) -> Heuristic:
         """This evaluation as a search heuristic (it scores for the player to move), with its fast leaf form."""
@@ -212,6 +188,28 @@ def _always_evaluated(specs: list[PrimitiveInfo]) -> list[bool]:
             branching = is_branching(spec.function)
             pending.append([flag] + [flag and not branching] * (len(spec.arg_types) - 1))
     return always
+
+
+def _noting(spec: PrimitiveInfo, children: list, closure: Callable) -> Callable:
+    """``closure`` made to note in the leaf features' ``read`` what its primitive reads of the piece in hand."""
+    what = given_piece_reads(spec.function, spec.uses_features)
+    if what == GIVEN_PIECE:
+
+        def node(features: LeafFeatures) -> object:
+            features.read = ALL_ATTRIBUTES
+            return closure(features)
+
+        return node
+    if what == GIVEN_CHARACTERISTIC:
+        function, first, rest = spec.function, children[0], children[1:]
+
+        def node(features: LeafFeatures) -> object:
+            characteristic = first(features)
+            features.read |= 1 << (characteristic & 3)  # characteristics c and c + 4 are the values of attribute c
+            return function(features, characteristic, *[child(features) for child in rest])
+
+        return node
+    return closure  # nothing of the piece, or noted by the facts it reads (GIVEN_NOTED)
 
 
 def _clamp(value: int) -> int:

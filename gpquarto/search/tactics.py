@@ -22,6 +22,8 @@ Example: pieces 0, 1 and 2 (all short and light) on the top row leave only the t
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from gpquarto.games.quarto.board import Board, BoardView
 from gpquarto.games.quarto.lines import ALL_SQUARES_MASK, Rules
 from gpquarto.games.quarto.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
@@ -266,7 +268,18 @@ class SearchLeaf:
     and :func:`threat_line_count` give for the same board (tests check them).
     """
 
-    __slots__ = ("rules", "cells", "chars", "occupied", "counters", "_plans", "_squares", "_winners", "_open_lines")
+    __slots__ = (
+        "rules",
+        "cells",
+        "chars",
+        "occupied",
+        "counters",
+        "_plans",
+        "_squares",
+        "_winners",
+        "_open_lines",
+        "_given",
+    )
 
     def __init__(self, rules: Rules, cells: list[int], chars: list[int], occupied: int, counters: int) -> None:
         self.rules = rules
@@ -278,6 +291,7 @@ class SearchLeaf:
         self._squares: list[tuple[int, int, int, int]] | None = None
         self._winners = -1
         self._open_lines: tuple[tuple[int, int, int], ...] | None = None
+        self._given: dict[str, tuple[int, dict[int, int], bool]] = {}
 
     def plans(self) -> list[SquarePlan]:
         """The square plans of the board (computed on first use)."""
@@ -331,6 +345,57 @@ class SearchLeaf:
             if filled & own:
                 found |= bit
         return found
+
+    def given_values(
+        self, name: str, pieces: int, piece: int, values_of: Callable[[SearchLeaf, int, tuple[int, ...]], list[int]]
+    ) -> tuple[int, bool]:
+        """The value for ``piece`` of a fact that depends on the piece in hand, and whether it is the same for every
+        piece that could be given here: the pieces of ``pieces`` that are safe on this board.
+
+        ``values_of(self, pieces, given)`` lists the fact's values for the pieces ``given`` (each in hand with the
+        others of ``pieces`` left); it is called once per ``name`` and ``pieces`` for all the safe pieces (a search
+        gives them in turn). A piece that is not among them is computed alone, as depending on the piece.
+        """
+        entry = self._given.get(name)
+        if entry is None or entry[0] != pieces:
+            safe = MEMBERS[pieces & ~self.unsafe_pieces()]
+            values = dict(zip(safe, values_of(self, pieces, safe), strict=True))
+            entry = self._given[name] = (pieces, values, len(set(values.values())) <= 1)
+        value = entry[1].get(piece)
+        if value is None:
+            return values_of(self, pieces, (piece,))[0], False
+        return value, entry[2]
+
+    def safe_square_counts(self, pieces: int, given: tuple[int, ...]) -> list[int]:
+        """For each piece of ``given`` (in hand, the others of ``pieces`` left), how many empty squares win with it or
+        leave a piece safe to give: ``(safe_placements(piece, left) | winning_squares(piece)).bit_count()``.
+
+        Most squares answer alike for every piece: a piece placed there makes at most the threats ``pairs`` more, so
+        when two pieces stay safe even then, one remains whichever was given; when none is safe before those, none
+        is after. Only the other squares are tried piece by piece.
+        """
+        meeting = PIECES_MEETING
+        base = 0
+        undecided = []
+        for _bit, filled, left, pairs in self.square_threats():
+            if not filled:
+                fewest = pieces & ~meeting[left | pairs]
+                if fewest & (fewest - 1):
+                    base += 1
+                    continue
+                if not pieces & ~meeting[left]:
+                    continue
+            undecided.append((filled, left, pairs))
+        counts = []
+        for piece in given:
+            own = CHARACTERISTICS[piece]
+            rest = pieces & ~(1 << piece)
+            count = base
+            for filled, left, pairs in undecided:
+                if filled & own or rest & ~meeting[left | pairs & own]:
+                    count += 1
+            counts.append(count)
+        return counts
 
     def safe_placements(self, piece: int, available: int) -> int:
         """Mask of the empty squares after which, with ``piece`` there, a piece of ``available`` is safe to give."""
