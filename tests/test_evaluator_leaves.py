@@ -15,7 +15,6 @@ import random
 
 import pytest
 
-from gpquarto.bench.evaluators import search_leaf
 from gpquarto.games.quarto.board import Board
 from gpquarto.games.quarto.lines import Rules
 from gpquarto.gp.compiler import compile_tree
@@ -34,7 +33,7 @@ from gpquarto.gp.library import load_library
 from gpquarto.gp.types import EVALUATOR_NODE_TYPES, Characteristic, Count, Score
 from gpquarto.search.heuristics import ALL_ATTRIBUTES, Heuristic
 from gpquarto.search.negamax import Negamax
-from gpquarto.search.tactics import safe_pieces_mask, winning_squares
+from gpquarto.search.tactics import SearchLeaf, safe_pieces_mask, winning_squares
 from tests.helpers import random_positions
 
 LIBRARY = load_library(entry_points=False)
@@ -78,7 +77,7 @@ def test_each_mark_holds_for_every_safe_piece_given_at_a_leaf(rules):
     }
     noted = {0: 0, ALL_ATTRIBUTES: 0}
     for board, safe in given_leaves(41, 120, rules):
-        leaf = search_leaf(board)
+        leaf = SearchLeaf.from_board(board)
         for spec in marked:
             what = given_piece_reads(spec.function, True)
             for children in itertools.product(*(SAMPLES[type_] for type_ in spec.arg_types)):
@@ -101,7 +100,7 @@ def test_each_mark_holds_for_every_safe_piece_given_at_a_leaf(rules):
 
 def test_the_evaluator_reports_what_it_read_of_the_piece():
     board, safe = given_leaves(3, 20)[5]
-    leaf = search_leaf(board)
+    leaf = SearchLeaf.from_board(board)
     piece = safe[0]
     for text, expected in (
         ("plus(safe_piece_count, threats)", 0),

@@ -8,7 +8,6 @@ import random
 
 import pytest
 
-from gpquarto.bench.evaluators import search_leaf
 from gpquarto.games.quarto.board import Board
 from gpquarto.games.quarto.lines import Rules
 from gpquarto.gp.evaluator import CompiledEvaluator, EvaluatorGenome, format_formula
@@ -22,6 +21,7 @@ from gpquarto.gp.types import SCORE_LIMIT, Characteristic, Count, Piece, Score, 
 from gpquarto.resolve import make_player
 from gpquarto.search.heuristics import Heuristic, guaranteed_loss
 from gpquarto.search.negamax import Negamax
+from gpquarto.search.tactics import SearchLeaf
 from tests.helpers import random_positions
 
 LIBRARY = load_library(entry_points=False)
@@ -298,7 +298,7 @@ def test_the_evaluator_spec_makes_a_minimax_player_that_plays_like_the_heuristic
             board.place(action)
     for wrong, message in (
         (f"minimax:depth=2,heuristic=lines,evaluator={path}", "not both"),
-        (f"mcts:evaluator={path}", "takes no evaluator"),
+        (f"novice:evaluator={path}", "takes no evaluator"),
         ("minimax:evaluator=", "needs an evaluator file"),
         (f"minimax:depth=2,evaluator={tmp_path / 'none.json'}", "cannot read"),
         (f"minimax:depth=zero,evaluator={path}", "depth must be int"),
@@ -332,7 +332,7 @@ def test_leaf_features_equal_the_features_of_the_same_board(rules):
     for board in random_positions(23, 150, rules, min_actions=1, max_actions=30):
         if not board.placement_due:
             continue
-        leaf = LeafFeatures(search_leaf(board), board.available_mask, board.in_hand)
+        leaf = LeafFeatures(SearchLeaf.from_board(board), board.available_mask, board.in_hand)
         reference = Features(board)
         for fact in LEAF_FACTS:
             assert getattr(leaf, fact) == getattr(reference, fact), (fact, board.text())

@@ -19,11 +19,10 @@ from collections.abc import Callable, Mapping
 
 from gpquarto.bench.timing import median_rates
 from gpquarto.games.quarto.board import Board
-from gpquarto.games.quarto.tables import CELL_CHARACTERISTICS
 from gpquarto.gp.evaluator import CompiledEvaluator, leaf_positions
 from gpquarto.search.heuristics import HEURISTICS
 from gpquarto.search.negamax import Negamax
-from gpquarto.search.tactics import SearchLeaf, threat_counters
+from gpquarto.search.tactics import SearchLeaf
 
 
 def time_per_leaf(
@@ -65,13 +64,6 @@ def time_per_search(
     return {name: 1.0 / rate for name, (rate, _all) in rates.items()}
 
 
-def search_leaf(board: Board) -> SearchLeaf:
-    """``board`` (no piece in hand named yet) as the fast search holds a leaf."""
-    chars = [CELL_CHARACTERISTICS[piece] for piece in board.raw_cells]
-    counters = threat_counters(chars, board.occupied_mask, board.rules)
-    return SearchLeaf(board.rules, list(board.raw_cells), chars, board.occupied_mask, counters)
-
-
 def _leaf_state(leaf: SearchLeaf) -> tuple:
     return leaf.rules, leaf.cells, leaf.chars, leaf.occupied, leaf.counters
 
@@ -92,7 +84,7 @@ def evaluator_benchmark(
     boards = leaf_positions(positions, seed)
     # The search shares a leaf's board facts among the pieces given there; a fresh SearchLeaf per call times the
     # worst case (no sharing).
-    leaves = [(_leaf_state(search_leaf(board)), board.available_mask, board.in_hand) for board in boards]
+    leaves = [(_leaf_state(SearchLeaf.from_board(board)), board.available_mask, board.in_hand) for board in boards]
     on_board: dict[str, Callable[[Board], int]] = {name: HEURISTICS[name].evaluate for name in ("lines", "quarticity")}
     on_board.update(evaluators)
     table: dict[str, dict[str, float]] = {"leaf": time_per_leaf(on_board, boards, repeats=repeats, min_seconds=seconds)}

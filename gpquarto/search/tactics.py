@@ -291,6 +291,13 @@ class SearchLeaf:
         self._open_lines: tuple[tuple[int, int, int], ...] | None = None
         self._given: dict[str, tuple[int, dict[int, int], bool]] = {}
 
+    @classmethod
+    def from_board(cls, board: Board | BoardView) -> SearchLeaf:
+        """``board`` (its piece in hand, if any, not placed) as the fast search holds a leaf."""
+        chars = [CELL_CHARACTERISTICS[piece] for piece in board.raw_cells]
+        counters = threat_counters(chars, board.occupied_mask, board.rules)
+        return cls(board.rules, list(board.raw_cells), chars, board.occupied_mask, counters)
+
     def unsafe_pieces(self) -> int:
         """16-bit mask of every piece that would win somewhere at once (on the board or not: AND it)."""
         return UNSAFE_OF_COUNTERS[(self.counters + COUNTER_CARRY) & COUNTER_HIGH]
