@@ -58,6 +58,8 @@ class SearchOwner(Protocol):
 
     heuristic: Heuristic
     nodes: int
+    evaluated_squares: int
+    evaluations: int
     use_table: bool
     table_limit: int
     table: dict[tuple[tuple[int, ...], int], tuple[int, int, int, int]]
@@ -264,6 +266,7 @@ class FastSearch:
                 return -(WIN_SCORE + (16 - occupied.bit_count()) - 1), [_lowest(available)]
             chars[square], cells[square] = own, piece
             leaf = SearchLeaf(search.rules, cells, chars, occupied | 1 << square, after)
+            owner.evaluated_squares += 1
             value, pieces = -INFINITY, []
             order = MEMBERS[safe]
             if cut and square == killer[0] and safe >> killer[1] & 1:
@@ -276,6 +279,7 @@ class FastSearch:
                         break
                 else:
                     score, read = evaluate(leaf, available ^ (1 << given), given)
+                    owner.evaluations += 1
                     score = -score
                     if not read:  # the same for every safe piece given here
                         value, pieces = score, list(order)
