@@ -386,6 +386,17 @@ def test_the_evaluator_benchmark_times_leaves_and_searches_beside_lines(tmp_path
     assert all(value > 0 for row in table.values() for value in row.values())
     text = format_evaluator_benchmark(table)
     assert "per placement search at depth 1: lines" in text and "x lines)" in text
+    path = tmp_path / "ssc.json"
+    save_evaluator(path, evaluator_data(evaluator.genome, LIBRARY))
+    capsys.readouterr()
+    assert (
+        main(["bench", "evaluators", "--evaluator", str(path), "--repeats", "1", "--seconds", "0.05", "--games", "2"])
+        == 0
+    )
+    printed = capsys.readouterr().out
+    assert f"per decision in games at depth 2: {path}" in printed and "minimax:depth=2" in printed
+    assert main(["bench", "engine", "--games", "2"]) == 2
+    assert "goes with 'bench evaluators' only" in capsys.readouterr().err
     assert main(["bench", "evaluators"]) == 2
     assert "needs at least one --evaluator" in capsys.readouterr().err
     assert main(["bench", "engine", "--evaluator", "x.json"]) == 2

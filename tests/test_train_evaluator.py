@@ -98,7 +98,7 @@ def test_the_champion_is_the_best_generation_best_on_common_final_games(tmp_path
     ``evaluate_evaluator``); the champion is the best of those (then smaller, then earlier), saved with its record."""
     from gpquarto.gp.library import LibraryConfig
     from gpquarto.training.evaluator_training import EvaluatorTask, evaluate_evaluator
-    from gpquarto.training.fitness import check_opponents, game_plan, parse_opponents
+    from gpquarto.training.fitness import game_plan, parse_opponents
 
     config = EvaluatorConfig(depth=1, generations=4, population=4, games=2, seed=3, final_games=6, hall_of_fame=3)
     evolution = train_evaluator(config, tmp_path / "run")
@@ -144,7 +144,7 @@ def test_hof_opponents_are_searchers_with_the_hall_of_fame_trees(tmp_path):
     from gpquarto.gp.library import LibraryConfig, get_library
     from gpquarto.resolve import make_player
     from gpquarto.training.evaluator_training import EvaluatorTask, evaluate_evaluator
-    from gpquarto.training.fitness import check_opponents, game_plan, parse_opponents
+    from gpquarto.training.fitness import game_plan, parse_opponents
 
     library = get_library(LibraryConfig())
     plan = game_plan(parse_opponents("hof"), 6, 9, 0)
