@@ -211,3 +211,24 @@ def test_the_evaluator_knows_when_every_evaluation_reads_the_piece(text, may_rea
     reports every attribute without noting (a test above checks the reports themselves)."""
     evaluator = CompiledEvaluator(EvaluatorGenome.from_text(text, LIBRARY), LIBRARY)
     assert (evaluator.reads_given_piece, evaluator.always_reads_given_piece) == (may_read, always_reads)
+
+
+def test_safe_square_counts_equal_the_board_counts_for_every_piece_early_and_late():
+    """The counts of every piece at once (with the early-game shortcut and the squares decided for all pieces) equal
+    the Board's count with that piece in hand, for the pieces left and for pieces that win at once."""
+    boards = [
+        *random_positions(71, 60, min_actions=1, max_actions=10),
+        *random_positions(72, 60, min_actions=10, max_actions=28),
+        *random_positions(73, 20, Rules.ADVANCED, min_actions=1, max_actions=20),
+    ]
+    checked = 0
+    for board in boards:
+        if not board.choice_due:
+            continue
+        pieces = board.available_mask
+        candidates = tuple(piece for piece in range(16) if pieces >> piece & 1)
+        counts = SearchLeaf.from_board(board).safe_square_counts(pieces, candidates)
+        for piece, count in zip(candidates, counts, strict=True):
+            assert count == safe_square_count(given(board, piece)), (board.text(), piece)
+            checked += 1
+    assert checked > 500
