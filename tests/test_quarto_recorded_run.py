@@ -36,7 +36,7 @@ COMMAND = [
     "--quiet",
 ]
 #: Fields written since the recording, with the value an old Quarto file means: (where, key, value).
-ADDED_FIELDS: tuple[tuple[str, str, object], ...] = ()
+ADDED_FIELDS: tuple[tuple[str, str, object], ...] = (("player", "game", "quarto"),)
 
 
 def train_into(folder: Path) -> None:
