@@ -43,11 +43,8 @@ CONFIG_OPTIONS = (
     "start_from",
     "final_games",
     "hall_of_fame_per_generation",
-    "game",
-    "board_size",
-    "game_rules",
 )
-#: The options that choose the game and its settings (rule training only).
+#: Command-line options that choose the game and its settings (fields of the evolution config; rule runs only).
 GAME_OPTIONS = ("game", "board_size", "game_rules")
 
 
@@ -76,15 +73,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="NAME",
         help="rules (quixo: official or course; default official)",
     )
-    parser.add_argument(
-        "--generations", type=non_negative_int, default=None, help="generations to run (default 120; quixo 40)"
-    )
-    parser.add_argument(
-        "--population", type=positive_int, default=None, help="genomes per generation (default 50; quixo 30)"
-    )
-    parser.add_argument(
-        "--games", type=positive_int, default=None, help="fitness games per genome, even (default 80; quixo 20)"
-    )
+    parser.add_argument("--generations", type=non_negative_int, default=None, help="generations to run (default 120)")
+    parser.add_argument("--population", type=positive_int, default=None, help="genomes per generation (default 50)")
+    parser.add_argument("--games", type=positive_int, default=None, help="fitness games per genome, even (default 80)")
     parser.add_argument(
         "--opponents",
         default=None,
@@ -180,7 +171,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _given(args: argparse.Namespace) -> dict:
-    given = {name: getattr(args, name) for name in CONFIG_OPTIONS if getattr(args, name) is not None}
+    options = (*CONFIG_OPTIONS, *GAME_OPTIONS)
+    given = {name: getattr(args, name) for name in options if getattr(args, name) is not None}
     if "plugins" in given:
         given["plugins"] = tuple(str(Path(plugin).resolve()) for plugin in given["plugins"])
     if "start_from" in given:
@@ -217,14 +209,15 @@ def run(args: argparse.Namespace) -> int:
 
     from gpquarto import training
 
+    if args.genome == "evaluator" and any(getattr(args, name) not in (None, DEFAULT_GAME) for name in GAME_OPTIONS):
+        raise UsageError(
+            "--genome evaluator evolves evaluators of Quarto positions: --game, --size and --rules are for rule players"
+        )
+
     if args.genome == "evaluator":
         from gpquarto.cli.train_evaluator import run_evaluator
 
-        if args.game not in (None, DEFAULT_GAME) or args.board_size is not None or args.game_rules is not None:
-            raise UsageError(
-                "--genome evaluator evolves evaluators of Quarto positions: --game, --size and --rules are for rule players"
-            )
-        return run_evaluator(args, [name for name in CONFIG_OPTIONS if name not in GAME_OPTIONS])
+        return run_evaluator(args, CONFIG_OPTIONS)
     if args.depth is not None:
         raise UsageError("--depth is for --genome evaluator (rule players do not search)")
 
