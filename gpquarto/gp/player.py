@@ -1,22 +1,32 @@
-"""The evolved player: a genome of if/then rules playing through the player protocol."""
+"""Evolved players: a genome of if/then rules playing through the player protocol, one class per kind of game.
+
+:class:`EvolvedPlayer` plays a Quarto genome in Quarto's convenient form (``choose_piece``/``place_piece``, the
+arena's fast Quarto loop); :class:`RulePlayer` plays a genome of any other game (Quixo) through ``decide``.
+:func:`make_evolved_player` picks the class by the genome's game (its binding's ``player``).
+"""
 
 from __future__ import annotations
 
 import random
 
+from gpquarto.games.interface import GameView
 from gpquarto.games.quarto.board import BoardView
-from gpquarto.gp.genome import Genome, RuleSet
+from gpquarto.gp.genome import CompiledRules, GameRuleSet, Genome, RuleSet
 from gpquarto.gp.primitives import PrimitiveLibrary
-from gpquarto.players.base import QuartoPlayer
+from gpquarto.players.base import BasePlayer, QuartoPlayer
 
 
-class EvolvedPlayer(QuartoPlayer):
-    """Plays a :class:`~gpquarto.gp.genome.Genome`: first rule that fires with a legal action, else a counted random fallback.
+class _RulesPlayer:
+    """What every evolved player shares: its genome compiled once, a fallback generator, counters, explanations.
 
     The genome is compiled once, when the player is made. ``decisions``/``fallbacks`` count this player's
-    decisions and random fallbacks since it was made (or since :meth:`reset_counters`); ``metadata`` holds
-    what a saved player file said about it (fitness, config, versions).
+    decisions and random fallbacks since it was made (or since :meth:`reset_counters`); ``metadata`` holds what
+    a saved player file said about it (fitness, config, versions). Subclasses name the rule set class they
+    compile to (``_compiled``) and the games they play (``_games``).
     """
+
+    _compiled: type[CompiledRules]
+    _games: tuple[str, ...] | None = None
 
     def __init__(
         self,
@@ -27,25 +37,24 @@ class EvolvedPlayer(QuartoPlayer):
         name: str = "evolved",
         metadata: dict | None = None,
     ) -> None:
+        if self._games is not None and genome.game not in self._games:
+            raise ValueError(
+                f"{type(self).__name__} plays {', '.join(self._games)} genomes, not a {genome.game} genome "
+                "(see make_evolved_player)"
+            )
         self.genome = genome
         self.library = library
         self.name = name
         self.metadata = dict(metadata or {})
-        self.rules = RuleSet(genome, library)
         self._rng = random.Random(seed)
+        self.rules = self._compiled(genome, library)
 
     def seed(self, seed: int | None) -> None:
         self._rng.seed(seed)
 
-    def choose_piece(self, board: BoardView) -> int:
-        return self.rules.choose_piece(board, self._rng)
-
-    def place_piece(self, board: BoardView, piece: int) -> int:
-        return self.rules.place_piece(board, self._rng)
-
     @property
     def decisions(self) -> int:
-        """Decisions taken (both kinds)."""
+        """Decisions taken (every kind)."""
         return self.rules.total_decisions
 
     @property
@@ -53,9 +62,11 @@ class EvolvedPlayer(QuartoPlayer):
         """Decisions where no rule fired with a legal action and a random one was played."""
         return self.rules.total_fallbacks
 
-    def explain(self, kind: str) -> dict:
-        """Why the last decision of ``kind`` (``"choose"`` or ``"place"``) was taken: the 1-based number of the
-        rule that fired and its ``if ... then ...`` text, or ``rule: None`` when the random fallback decided."""
+    def explain(self, kind: str | None = None) -> dict:
+        """Why the last decision (of ``kind``: ``"choose"``/``"place"`` in Quarto, ``"move"`` in Quixo; default the
+        last decision's) was taken: the 1-based number of the rule that fired and its ``if ... then ...`` text, or
+        ``rule: None`` when the random fallback decided."""
+        kind = kind or self.rules.last_kind or self.genome.kinds[0]
         index = self.rules.last_rule
         if index is None:
             return {"kind": kind, "rule": None, "text": "random fallback: no rule fired with a legal action"}
@@ -64,3 +75,49 @@ class EvolvedPlayer(QuartoPlayer):
     def reset_counters(self) -> None:
         """Zero the decision, fallback and per-rule counters."""
         self.rules.reset_counters()
+
+
+class EvolvedPlayer(_RulesPlayer, QuartoPlayer):
+    """Plays a Quarto :class:`~gpquarto.gp.genome.Genome` in Quarto's form: first rule that fires with a legal
+    action, else a counted random fallback (see :class:`~gpquarto.gp.genome.RuleSet`)."""
+
+    _compiled = RuleSet
+    _games = ("quarto",)
+    rules: RuleSet
+
+    def choose_piece(self, board: BoardView) -> int:
+        return self.rules.choose_piece(board, self._rng)
+
+    def place_piece(self, board: BoardView, piece: int) -> int:
+        return self.rules.place_piece(board, self._rng)
+
+
+class RulePlayer(_RulesPlayer, BasePlayer):
+    """Plays a genome of a game other than Quarto (Quixo) through ``decide``: first rule of the decision's kind
+    that fires with a legal action, else a counted random legal action. ``game`` is the genome's game."""
+
+    _compiled = GameRuleSet
+    rules: GameRuleSet
+
+    @property
+    def game(self) -> str:  # type: ignore[override]
+        """The genome's game."""
+        return self.genome.game
+
+    def decide(self, view: GameView) -> int:
+        return self.rules.decide(view, self._rng)
+
+
+def make_evolved_player(
+    genome: Genome,
+    library: PrimitiveLibrary,
+    *,
+    seed: int | None = None,
+    name: str = "evolved",
+    metadata: dict | None = None,
+) -> EvolvedPlayer | RulePlayer:
+    """The evolved player of ``genome``'s game (Quarto: :class:`EvolvedPlayer`; Quixo: :class:`RulePlayer`);
+    ``library`` must be that game's."""
+    if library.game != genome.game:
+        raise ValueError(f"a {genome.game} genome cannot play with the {library.game} primitive library")
+    return genome.binding.player(genome, library, seed=seed, name=name, metadata=metadata)
