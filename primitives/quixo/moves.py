@@ -1,0 +1,69 @@
+"""Move choices by a measure of the board a move leaves, and combinators of two proposed moves.
+
+Each choice looks at every legal move and takes the one whose resulting board scores highest (the lowest
+action on ties); none of them asks whether the move wins, loses or lets the opponent win (the ``quixo_tactical``
+and ``quixo_lookahead`` families do). A comparison of two proposals returns the one that scores higher, the
+first on ties, the other when one is ``NO_ACTION``.
+"""
+
+from __future__ import annotations
+
+from gpquarto.gp.quixo.features import QuixoFeatures
+from gpquarto.gp.types import NO_ACTION, Move
+
+from ..combinators import better
+
+FAMILY = "quixo_moves"
+
+
+def longest_line_move(features: QuixoFeatures) -> Move:
+    """The move after which the mover's longest line is longest."""
+    return features.longest_line_move
+
+
+def potential_move(features: QuixoFeatures) -> Move:
+    """The move leaving the best line potential (4**k per line of k own cubes and no opponent's, minus the same
+    for the opponent)."""
+    return features.potential_move
+
+
+def centre_move(features: QuixoFeatures) -> Move:
+    """The move after which the mover holds the most cubes off the border."""
+    return features.centre_move
+
+
+def diagonal_move(features: QuixoFeatures) -> Move:
+    """The move after which the mover holds the most cubes on the diagonals."""
+    return features.diagonal_move
+
+
+def blank_take_move(features: QuixoFeatures) -> Move:
+    """A move taking a blank cube (the mover gains a cube)."""
+    moves = features.blank_takes
+    return moves[0] if moves else NO_ACTION
+
+
+def own_take_move(features: QuixoFeatures) -> Move:
+    """A move taking one of the mover's own cubes (no cube gained)."""
+    moves = features.own_takes
+    return moves[0] if moves else NO_ACTION
+
+
+def takes_blank(features: QuixoFeatures, move: Move) -> bool:
+    """The proposed move takes a blank cube."""
+    return move in features.blank_take_set
+
+
+def first_legal_move(features: QuixoFeatures, a: Move, b: Move) -> Move:
+    """The first move if it is legal, else the second."""
+    return a if features.is_legal_move(a) else b
+
+
+def longer_line_move(features: QuixoFeatures, a: Move, b: Move) -> Move:
+    """The move after which the mover's longest line is longer."""
+    return better(a, b, features.lines_after.__getitem__, higher=True)
+
+
+def higher_potential_move(features: QuixoFeatures, a: Move, b: Move) -> Move:
+    """The move leaving the better line potential."""
+    return better(a, b, features.potential_after.__getitem__, higher=True)
