@@ -146,10 +146,12 @@ def positions_with_no_safe_move(n: int, rules: str, count: int, seed: int) -> li
     """Random positions (as :func:`random_positions`) that the fast facts say have no safe move: rare in random
     play on 5x5 (about 1 in 50), so looked for among many; the slow facts then check them like the others."""
     found: list[QuixoBoard] = []
-    batch = seed
-    while len(found) < count:
-        batch += 1000
-        found += [b for b in random_positions(n, rules, 100, batch) if not QuixoFeatures(b.view()).safe_moves]
+    for batch in range(1, 21):  # bounded: a broken fact fails the test below rather than hanging
+        found += [
+            b for b in random_positions(n, rules, 100, 1000 * batch + seed) if not QuixoFeatures(b.view()).safe_moves
+        ]
+        if len(found) >= count:
+            break
     return found[:count]
 
 
