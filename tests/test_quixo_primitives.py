@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import cache
 
 import pytest
-from gpquarto_primitives.quixo import counts, lookahead, moves, tactical
+from gpquarto_primitives.quixo import counts, lookahead, moves, tactical, traps
 
 from gpquarto.games.interface import Termination
 from gpquarto.games.quixo.board import QuixoBoard
@@ -121,6 +121,7 @@ class Slow:
     potential: dict[int, int]
     inner: dict[int, int]
     diagonal: dict[int, int]
+    traps: list[int]
 
 
 def slow_facts(board: QuixoBoard) -> Slow:
@@ -139,7 +140,26 @@ def slow_facts(board: QuixoBoard) -> Slow:
         diagonals[action] = cells_held(board, mover, diagonal)
         board.undo()
     safe = [a for a in legal if results[a] == 1 or (results[a] == 0 and replies[a] == 0)]
-    return Slow(board, legal, results, slow_winning(flipped), replies, safe, longest, potentials, inners, diagonals)
+    traps = [a for a in safe if results[a] == 0 and sets_a_trap(board, a)]
+    return Slow(
+        board, legal, results, slow_winning(flipped), replies, safe, longest, potentials, inners, diagonals, traps
+    )
+
+
+def sets_a_trap(board: QuixoBoard, action: int) -> bool:
+    """After ``action``, every reply of the opponent loses at once or leaves the mover a winning move."""
+    board.apply(action)
+    try:
+        for reply in board.legal_actions():
+            if result_after(board, reply) != -1:
+                board.apply(reply)
+                wins = slow_winning(board)
+                board.undo()
+                if not wins:
+                    return False
+        return True
+    finally:
+        board.undo()
 
 
 def positions_with_no_safe_move(n: int, rules: str, count: int, seed: int) -> list[QuixoBoard]:
@@ -184,6 +204,7 @@ def test_the_positions_hold_wins_threats_and_positions_with_no_safe_move(slow):
         assert sum(any(r == -1 for r in s.results.values()) for s in mine) >= 5
         assert sum(bool(s.threats) and bool(s.safe) and not any(r == 1 for r in s.results.values()) for s in mine) >= 3
         assert sum(not s.safe for s in mine) >= NO_SAFE_PER_CASE
+        assert sum(bool(s.traps) for s in mine) >= 3
 
 
 # ---------------------------------------------------------------------- facts
@@ -225,6 +246,14 @@ def test_one_turn_lookahead(slow):
         assert features.fewest_replies_move == expected
 
 
+def test_traps(slow):
+    for s in slow:
+        f = QuixoFeatures(s.board.view())
+        assert f.trap_move == first(s.traps)
+        assert traps.trap_move(f) == first(s.traps)
+        assert traps.trap_exists(f) is bool(s.traps)
+
+
 def test_best_moves_by_a_measure(slow):
     for s in slow:
         features = QuixoFeatures(s.board.view())
@@ -245,6 +274,7 @@ def test_a_finished_game_has_no_moves():
     assert features.legal_moves == features.winning_moves == features.threats == features.safe_moves == ()
     assert features.takeable_cubes == 0
     assert features.longest_line_move == features.safe_potential_move == features.fewest_replies_move == NO_ACTION
+    assert features.trap_move == NO_ACTION
 
 
 @pytest.mark.parametrize("rules", ["official", "course"])

@@ -10,7 +10,8 @@ decision; what a move "wins" or "loses" follows the board's rules (official or c
 * ``quixo_moves``: moves chosen by a measure of the board they leave (longest line, line potential, centre,
   diagonals, blank or own cube taken), and combinators of two moves;
 * ``quixo_tactical``: what wins or loses at once, for the mover, and the opponent's threats;
-* ``quixo_lookahead``: the opponent's replies to each move (one turn, nothing deeper): safe moves, blocks.
+* ``quixo_lookahead``: the opponent's replies to each move (one turn, nothing deeper): safe moves, blocks;
+* ``quixo_traps``: moves after which the mover wins next turn whatever the opponent replies (three plies).
 """
 
 #: The family modules, in the order a library lists them.
@@ -19,4 +20,5 @@ FAMILY_MODULES = [
     "moves",
     "tactical",
     "lookahead",
+    "traps",
 ]

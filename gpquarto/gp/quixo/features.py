@@ -284,6 +284,27 @@ class QuixoFeatures:
         replies = self.replies_winning
         return max(replies, key=lambda action: (-replies[action], -action), default=-1)
 
+    # ------------------------------------------------------------------ traps (the mover's next move too)
+    @cached_fact
+    def trap_move(self) -> int:
+        """The lowest safe move that does not win at once and after which every reply of the opponent loses at
+        once or leaves the mover a winning move (a win next turn whatever the opponent does); -1 when none.
+
+        The opponent's replies to each candidate are tried until one leaves the mover no win, which is usually the
+        first: most candidates cost a reply or two."""
+        table, course, replies = self.tables, self.course, self.replies_winning
+        play, judge = table.play, table.mover_result
+        for action, own2, other2, result in self.move_results:
+            if result != NONE or replies[action]:
+                continue
+            for reply in table.legal(own2):
+                other3, own3 = play(other2, own2, reply)
+                if judge(other3, own3, course) != LOSS and not winning_actions(table, own3, other3, course):
+                    break
+            else:
+                return action
+        return -1
+
     # ------------------------------------------------------------------ best moves by a measure
     def best_move(self, measure: Callable[[int, int], int]) -> int:
         """The legal move whose resulting masks ``(own, other)`` score the highest ``measure``; the lowest action
