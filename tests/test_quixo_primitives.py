@@ -321,6 +321,7 @@ def test_move_primitives(slow):
     for s in slow:
         board = s.board
         f = QuixoFeatures(board.view())
+        assert moves.first_legal_move(f) == first(s.legal)
         assert moves.longest_line_move(f) == best(s.longest, s.legal)
         assert moves.potential_move(f) == best(s.potential, s.legal)
         assert moves.centre_move(f) == best(s.inner, s.legal)
@@ -330,7 +331,7 @@ def test_move_primitives(slow):
         for a in sample_moves(s):
             assert moves.takes_blank(f, a) is (a in s.legal and board.cells[a >> 2] == -1)
             for b in sample_moves(s):
-                assert moves.first_legal_move(f, a, b) == (a if a in s.legal else b)
+                assert moves.move_or(f, a, b) == (a if a in s.legal else b)
                 for scores, primitive in (
                     (s.longest, moves.longer_line_move),
                     (s.potential, moves.higher_potential_move),

@@ -16,6 +16,12 @@ from ..combinators import better
 FAMILY = "quixo_moves"
 
 
+def first_legal_move(features: QuixoFeatures) -> Move:
+    """The lowest legal move (NO_ACTION when the game is over)."""
+    moves = features.legal_moves
+    return moves[0] if moves else NO_ACTION
+
+
 def longest_line_move(features: QuixoFeatures) -> Move:
     """The move after which the mover's longest line is longest."""
     return features.longest_line_move
@@ -54,9 +60,9 @@ def takes_blank(features: QuixoFeatures, move: Move) -> bool:
     return move in features.blank_take_set
 
 
-def first_legal_move(features: QuixoFeatures, a: Move, b: Move) -> Move:
+def move_or(features: QuixoFeatures, first: Move, second: Move) -> Move:
     """The first move if it is legal, else the second."""
-    return a if features.is_legal_move(a) else b
+    return first if features.is_legal_move(first) else second
 
 
 def longer_line_move(features: QuixoFeatures, a: Move, b: Move) -> Move:
