@@ -63,7 +63,7 @@ def make_player(
     elif os.path.splitext(spec)[1].lower() == LEARNED_SUFFIX:
         player = load_learned_player(spec, seed=seed)
     else:
-        player = load_player(spec, seed=seed, plugins=plugin_files)
+        player = load_player(spec, seed=seed, plugins=plugin_files, game=game)
     if player.game not in (None, game):
         raise ValueError(f"{spec} is a {player.game} player, not a {game} player")
     return player
@@ -79,12 +79,21 @@ def read_saved_player(path: str) -> dict:
 
 
 def player_from_saved(
-    data: dict, *, seed: int | None = None, plugins: Sequence[str] | None = None, source: str = ""
+    data: dict,
+    *,
+    seed: int | None = None,
+    plugins: Sequence[str] | None = None,
+    source: str = "",
+    game: str | None = None,
 ) -> Player:
-    """The player that :func:`read_saved_player` data describes."""
+    """The player that :func:`read_saved_player` data describes (with ``game``, one of that game only)."""
     if "learned" in data:
-        return learned_player_from_arrays(data["learned"], data["arrays"], source=source)
-    return player_from_data(data, seed=seed, plugins=None if plugins is None else tuple(plugins), source=source)
+        player = learned_player_from_arrays(data["learned"], data["arrays"], source=source)
+        if game is not None and player.game not in (None, game):
+            raise ValueError(f"{source or 'the player'} is a {player.game} player, not a {game} player")
+        return player
+    plugin_files = None if plugins is None else tuple(plugins)
+    return player_from_data(data, seed=seed, plugins=plugin_files, source=source, game=game)
 
 
 #: What the refusal of an interactive player suggests, unless the caller knows better.

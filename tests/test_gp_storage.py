@@ -90,9 +90,14 @@ def test_saved_players_are_player_names(saved):
 
 
 def test_storage_stays_in_step_with_the_genome():
-    from gpquarto.gp import genome, storage
+    from gpquarto.gp import storage
+    from gpquarto.gp.binding import gp_games
 
-    assert storage.KINDS == genome.KINDS
+    for binding in gp_games():  # a file holds the rule kinds of its game's binding, no more, no less
+        data = {"format": storage.PLAYER_FORMAT, "game": binding.name, "rules": dict.fromkeys(binding.kinds, [])}
+        storage._validate(data)
+        with pytest.raises(ValueError, match="rule lists"):
+            storage._validate({**data, "rules": {**data["rules"], "other": []}})
 
 
 def test_pickle_holds_plain_data_only(saved):
@@ -133,7 +138,7 @@ def test_missing_primitive_is_named(saved, tmp_path):
         ("random.json", bytes(random.Random(2).randrange(256) for _ in range(300)), "corrupt or foreign"),
         ("list.json", b"[1, 2, 3]", "holds a list"),
         ("other.json", b'{"format": "something-else", "rules": {}}', "format is 'something-else'"),
-        ("norules.json", b'{"format": "gpquarto-player/1", "rules": {"choose": []}}', "'choose' and 'place'"),
+        ("norules.json", b'{"format": "gpquarto-player/1", "rules": {"choose": []}}', "'choose', 'place'"),
         ("badpair.json", b'{"format": "gpquarto-player/1", "rules": {"choose": [["a"]], "place": []}}', "text pairs"),
         (
             "hostile.json",

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import cache
 
 import pytest
-from gpquarto_primitives.quixo import counts, lookahead, moves, tactical, traps
+from gpquarto_primitives.quixo import counts, lookahead, moves, tactical
 
 from gpquarto.games.interface import Termination
 from gpquarto.games.quixo.board import QuixoBoard
@@ -250,8 +250,8 @@ def test_traps(slow):
     for s in slow:
         f = QuixoFeatures(s.board.view())
         assert f.trap_move == first(s.traps)
-        assert traps.trap_move(f) == first(s.traps)
-        assert traps.trap_exists(f) is bool(s.traps)
+        assert lookahead.trap_move(f) == first(s.traps)
+        assert lookahead.trap_exists(f) is bool(s.traps)
 
 
 def test_best_moves_by_a_measure(slow):
@@ -381,3 +381,40 @@ def test_a_block_after_a_threat():
     assert block != NO_ACTION
     board.apply(block)
     assert not slow_winning(board)
+
+
+# ---------------------------------------------------------------------- the library
+QUIXO_FAMILIES = ("quixo_counts", "quixo_moves", "quixo_tactical", "quixo_lookahead")
+
+
+def test_the_quixo_library_lists_the_families_in_order_and_every_primitive_passes_its_checks():
+    import gpquarto_primitives.quixo as package
+
+    from gpquarto.gp.library import load_library
+    from gpquarto.gp.types import Move
+
+    library = load_library(game="quixo", entry_points=False)  # registration checked each one on Quixo's samples
+    assert package.FAMILY_MODULES == ["counts", "moves", "tactical", "lookahead"]
+    assert library.families()[-len(QUIXO_FAMILIES) :] == QUIXO_FAMILIES
+    own = [spec for spec in library if spec.family in QUIXO_FAMILIES]
+    assert all(spec.game == "quixo" and spec.uses_features for spec in own)
+    modules = {"quixo_counts": counts, "quixo_moves": moves, "quixo_tactical": tactical, "quixo_lookahead": lookahead}
+    for spec in own:
+        assert getattr(modules[spec.family], spec.name) is spec.function
+    assert library.get("can_win").name == "can_win_now"  # the GP core's first Quixo name still reads
+    assert {"first_legal_move", "move_or", "winning_move"} <= {spec.name for spec in own}
+    assert any(spec.is_terminal for spec in library.returning(Move))
+    assert "quixo_lookahead" not in load_library(game="quixo", entry_points=False, lookahead=False).families()
+    no_tactics = load_library(game="quixo", entry_points=False, tactical=False).families()
+    assert "quixo_tactical" not in no_tactics and "quixo_lookahead" not in no_tactics
+
+
+def test_the_primitives_command_lists_the_quixo_families(capsys):
+    from gpquarto.cli import main
+
+    assert main(["primitives", "--game", "quixo"]) == 0
+    shown = capsys.readouterr().out
+    headings = [line.split(" (")[0] for line in shown.splitlines() if line.startswith("quixo_")]
+    assert headings == list(QUIXO_FAMILIES)
+    assert "safe_move -> Move" in shown and "own_lines_with(Count) -> Count" in shown
+    assert "can_win_now -> bool" in shown and "(formerly can_win)" in shown

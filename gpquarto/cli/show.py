@@ -120,7 +120,7 @@ def describe(data: dict, genome) -> str:
     """Readable text: metadata, fitness, then numbered ``if ... then ...`` rules (metadata bounded and escaped)."""
     name = printable(str(data.get("name", "?")))[:200]
     version = printable(str(data.get("gpquarto_version", "?")))[:40]
-    lines = [f"player {name} (saved by gpquarto {version})"]
+    lines = [f"player {name}, {printable(str(data.get('game', 'quarto')))[:40]} (saved by gpquarto {version})"]
     fitness = data.get("fitness") or {}
     if fitness:
         items = ", ".join(
@@ -164,8 +164,8 @@ def to_dot(genome) -> str:
     """A Graphviz digraph: one cluster per rule, the *if* and *then* trees side by side."""
     lines = ["digraph player {", "  node [shape=box, fontname=Helvetica];"]
     counter = 0
-    for kind in ("choose", "place"):
-        for number, rule in enumerate(genome.rules(kind), 1):
+    for kind, rules in genome.rule_lists.items():
+        for number, rule in enumerate(rules, 1):
             lines.append(f"  subgraph cluster_{kind}_{number} {{")
             lines.append(f"    label={_quote(f'{kind} rule {number}')};")
             for part, tree in (("if", rule.condition), ("then", rule.action)):
@@ -192,7 +192,7 @@ def to_dot(genome) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from gpquarto.gp.evaluator_files import describe_evaluator, is_evaluator_file
-    from gpquarto.gp.storage import default_library, genome_from_data, read_player_file
+    from gpquarto.gp.storage import default_library, genome_from_data, player_game, read_player_file
 
     if args.file.lower().endswith(LEARNED_SUFFIX):
         if args.dot or args.png:
@@ -213,7 +213,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     data = read_player_file(path)
     try:
-        library = default_library(tuple(args.plugins) if args.plugins else None)
+        library = default_library(tuple(args.plugins) if args.plugins else None, player_game(data))
     except ValueError as error:
         raise UsageError(str(error)) from None
     genome = genome_from_data(data, library, path)
@@ -260,7 +260,7 @@ def describe_learned(path: str) -> str:
 
 def usage_text(genome: Genome, library: PrimitiveLibrary, args: argparse.Namespace) -> str:
     """The rule-usage section for ``show`` (see :mod:`gpquarto.grading.usage`)."""
-    from gpquarto.gp.player import EvolvedPlayer
+    from gpquarto.gp.player import make_evolved_player
     from gpquarto.grading.usage import format_usage, rule_usage
     from gpquarto.resolve import check_player_specs
 
@@ -269,8 +269,8 @@ def usage_text(genome: Genome, library: PrimitiveLibrary, args: argparse.Namespa
     if not 0 <= args.grade_empties <= 16:
         raise UsageError(f"--grade-empties must be 0..16, got {args.grade_empties}")
     opponents = tuple(args.against or DEFAULT_USAGE_OPPONENTS)
-    check_player_specs(opponents, at_least=1)
-    player = EvolvedPlayer(genome, library, name=Path(args.file).stem)
+    check_player_specs(opponents, at_least=1, game=genome.game)
+    player = make_evolved_player(genome, library, name=Path(args.file).stem)
     report = rule_usage(player, opponents, games=args.games, seed=args.seed, grade_max_empties=args.grade_empties)
     return format_usage(report)
 

@@ -1,10 +1,13 @@
 """Genomes of if/then rules, and how a genome decides.
 
-A :class:`Genome` holds an ordered list of *choose* rules and one of *place* rules. A :class:`Rule` pairs
-an *if* tree (returns ``bool``) with a *then* tree (returns a ``Piece`` for choose rules, a ``Square`` for
-place rules), both ``deap.gp.PrimitiveTree``. :class:`RuleSet` is a genome compiled for play: a decision
-builds one :class:`~gpquarto.gp.features.Features`, takes the first rule whose *if* is true and whose
-*then* yields a legal action, and otherwise falls back to a random legal action, counted.
+A :class:`Genome` holds one ordered list of rules per rule kind of its game (:mod:`gpquarto.gp.binding`):
+Quarto's *choose* and *place* rules (``choose_rules``/``place_rules``), Quixo's *move* rules. A :class:`Rule`
+pairs an *if* tree (returns ``bool``) with a *then* tree (returns the kind's action type: a ``Piece`` for
+choose rules, a ``Square`` for place rules, a ``Move`` for move rules), both ``deap.gp.PrimitiveTree``. A
+genome compiled for play (:func:`compile_rules`) decides by building the decision's features once, taking the
+first rule whose *if* is true and whose *then* yields a legal action, and otherwise falling back to a random
+legal action, counted: :class:`RuleSet` for Quarto (written for its two decisions: the evolution's hot path),
+:class:`GameRuleSet` for the other games.
 
 Genomes never use ``deap.creator``: :class:`GenomeFitness` is an ordinary importable class, so genomes
 pickle and deep-copy anywhere. Its values are ``(score, size)`` with weights ``(1, -1)``: fitness compares
@@ -14,23 +17,35 @@ by score first and prefers the smaller genome on a tie.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from deap import base, gp
 
 from gpquarto.games.interface import DecisionKind
+from gpquarto.games.registry import DEFAULT_GAME
+from gpquarto.gp.binding import CONDITION_TYPE, GPGame, gp_game
 from gpquarto.gp.compiler import compile_tree
 from gpquarto.gp.features import Features
 from gpquarto.gp.primitives import PrimitiveLibrary
 from gpquarto.gp.textform import format_tree, parse_tree
 from gpquarto.gp.types import Piece, Square
 
-#: The two rule kinds, in genome order.
+#: Quarto's two rule kinds, in genome order (a genome of any game: ``genome.kinds``).
 KINDS = (DecisionKind.CHOOSE.value, DecisionKind.PLACE.value)
-#: Root type of the *then* tree of each kind of rule; *if* trees return ``bool``.
+#: Root type of the *then* tree of each kind of Quarto rule; *if* trees return ``bool``.
 ACTION_TYPES = {DecisionKind.CHOOSE: Piece, DecisionKind.PLACE: Square}
-CONDITION_TYPE = bool
+__all__ = [
+    "ACTION_TYPES",
+    "CONDITION_TYPE",
+    "KINDS",
+    "CompiledRules",
+    "GameRuleSet",
+    "Genome",
+    "Rule",
+    "RuleSet",
+    "compile_rules",
+]
 
 
 class GenomeFitness(base.Fitness):
@@ -73,39 +88,91 @@ class Rule:
         return f"if {condition} then {action}"
 
 
-@dataclass
 class Genome:
-    """An individual: ordered choose rules and place rules, plus its fitness and evaluation record."""
+    """An individual: one ordered rule list per rule kind of its game, plus its fitness and evaluation record.
 
-    choose_rules: list[Rule]
-    place_rules: list[Rule]
-    fitness: GenomeFitness = field(default_factory=GenomeFitness, compare=False, repr=False)
-    record: dict = field(default_factory=dict, compare=False, repr=False)
+    ``Genome(choose_rules, place_rules)`` is a Quarto genome; ``Genome.of(game, {kind: rules})`` one of any game.
+    Rules are never modified in place, so operators share them between genomes.
+    """
+
+    __slots__ = ("game", "rule_lists", "fitness", "record")
+
+    def __init__(
+        self,
+        choose_rules: list[Rule] | None = None,
+        place_rules: list[Rule] | None = None,
+        *,
+        game: str = DEFAULT_GAME,
+        rules: Mapping[str, list[Rule]] | None = None,
+    ) -> None:
+        binding = gp_game(game)
+        if rules is None:
+            if binding.kinds != KINDS:
+                raise ValueError(f"a {binding.name} genome is made with rules={{kind: rules}}, not choose/place lists")
+            rules = {KINDS[0]: choose_rules or [], KINDS[1]: place_rules or []}
+        elif choose_rules is not None or place_rules is not None or set(rules) != set(binding.kinds):
+            raise ValueError(f"a {binding.name} genome has rules of the kinds {', '.join(binding.kinds)} only")
+        self.game: str = binding.name
+        #: The rule list of each kind, in the game's kind order.
+        self.rule_lists: dict[str, list[Rule]] = {kind: list(rules[kind]) for kind in binding.kinds}
+        self.fitness = GenomeFitness()
+        self.record: dict = {}
+
+    @classmethod
+    def of(cls, game: str, rules: Mapping[str, list[Rule]]) -> Genome:
+        """A genome of ``game`` with the given rule list of each of its kinds."""
+        return cls(game=game, rules=rules)
+
+    @property
+    def binding(self) -> GPGame:
+        """The GP binding of the genome's game."""
+        return gp_game(self.game)
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        """The game's rule kinds, in genome order."""
+        return tuple(self.rule_lists)
+
+    @property
+    def choose_rules(self) -> list[Rule]:
+        """Quarto's choose rules."""
+        return self.rules(DecisionKind.CHOOSE.value)
+
+    @property
+    def place_rules(self) -> list[Rule]:
+        """Quarto's place rules."""
+        return self.rules(DecisionKind.PLACE.value)
 
     def rules(self, kind: str) -> list[Rule]:
-        """The rule list of ``kind`` (``"choose"`` or ``"place"``)."""
-        if kind == DecisionKind.CHOOSE:
-            return self.choose_rules
-        if kind == DecisionKind.PLACE:
-            return self.place_rules
-        raise ValueError(f"unknown rule kind {kind!r}")
+        """The rule list of ``kind`` (``"choose"`` or ``"place"`` for Quarto, ``"move"`` for Quixo)."""
+        try:
+            return self.rule_lists[kind]
+        except KeyError:
+            raise ValueError(f"unknown rule kind {kind!r} for a {self.game} genome") from None
+
+    def all_rules(self) -> list[Rule]:
+        """Every rule, kind by kind in genome order."""
+        return [rule for rules in self.rule_lists.values() for rule in rules]
 
     @property
     def size(self) -> int:
         """Total number of nodes in all trees."""
-        return sum(rule.size for kind in KINDS for rule in self.rules(kind))
+        return sum(rule.size for rules in self.rule_lists.values() for rule in rules)
 
     def to_data(self) -> dict[str, list[list[str]]]:
-        """Plain data: ``{"choose": [[if, then], ...], "place": [...]}`` in safe text form."""
-        return {kind: [list(rule.texts()) for rule in self.rules(kind)] for kind in KINDS}
+        """Plain data: ``{kind: [[if, then], ...]}`` in safe text form, kinds in genome order (Quarto:
+        ``{"choose": [...], "place": [...]}``; Quixo: ``{"move": [...]}``)."""
+        return {kind: [list(rule.texts()) for rule in rules] for kind, rules in self.rule_lists.items()}
 
     @classmethod
-    def from_data(cls, data: dict, pset: gp.PrimitiveSetTyped) -> Genome:
-        """Rebuild a genome from :meth:`to_data` output, parsing each tree safely."""
-        if not isinstance(data, dict) or set(data) != set(KINDS):
-            raise ValueError(f"a genome must map exactly {', '.join(KINDS)} to rule lists")
+    def from_data(cls, data: dict, pset: gp.PrimitiveSetTyped, game: str = DEFAULT_GAME) -> Genome:
+        """Rebuild a genome of ``game`` from :meth:`to_data` output, parsing each tree safely."""
+        binding = gp_game(game)
+        kinds = binding.kinds
+        if not isinstance(data, dict) or set(data) != set(kinds):
+            raise ValueError(f"a {binding.name} genome must map exactly {', '.join(kinds)} to rule lists")
         lists = {}
-        for kind in KINDS:
+        for kind in kinds:
             rules = data[kind]
             if not isinstance(rules, list):
                 raise ValueError(f"{kind} rules must be a list")
@@ -115,24 +182,21 @@ class Genome:
                     raise ValueError(f"{kind} rule {number} must be a pair [if, then]")
                 try:
                     condition = parse_tree(pair[0], pset, CONDITION_TYPE)
-                    action = parse_tree(pair[1], pset, ACTION_TYPES[kind])
+                    action = parse_tree(pair[1], pset, binding.then_types[kind])
                 except ValueError as error:
                     raise ValueError(f"{kind} rule {number}: {error}") from None
                 parsed.append(Rule(condition, action))
             lists[kind] = parsed
-        return cls(lists[DecisionKind.CHOOSE], lists[DecisionKind.PLACE])
+        return cls(game=binding.name, rules=lists)
 
     def with_rules(self, kind: str, rules: list[Rule]) -> Genome:
-        """A new genome with the rules of ``kind`` replaced (the other list shared; rules are immutable)."""
-        if kind == DecisionKind.CHOOSE:
-            return Genome(list(rules), list(self.place_rules))
-        if kind == DecisionKind.PLACE:
-            return Genome(list(self.choose_rules), list(rules))
-        raise ValueError(f"unknown rule kind {kind!r}")
+        """A new genome with the rules of ``kind`` replaced (the other lists shared; rules are immutable)."""
+        self.rules(kind)  # an unknown kind is refused
+        return Genome(game=self.game, rules={**self.rule_lists, kind: list(rules)})
 
     def clone(self) -> Genome:
         """A copy with its own rule lists, fitness and record (trees are never modified in place, so shared)."""
-        copy = Genome(list(self.choose_rules), list(self.place_rules))
+        copy = Genome(game=self.game, rules=self.rule_lists)
         if self.fitness.valid:
             copy.fitness.values = self.fitness.values
         copy.record = dict(self.record)
@@ -141,21 +205,32 @@ class Genome:
     def __deepcopy__(self, memo: dict) -> Genome:
         return self.clone()
 
+    def __getstate__(self) -> dict:
+        return {name: getattr(self, name) for name in self.__slots__}
+
+    def __setstate__(self, state: dict) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
+
     def key(self) -> tuple:
         """Hashable identity of the rules (their texts)."""
-        return tuple(tuple(rule.texts() for rule in self.rules(kind)) for kind in KINDS)
+        return tuple(tuple(rule.texts() for rule in rules) for rules in self.rule_lists.values())
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Genome) and self.key() == other.key()
+        return isinstance(other, Genome) and self.game == other.game and self.key() == other.key()
 
     __hash__ = None  # mutable
+
+    def __repr__(self) -> str:
+        counts = ", ".join(f"{len(rules)} {kind}" for kind, rules in self.rule_lists.items())
+        return f"<Genome {self.game}: {counts} rules>"
 
     def describe(self) -> str:
         """Numbered rules, one per line, grouped by kind."""
         lines = []
-        for kind in KINDS:
+        for kind, rules in self.rule_lists.items():
             lines.append(f"{kind} rules:")
-            for number, rule in enumerate(self.rules(kind), 1):
+            for number, rule in enumerate(rules, 1):
                 lines.append(f"  {number}. {rule}")
         return "\n".join(lines)
 
@@ -176,38 +251,57 @@ class CompiledRule:
         self.index = index
 
 
-class RuleSet:
-    """A genome ready to decide: compiled once, with decision, fallback and per-rule counters.
+class CompiledRules:
+    """What every compiled rule set shares: the compiled rules of each kind and the counters.
 
-    ``last_rule`` records the last decision (a choice or a placement, whichever method was called last): the
-    0-based index of the rule that fired in that kind's list, or None when the random fallback decided (or
-    before any decision). It explains a decision after the fact at the cost of one attribute store.
+    ``decisions``/``fallbacks`` count decisions and random fallbacks per kind (plain-string keys: saved files
+    hold them); each :class:`CompiledRule` counts how often its *if* held and its *then* was legal.
+    ``last_rule`` records the last decision: the 0-based index of the rule that fired in that kind's list, or
+    None when the random fallback decided (or before any decision); ``last_kind`` its kind.
     """
 
     def __init__(self, genome: Genome, library: PrimitiveLibrary) -> None:
         self.genome = genome
-        self.choose_rules = [CompiledRule(rule, library, index) for index, rule in enumerate(genome.choose_rules)]
-        self.place_rules = [CompiledRule(rule, library, index) for index, rule in enumerate(genome.place_rules)]
-        self.decisions = dict.fromkeys(KINDS, 0)  # plain-string keys: saved files hold them
-        self.fallbacks = dict.fromkeys(KINDS, 0)
+        #: The compiled rules of each kind, in genome order.
+        self.compiled: dict[str, list[CompiledRule]] = {
+            kind: [CompiledRule(rule, library, index) for index, rule in enumerate(rules)]
+            for kind, rules in genome.rule_lists.items()
+        }
+        self.decisions = dict.fromkeys(genome.kinds, 0)
+        self.fallbacks = dict.fromkeys(genome.kinds, 0)
         self.last_rule: int | None = None
+        self.last_kind: str | None = None
 
     def reset_counters(self) -> None:
         """Zero every counter."""
-        for kind in KINDS:
+        for kind, rules in self.compiled.items():
             self.decisions[kind] = self.fallbacks[kind] = 0
-        for rule in self.choose_rules + self.place_rules:
-            rule.true = rule.legal = 0
+            for rule in rules:
+                rule.true = rule.legal = 0
 
     @property
     def total_decisions(self) -> int:
-        """Decisions of both kinds."""
-        return self.decisions[DecisionKind.CHOOSE] + self.decisions[DecisionKind.PLACE]
+        """Decisions of every kind."""
+        return sum(self.decisions.values())
 
     @property
     def total_fallbacks(self) -> int:
-        """Random fallbacks of both kinds."""
-        return self.fallbacks[DecisionKind.CHOOSE] + self.fallbacks[DecisionKind.PLACE]
+        """Random fallbacks of every kind."""
+        return sum(self.fallbacks.values())
+
+
+class RuleSet(CompiledRules):
+    """A Quarto genome ready to decide: compiled once, with decision, fallback and per-rule counters.
+
+    Written out for Quarto's two decisions (:meth:`choose_piece`, :meth:`place_piece`): it is the evolution's
+    hot path, so a decision does no lookup through the game's binding. ``last_rule`` explains the last
+    decision (a choice or a placement, whichever method was called last) at the cost of one attribute store.
+    """
+
+    def __init__(self, genome: Genome, library: PrimitiveLibrary) -> None:
+        super().__init__(genome, library)
+        self.choose_rules = self.compiled[DecisionKind.CHOOSE]
+        self.place_rules = self.compiled[DecisionKind.PLACE]
 
     def choose_piece(self, view, rng: random.Random) -> int:
         """The piece to give: the first rule that fires with a legal piece, else a random legal piece."""
@@ -242,6 +336,44 @@ class RuleSet:
         self.fallbacks[DecisionKind.PLACE] += 1
         self.last_rule = None
         return _pick(view.legal_squares(), rng)
+
+
+class GameRuleSet(CompiledRules):
+    """A genome of any game ready to decide through its binding: :meth:`decide` takes the first rule of the
+    decision's kind whose *if* holds and whose *then* is a legal action, else a counted random legal action."""
+
+    def __init__(self, genome: Genome, library: PrimitiveLibrary) -> None:
+        super().__init__(genome, library)
+        binding = genome.binding
+        self._features = binding.features
+        self._is_legal = binding.is_legal
+        self._fallback = binding.fallback
+        self._to_action = binding.to_action
+        self._single_kind = binding.kinds[0] if len(binding.kinds) == 1 else None
+
+    def decide(self, view, rng: random.Random) -> int:
+        """The game's action for the decision due in ``view``."""
+        kind = self._single_kind or view.decision_kind().value
+        self.decisions[kind] += 1
+        self.last_kind = kind
+        features = self._features(view)
+        is_legal = self._is_legal
+        for rule in self.compiled[kind]:
+            if rule.condition(features):
+                rule.true += 1
+                value = rule.action(features)
+                if is_legal(features, kind, value):
+                    rule.legal += 1
+                    self.last_rule = rule.index
+                    return self._to_action(view, kind, int(value))
+        self.fallbacks[kind] += 1
+        self.last_rule = None
+        return self._to_action(view, kind, self._fallback(view, kind, rng))
+
+
+def compile_rules(genome: Genome, library: PrimitiveLibrary) -> CompiledRules:
+    """The genome compiled for play by its game's binding (Quarto: :class:`RuleSet`)."""
+    return genome.binding.rule_set(genome, library)
 
 
 def _pick(options: Sequence[int], rng: random.Random) -> int:

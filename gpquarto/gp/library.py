@@ -11,27 +11,51 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from gpquarto.games.registry import DEFAULT_GAME
 from gpquarto.gp import plugins as loaders
+from gpquarto.gp.binding import gp_game
 from gpquarto.gp.primitives import PrimitiveLibrary
 
 
 def load_library(
-    plugins: Sequence[str] = (), *, tactical: bool = True, lookahead: bool = True, entry_points: bool = True
+    plugins: Sequence[str] = (),
+    *,
+    tactical: bool = True,
+    lookahead: bool = True,
+    entry_points: bool = True,
+    game: str = DEFAULT_GAME,
 ) -> PrimitiveLibrary:
-    """The built-in library, then installed packages (entry point group ``gpquarto.primitives``), then plugin files.
+    """The library of ``game``: the built-in primitives, then installed packages (entry point group
+    ``gpquarto.primitives``), then plugin files, keeping the neutral specs and those of ``game`` (in that order).
 
-    ``lookahead=False`` leaves the family "lookahead" out; ``tactical=False`` leaves out "tactical" and
-    "lookahead" (which builds on it). Duplicate names across sources are refused
-    (:class:`PrimitiveError` naming both sources); a plugin that fails raises
-    :class:`~gpquarto.gp.plugins.PluginError` naming itself.
+    Quarto's built-in primitives are the modules of ``gpquarto_primitives.FAMILY_MODULES``; another game adds
+    its binding's subpackage (Quixo: ``gpquarto_primitives.quixo``). ``lookahead=False`` leaves the family
+    "lookahead" out; ``tactical=False`` leaves out "tactical" and "lookahead" (which builds on it); the game's own
+    families of those names go too (Quixo's "quixo_tactical", "quixo_lookahead"). Duplicate
+    names across sources are refused (:class:`PrimitiveError` naming both sources); a plugin that fails, or that
+    registers primitives of other games only, raises :class:`~gpquarto.gp.plugins.PluginError` naming itself.
     """
-    loaded = [loaders.load_builtin()]
+    binding = gp_game(game)
+    loaded = [loaders.load_builtin(binding.family_package)]
     if entry_points:
         loaded += loaders.load_entry_points()
     loaded += [loaders.load_plugin_file(path) for path in plugins]
-    specs = [replace(spec, source=source.source) for source in loaded for spec in source.specs]
-    library = PrimitiveLibrary(specs, {source.source: source.version for source in loaded})
+    specs = [
+        replace(spec, source=source.source)
+        for source in loaded
+        for spec in source.specs
+        if spec.game in (None, binding.name)
+    ]
+    sources = {spec.source for spec in specs} | {loaders.BUILTIN_SOURCE}
+    for path in plugins:
+        if str(path) not in sources:
+            raise loaders.PluginError(f"plugin {path}: registers no {binding.name} primitive (only another game's)")
+    versions = {source.source: source.version for source in loaded if source.source in sources}
+    library = PrimitiveLibrary(specs, versions, game=binding.name)
     left_out = () if tactical and lookahead else ("lookahead",) if tactical else ("tactical", "lookahead")
+    # A game's own families carry its name (Quixo's "quixo_tactical", "quixo_lookahead"): the switches leave them
+    # out too.
+    left_out += tuple(f"{binding.name}_{family}" for family in left_out)
     return library.without_families(*left_out) if left_out else library
 
 
@@ -47,30 +71,34 @@ def _file_stamp(path: str) -> tuple:
     return (path, stat.st_mtime_ns, stat.st_size)
 
 
-def shared_library(plugins: Sequence[str] = (), *, tactical: bool = True, lookahead: bool = True) -> PrimitiveLibrary:
-    """:func:`load_library`, loaded once per process for each set of plugin files and families.
+def shared_library(
+    plugins: Sequence[str] = (), *, tactical: bool = True, lookahead: bool = True, game: str = DEFAULT_GAME
+) -> PrimitiveLibrary:
+    """:func:`load_library`, loaded once per process for each game, set of plugin files and families.
 
     Loading runs every primitive's checks, so code that needs a library many times (each fitness task, each
     saved player) shares one; a plugin file that changes on disk is loaded again. The library is read-only
     once built.
     """
     plugins = tuple(plugins)
-    key = (tuple(_file_stamp(path) for path in plugins), tactical, lookahead)
+    key = (game, tuple(_file_stamp(path) for path in plugins), tactical, lookahead)
     library = _SHARED_LIBRARIES.get(key)
     if library is None:
-        library = _SHARED_LIBRARIES[key] = load_library(plugins, tactical=tactical, lookahead=lookahead)
+        library = _SHARED_LIBRARIES[key] = load_library(plugins, tactical=tactical, lookahead=lookahead, game=game)
     return library
 
 
 @dataclass(frozen=True)
 class LibraryConfig:
-    """Which primitive library a worker loads: plugin files (absolute paths), the tactical and lookahead families."""
+    """Which primitive library a worker loads: plugin files (absolute paths), the tactical and lookahead families,
+    and the game."""
 
     plugins: tuple[str, ...] = ()
     tactical: bool = True
     lookahead: bool = True
+    game: str = DEFAULT_GAME
 
 
 def get_library(config: LibraryConfig) -> PrimitiveLibrary:
     """The primitive library for ``config``, loaded once per process (plugins are re-loaded in each worker)."""
-    return shared_library(config.plugins, tactical=config.tactical, lookahead=config.lookahead)
+    return shared_library(config.plugins, tactical=config.tactical, lookahead=config.lookahead, game=config.game)

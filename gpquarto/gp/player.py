@@ -1,17 +1,67 @@
-"""The evolved player: a genome of if/then rules playing through the player protocol."""
+"""Evolved players: a genome of if/then rules playing through the player protocol, one class per kind of game.
+
+:class:`EvolvedPlayer` plays a Quarto genome in Quarto's convenient form (``choose_piece``/``place_piece``, the
+arena's fast Quarto loop); :class:`RulePlayer` plays a genome of any other game (Quixo) through ``decide``.
+:func:`make_evolved_player` picks the class by the genome's game (its binding's ``player``).
+"""
 
 from __future__ import annotations
 
 import random
 
+from gpquarto.games.interface import GameView
 from gpquarto.games.quarto.board import BoardView
-from gpquarto.gp.genome import Genome, RuleSet
+from gpquarto.gp.genome import CompiledRules, GameRuleSet, Genome, RuleSet
 from gpquarto.gp.primitives import PrimitiveLibrary
-from gpquarto.players.base import QuartoPlayer
+from gpquarto.players.base import BasePlayer, QuartoPlayer
 
 
-class EvolvedPlayer(QuartoPlayer):
-    """Plays a :class:`~gpquarto.gp.genome.Genome`: first rule that fires with a legal action, else a counted random fallback.
+class _RulesPlayer:
+    """What every evolved player shares: its genome compiled once, a fallback generator, counters, explanations."""
+
+    genome: Genome
+    rules: CompiledRules
+
+    def _setup(
+        self, genome: Genome, library: PrimitiveLibrary, seed: int | None, name: str, metadata: dict | None
+    ) -> None:
+        self.genome = genome
+        self.library = library
+        self.name = name
+        self.metadata = dict(metadata or {})
+        self._rng = random.Random(seed)
+
+    def seed(self, seed: int | None) -> None:
+        self._rng.seed(seed)
+
+    @property
+    def decisions(self) -> int:
+        """Decisions taken (every kind)."""
+        return self.rules.total_decisions
+
+    @property
+    def fallbacks(self) -> int:
+        """Decisions where no rule fired with a legal action and a random one was played."""
+        return self.rules.total_fallbacks
+
+    def explain(self, kind: str | None = None) -> dict:
+        """Why the last decision (of ``kind``: ``"choose"``/``"place"`` in Quarto, ``"move"`` in Quixo; default the
+        last decision's) was taken: the 1-based number of the rule that fired and its ``if ... then ...`` text, or
+        ``rule: None`` when the random fallback decided."""
+        kind = kind or self.rules.last_kind or self.genome.kinds[0]
+        index = self.rules.last_rule
+        if index is None:
+            return {"kind": kind, "rule": None, "text": "random fallback: no rule fired with a legal action"}
+        return {"kind": kind, "rule": index + 1, "text": str(self.genome.rules(kind)[index])}
+
+    def reset_counters(self) -> None:
+        """Zero the decision, fallback and per-rule counters."""
+        self.rules.reset_counters()
+
+
+class EvolvedPlayer(_RulesPlayer, QuartoPlayer):
+    """Plays a Quarto :class:`~gpquarto.gp.genome.Genome`: first rule that fires with a legal action, else a
+    counted random fallback.
 
     The genome is compiled once, when the player is made. ``decisions``/``fallbacks`` count this player's
     decisions and random fallbacks since it was made (or since :meth:`reset_counters`); ``metadata`` holds
@@ -27,15 +77,12 @@ class EvolvedPlayer(QuartoPlayer):
         name: str = "evolved",
         metadata: dict | None = None,
     ) -> None:
-        self.genome = genome
-        self.library = library
-        self.name = name
-        self.metadata = dict(metadata or {})
-        self.rules = RuleSet(genome, library)
-        self._rng = random.Random(seed)
-
-    def seed(self, seed: int | None) -> None:
-        self._rng.seed(seed)
+        if genome.game != "quarto":
+            raise ValueError(
+                f"EvolvedPlayer plays Quarto genomes, not a {genome.game} genome (see make_evolved_player)"
+            )
+        self._setup(genome, library, seed, name, metadata)
+        self.rules: RuleSet = RuleSet(genome, library)
 
     def choose_piece(self, board: BoardView) -> int:
         return self.rules.choose_piece(board, self._rng)
@@ -43,24 +90,38 @@ class EvolvedPlayer(QuartoPlayer):
     def place_piece(self, board: BoardView, piece: int) -> int:
         return self.rules.place_piece(board, self._rng)
 
-    @property
-    def decisions(self) -> int:
-        """Decisions taken (both kinds)."""
-        return self.rules.total_decisions
 
-    @property
-    def fallbacks(self) -> int:
-        """Decisions where no rule fired with a legal action and a random one was played."""
-        return self.rules.total_fallbacks
+class RulePlayer(_RulesPlayer, BasePlayer):
+    """Plays a genome of a game other than Quarto (Quixo) through ``decide``: first rule of the decision's kind
+    that fires with a legal action, else a counted random legal action. ``game`` is the genome's game."""
 
-    def explain(self, kind: str) -> dict:
-        """Why the last decision of ``kind`` (``"choose"`` or ``"place"``) was taken: the 1-based number of the
-        rule that fired and its ``if ... then ...`` text, or ``rule: None`` when the random fallback decided."""
-        index = self.rules.last_rule
-        if index is None:
-            return {"kind": kind, "rule": None, "text": "random fallback: no rule fired with a legal action"}
-        return {"kind": kind, "rule": index + 1, "text": str(self.genome.rules(kind)[index])}
+    def __init__(
+        self,
+        genome: Genome,
+        library: PrimitiveLibrary,
+        *,
+        seed: int | None = None,
+        name: str = "evolved",
+        metadata: dict | None = None,
+    ) -> None:
+        self._setup(genome, library, seed, name, metadata)
+        self.game = genome.game
+        self.rules: GameRuleSet = GameRuleSet(genome, library)
 
-    def reset_counters(self) -> None:
-        """Zero the decision, fallback and per-rule counters."""
-        self.rules.reset_counters()
+    def decide(self, view: GameView) -> int:
+        return self.rules.decide(view, self._rng)
+
+
+def make_evolved_player(
+    genome: Genome,
+    library: PrimitiveLibrary,
+    *,
+    seed: int | None = None,
+    name: str = "evolved",
+    metadata: dict | None = None,
+) -> EvolvedPlayer | RulePlayer:
+    """The evolved player of ``genome``'s game (Quarto: :class:`EvolvedPlayer`; Quixo: :class:`RulePlayer`);
+    ``library`` must be that game's."""
+    if library.game != genome.game:
+        raise ValueError(f"a {genome.game} genome cannot play with the {library.game} primitive library")
+    return genome.binding.player(genome, library, seed=seed, name=name, metadata=metadata)

@@ -2,7 +2,8 @@
 
 * **Built-in**: the top-level ``primitives/`` folder of the project, installed as the package
   ``gpquarto_primitives`` (``package-dir`` in ``pyproject.toml``, for wheel and editable installs alike).
-  Its ``__init__`` lists the family modules in ``FAMILY_MODULES``. When the package is not installed
+  Its ``__init__`` lists the family modules in ``FAMILY_MODULES`` (neutral and Quarto primitives); a game's own
+  subpackage (``primitives/quixo/``, the binding's ``family_package``) lists its own. When the package is not installed
   under that name (a checkout used through an older editable install), the folder next to the
   ``gpquarto`` package is imported under the same name. Source ``"builtin"``, version gpquarto's.
 * **Installed packages**: every entry point of the group ``gpquarto.primitives`` names a module
@@ -78,8 +79,9 @@ def _builtin_package() -> ModuleType:
     return module
 
 
-def load_builtin() -> LoadedSource:
-    """The built-in library: every module listed in ``gpquarto_primitives.FAMILY_MODULES``."""
+def load_builtin(family_package: str = "") -> LoadedSource:
+    """The built-in library: every module listed in ``gpquarto_primitives.FAMILY_MODULES``, then, for a game's
+    own subpackage (``family_package``, e.g. ``"quixo"``), every module its ``FAMILY_MODULES`` lists."""
     from gpquarto import __version__
 
     with registering_into_modules():
@@ -87,6 +89,10 @@ def load_builtin() -> LoadedSource:
         specs: list[PrimitiveInfo] = []
         for name in package.FAMILY_MODULES:
             specs += module_specs(importlib.import_module(f"{BUILTIN_PACKAGE}.{name}"))
+        if family_package:
+            prefix = f"{BUILTIN_PACKAGE}.{family_package}"
+            for name in importlib.import_module(prefix).FAMILY_MODULES:
+                specs += module_specs(importlib.import_module(f"{prefix}.{name}"))
     return LoadedSource(BUILTIN_SOURCE, __version__, tuple(specs))
 
 

@@ -7,20 +7,27 @@ A primitive is a plain function whose annotations give its node types::
         \"\"\"Pieces on the diagonal.\"\"\"
         return features.line_counts[DIAGONAL_LINE]
 
-If the first parameter is annotated :class:`~gpquarto.gp.features.Features` it receives the decision's
-features and is not a tree child; the other parameters are the tree children. A primitive with no child is
+If the first parameter is annotated with a game's features class (:class:`~gpquarto.gp.features.Features` for
+Quarto, :class:`~gpquarto.gp.quixo.features.QuixoFeatures` for Quixo) it receives the decision's features and
+is not a tree child; the other parameters are the tree children. A primitive with no child is
 a terminal. Node types are ``bool`` and the markers of :mod:`gpquarto.gp.types`; any other annotation is
-refused. The compiled form of a primitive is the function itself: ``function(features, *children)`` when
+refused.
+
+**Games.** A primitive belongs to the game whose features it reads or whose node types it mentions
+(:mod:`gpquarto.gp.binding`: Quarto's ``Square``, ``Piece``, ``Characteristic``; Quixo's ``Move``); one that
+mentions only ``bool``, ``Count`` and ``Score`` and reads no features is *neutral* and joins every game's
+library. A primitive that mixes two games is refused. The compiled form of a primitive is the function itself: ``function(features, *children)`` when
 ``uses_features``, else ``function(*children)``.
 
-**Checks at registration.** The decorator calls the primitive on fixed sample positions (classic and
-advanced rules, early, middle and late game, a choice and a placement due; built from fixed seeds) with
-sample child values of each type (squares and pieces legal in the position, or ``NO_ACTION``) and refuses
-it, with a one-line :class:`PrimitiveError` naming it and the problem, when it raises, returns a value of
-the wrong type, proposes an illegal square or piece, changes the board, or answers differently when called
-twice. Return values: a predicate must return a real ``bool``; an int-marker node returns a plain ``int``
+**Checks at registration.** The decorator calls the primitive on its game's fixed sample positions (Quarto's,
+for neutral primitives: classic and advanced rules, early, middle and late game, a choice and a placement due;
+Quixo's: 5x5 and 4x4, official and course rules, early to late, one win in reach; built from fixed seeds) with
+sample child values of each type (actions legal in the position, or ``NO_ACTION``) and refuses it, with a
+one-line :class:`PrimitiveError` naming it and the problem, when it raises, returns a value of the wrong type,
+proposes an illegal action, changes the board, or answers differently when called twice. Return values: a predicate must return a real ``bool``; an int-marker node returns a plain ``int``
 (no conversion, no marker instance: markers only type the trees) and never a ``bool``; a ``Square`` or
-``Piece`` node returns an empty square / an available piece or ``NO_ACTION``; a ``Characteristic`` is 0..7.
+``Piece`` node returns an empty square / an available piece or ``NO_ACTION``, a ``Move`` a legal move or
+``NO_ACTION``; a ``Characteristic`` is 0..7.
 Names must be Python identifiers that are not keywords (so ``and_``, not ``and``), unique in a library.
 
 **Where registrations go.** A registration is stored in the defining module (its list
@@ -34,30 +41,25 @@ registrations go to ``specs`` instead (for tests and libraries built in code: ``
 from __future__ import annotations
 
 import contextlib
-import functools
 import inspect
 import itertools
 import keyword
-import random
 import sys
 import typing
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 
-from gpquarto.games.quarto.board import Board
-from gpquarto.games.quarto.lines import Rules
-from gpquarto.gp.features import Features
+from gpquarto.games.interface import GameState
+from gpquarto.games.registry import DEFAULT_GAME
+from gpquarto.gp.binding import game_of_features, game_of_type, gp_game
 from gpquarto.gp.types import (
     EVALUATOR_NODE_TYPES,
-    NO_ACTION,
     NODE_TYPES,
     SCORE_LIMIT,
     Characteristic,
     Count,
-    Piece,
     Score,
-    Square,
     type_name,
 )
 
@@ -67,7 +69,6 @@ MODULE_REGISTRY = "__gp_primitives__"
 DEFAULT_FAMILY = "__gp_default_family__"
 #: Source of specs not yet loaded by a loader.
 UNLOADED = "unloaded"
-_INT_MARKERS = (Square, Piece, Count, Characteristic, Score)
 _TYPE_CHOICES = ", ".join(type_name(type_) for type_ in NODE_TYPES)
 
 
@@ -94,6 +95,8 @@ class PrimitiveInfo:
     value: object = field(default=None)
     #: Former names: tree texts that use them still read (players saved before a rename).
     aliases: tuple[str, ...] = ()
+    #: The game the primitive belongs to (by its features and node types), or None: neutral, every game's.
+    game: str | None = None
 
     @property
     def is_terminal(self) -> bool:
@@ -211,7 +214,16 @@ def constant(value: int | bool, type_: type, family: str = "constants") -> Primi
         raise PrimitiveError(
             f"constant {value!r}: type {type_!r} cannot have constants (use Count, Characteristic or bool)"
         )
-    spec = PrimitiveInfo(repr(value), Constant(value), (), type_, family, doc=f"the constant {value!r}", value=value)
+    spec = PrimitiveInfo(
+        repr(value),
+        Constant(value),
+        (),
+        type_,
+        family,
+        doc=f"the constant {value!r}",
+        value=value,
+        game=game_of_type(type_),
+    )
     _store(spec, sys._getframe(1).f_globals)
     return spec
 
@@ -252,13 +264,15 @@ def make_spec(
         raise PrimitiveError(
             f"primitive {name!r}: cannot read its annotations: {type(error).__name__}: {error}"
         ) from None
-    uses_features = bool(parameters) and hints.get(parameters[0].name) is Features
+    features_game = game_of_features(hints.get(parameters[0].name)) if parameters else None
+    uses_features = features_game is not None
     arg_types = []
     for parameter in parameters[1:] if uses_features else parameters:
         if parameter.kind not in (parameter.POSITIONAL_ONLY, parameter.POSITIONAL_OR_KEYWORD):
             raise PrimitiveError(f"primitive {name!r}: parameter {parameter.name!r} must be positional")
         arg_types.append(_node_type(name, f"parameter {parameter.name!r}", hints.get(parameter.name)))
     return_type = _node_type(name, "return value", hints.get("return"))
+    game = _game_of(name, features_game, (return_type, *arg_types))
     return PrimitiveInfo(
         name,
         function,
@@ -268,7 +282,23 @@ def make_spec(
         doc=doc[0],
         uses_features=uses_features,
         aliases=tuple(aliases),
+        game=game,
     )
+
+
+def _game_of(name: str, features_game: str | None, types: Sequence[type]) -> str | None:
+    """The one game a primitive's features and node types belong to, or None (neutral); mixing is refused."""
+    games = {features_game} if features_game else set()
+    owners = {type_name(type_): game_of_type(type_) for type_ in types}
+    games.update(game for game in owners.values() if game)
+    if len(games) > 1:
+        parts = [f"{features_game} features"] if features_game else []
+        parts += [f"{type_} ({game})" for type_, game in owners.items() if game]
+        raise PrimitiveError(
+            f"primitive {name!r} mixes the games {' and '.join(sorted(games))}: {', '.join(parts)}; "
+            "a primitive belongs to one game (or to none)"
+        )
+    return games.pop() if games else None
 
 
 def _is_name(text: str) -> bool:
@@ -287,30 +317,10 @@ def _node_type(name: str, what: str, annotation: object) -> type:
 
 
 # ---------------------------------------------------------------------- checks
-def _random_position(rules: Rules, placed: int, choice_due: bool, seed: int) -> Board:
-    """A position reached by random play with ``placed`` pieces down and no winner yet."""
-    rng = random.Random(seed)
-    while True:
-        board = Board(rules)
-        while not board.is_over():
-            if board.placed_count == placed and board.choice_due == choice_due:
-                return board
-            actions = board.legal_actions()
-            board.apply(actions[rng.randrange(len(actions))])
-
-
-@functools.cache
-def sample_positions() -> tuple[Board, ...]:
-    """The fixed positions every primitive is checked on (never mutate them)."""
-    positions = [
-        _random_position(rules, placed, choice_due, seed=1000 * index + placed)
-        for index, rules in enumerate(Rules)
-        for placed in (0, 1, 6, 11)
-        for choice_due in (True, False)
-        if placed or choice_due  # nothing is placed before the first choice
-    ]
-    positions.append(_random_position(Rules.CLASSIC, 15, False, seed=15))
-    return tuple(positions)
+def sample_positions(game: str = DEFAULT_GAME) -> tuple[GameState, ...]:
+    """The fixed positions the primitives of ``game`` (default Quarto, which also checks neutral primitives)
+    are checked on: the binding's (:mod:`gpquarto.gp.binding`); never mutate them."""
+    return gp_game(game).sample_positions()
 
 
 _COUNT_SAMPLES = (0, 1, 4, 16, -3)
@@ -319,70 +329,69 @@ _CHARACTERISTIC_SAMPLES = (0, 3, 4, 7)
 _MAX_COMBINATIONS = 36
 
 
-def _child_samples(type_: type, features: Features) -> tuple[int, ...]:
-    if type_ is bool:
-        return (False, True)
-    if type_ is Count:
-        return _COUNT_SAMPLES
-    if type_ is Characteristic:
-        return _CHARACTERISTIC_SAMPLES
-    if type_ is Score:
-        return _SCORE_SAMPLES
-    legal = features.empty_squares if type_ is Square else features.available_pieces
-    picked = [NO_ACTION] + ([legal[0], legal[len(legal) // 2], legal[-1]] if legal else [])
-    return tuple(dict.fromkeys(picked))
+_FIXED_SAMPLES: dict[type, tuple] = {
+    bool: (False, True),
+    Count: _COUNT_SAMPLES,
+    Characteristic: _CHARACTERISTIC_SAMPLES,
+    Score: _SCORE_SAMPLES,
+}
 
 
-def _child_combinations(spec: PrimitiveInfo, features: Features) -> list[tuple[int, ...]]:
-    combinations = list(itertools.product(*(_child_samples(type_, features) for type_ in spec.arg_types)))
+def _child_samples(type_: type, features: object, game: str) -> tuple[int, ...]:
+    fixed = _FIXED_SAMPLES.get(type_)
+    return fixed if fixed is not None else gp_game(game).child_samples(type_, features)
+
+
+def _child_combinations(spec: PrimitiveInfo, features: object, game: str) -> list[tuple[int, ...]]:
+    combinations = list(itertools.product(*(_child_samples(type_, features, game) for type_ in spec.arg_types)))
     if len(combinations) > _MAX_COMBINATIONS:
         step = len(combinations) / _MAX_COMBINATIONS
         combinations = [combinations[int(index * step)] for index in range(_MAX_COMBINATIONS)] + [combinations[-1]]
     return combinations
 
 
-def _call(spec: PrimitiveInfo, features: Features, children: tuple[int, ...]) -> object:
+def _call(spec: PrimitiveInfo, features: object, children: tuple[int, ...]) -> object:
     if spec.uses_features:
         return spec.function(features, *children)
     return spec.function(*children)
 
 
-def _wrong_value(spec: PrimitiveInfo, value: object, features: Features) -> str | None:
+def _wrong_value(spec: PrimitiveInfo, value: object, features: object, game: str) -> str | None:
     """Why ``value`` is not an acceptable result of ``spec`` in the position, or None if it is."""
     declared = spec.return_type
     if declared is bool:
         return None if type(value) is bool else f"returned {value!r} ({type(value).__name__}) where bool was declared"
     if not isinstance(value, int) or isinstance(value, bool):
         return f"returned {value!r} ({type(value).__name__}) where {type_name(declared)} (an int) was declared"
-    if declared is Square and value != NO_ACTION and not features.is_legal_square(value):
-        return f"returned square {value}, which is neither an empty square nor NO_ACTION (-1)"
-    if declared is Piece and value != NO_ACTION and not features.is_legal_piece(value):
-        return f"returned piece {value}, which is neither an available piece nor NO_ACTION (-1)"
-    if declared is Characteristic and not 0 <= value < 8:
-        return f"returned characteristic {value}, outside 0..7"
+    binding = gp_game(game)
+    if declared in binding.node_types:
+        return binding.wrong_value(declared, value, features)
     if declared is Score and not -SCORE_LIMIT <= value <= SCORE_LIMIT:
         return f"returned score {value}, outside +-{SCORE_LIMIT} (saturate: see gpquarto.gp.types.SCORE_LIMIT)"
     return None
 
 
 def check_spec(spec: PrimitiveInfo) -> None:
-    """Call ``spec`` on the sample positions; raise :class:`PrimitiveError` (one line) on the first problem."""
-    for sample in sample_positions():
+    """Call ``spec`` on the sample positions of its game (Quarto's for a neutral spec); raise
+    :class:`PrimitiveError` (one line) on the first problem."""
+    game = spec.game or DEFAULT_GAME
+    make_features = gp_game(game).features
+    for sample in sample_positions(game):
         board = sample.copy()  # a misbehaving primitive may change it: keep the samples intact
         view = board.view()
-        before = (board.cells, board.in_hand, board.history)
-        features = Features(view)
-        for children in _child_combinations(spec, features):
+        before = (board.text(), board.history)
+        features = make_features(view)
+        for children in _child_combinations(spec, features, game):
             try:
                 first = _call(spec, features, children)
-                second = _call(spec, Features(view), children)
+                second = _call(spec, make_features(view), children)
             except Exception as error:
                 problem = f"raised {type(error).__name__}: {error}"
             else:
-                problem = _wrong_value(spec, first, features)
+                problem = _wrong_value(spec, first, features, game)
                 if problem is None and (first != second or type(first) is not type(second)):
                     problem = f"is not deterministic: returned {first!r} then {second!r}"
-                if problem is None and (board.cells, board.in_hand, board.history) != before:
+                if problem is None and (board.text(), board.history) != before:
                     problem = "changed the board"
             if problem is not None:
                 raise PrimitiveError(
@@ -400,14 +409,26 @@ class PrimitiveLibrary:
     """A set of primitives with unique names: what a GP run, a saved player or the parser resolve names in.
 
     ``specs`` maps name to spec in registration order; ``aliases`` maps each former name to today's;
-    ``versions`` maps each source to its version.
+    ``versions`` maps each source to its version; ``game`` is the game whose trees it builds (its specs are
+    that game's and neutral ones; a spec of another game is refused).
     """
 
-    def __init__(self, specs: Iterable[PrimitiveInfo] = (), versions: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        specs: Iterable[PrimitiveInfo] = (),
+        versions: Mapping[str, str] | None = None,
+        *,
+        game: str = DEFAULT_GAME,
+    ) -> None:
+        self.game = gp_game(game).name
         self.specs: dict[str, PrimitiveInfo] = {}
         self.aliases: dict[str, str] = {}
         owners: dict[str, PrimitiveInfo] = {}  # every name and alias, with the spec that holds it
         for spec in specs:
+            if spec.game not in (None, self.game):
+                raise PrimitiveError(
+                    f"primitive {spec.name!r} is a {spec.game} primitive: it cannot join a {self.game} library"
+                )
             for name in (spec.name, *spec.aliases):
                 other = owners.get(name)
                 if other is not None:
@@ -432,7 +453,7 @@ class PrimitiveLibrary:
         return name in self.specs or name in self.aliases
 
     def __repr__(self) -> str:
-        return f"PrimitiveLibrary({len(self.specs)} primitives, sources {sorted(self.versions) or ['-']})"
+        return f"PrimitiveLibrary({self.game}, {len(self.specs)} primitives, sources {sorted(self.versions) or ['-']})"
 
     def get(self, name: str) -> PrimitiveInfo:
         """The spec called ``name`` (or formerly called so); raises :class:`UnknownPrimitiveError` saying where
@@ -441,9 +462,9 @@ class PrimitiveLibrary:
         if spec is None:
             sources = ", ".join(sorted(self.versions)) or "none"
             raise UnknownPrimitiveError(
-                f"unknown primitive {name!r}: not in the loaded library (sources: {sources}); it may come from a "
-                "plugin file (--plugin FILE), an installed package (entry point group gpquarto.primitives), "
-                "or the 'tactical' family if it was left out"
+                f"unknown primitive {name!r}: not in the loaded {self.game} library (sources: {sources}); it may be "
+                "another game's, or come from a plugin file (--plugin FILE), an installed package (entry point "
+                "group gpquarto.primitives), or the 'tactical' family if it was left out"
             )
         return spec
 
@@ -457,7 +478,7 @@ class PrimitiveLibrary:
         kept = [spec for spec in self.specs.values() if spec.family not in left_out]
         sources = {spec.source for spec in kept}
         return PrimitiveLibrary(
-            kept, {source: version for source, version in self.versions.items() if source in sources}
+            kept, {source: version for source, version in self.versions.items() if source in sources}, game=self.game
         )
 
     def returning(self, type_: type) -> tuple[PrimitiveInfo, ...]:
@@ -482,6 +503,7 @@ class PrimitiveLibrary:
         from deap import gp
 
         pset = gp.PrimitiveSetTyped("gpquarto", [], root)
+        pset.game = self.game  # named by the parser's messages
         for spec in self.specs.values():
             if not keep(spec):
                 continue

@@ -1,7 +1,7 @@
 """Rule screening: a new rule must fire at least sometimes, and its *then* must usually be legal.
 
 A rule is measured alone (first and only rule of its kind, everything else random fallback) over a few
-games against the random player: its *true rate* (share of its kind's decisions where the *if* held) must lie
+games of the library's game (under the screening config's game ``settings``) against the random player: its *true rate* (share of its kind's decisions where the *if* held) must lie
 in ``(0, max_true_rate]`` (default 100%: a rule true all the time is an *otherwise* rule, as in the strongest
 hand-written rule lists, and when its *then* has no legal action the rules after it still decide) and its
 *legal rate* (share of those where the *then* gave a legal action) must reach ``min_legal_rate``. A failing
@@ -21,11 +21,11 @@ import random
 from dataclasses import dataclass
 
 from gpquarto.arena.game import play_game
-from gpquarto.games.interface import DecisionKind
+from gpquarto.gp.binding import gp_game
 from gpquarto.gp.generation import TreeGenerator
-from gpquarto.gp.genome import KINDS, Genome, Rule
+from gpquarto.gp.genome import Genome, Rule
 from gpquarto.gp.library import LibraryConfig, get_library
-from gpquarto.gp.player import EvolvedPlayer
+from gpquarto.gp.player import make_evolved_player
 from gpquarto.gp.primitives import PrimitiveLibrary
 from gpquarto.gp.variation import mutate_rule
 from gpquarto.players.registry import make_named_player
@@ -38,12 +38,14 @@ _SEED_RANGE = 2**63
 
 @dataclass(frozen=True)
 class ScreeningConfig:
-    """Screening games per rule, the accepted true-rate band, the minimum legal rate and the retry bound."""
+    """Screening games per rule, the accepted true-rate band, the minimum legal rate, the retry bound, and the
+    settings of the games played (``(name, value)`` pairs, e.g. Quixo's size; empty: the game's defaults)."""
 
     games: int = 3
     max_true_rate: float = 1.0
     min_legal_rate: float = 0.5
     tries: int = 5
+    settings: tuple[tuple[str, object], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -86,7 +88,9 @@ class RuleScreen:
         self.seed = seed
         self.library_config = library_config or LibraryConfig()
         self._cache: dict[tuple, RuleMeasure] = {}
-        self._opponent = make_named_player("random")
+        self.game = library.game
+        self._settings = dict(config.settings) or None
+        self._opponent = make_named_player("random", game=self.game)
 
     def measure(self, kind: str, rule: Rule) -> RuleMeasure:
         """Play the screening games with ``rule`` as the only rule of ``kind``."""
@@ -94,12 +98,12 @@ class RuleScreen:
         cached = self._cache.get(key)
         if cached is not None:
             return cached
-        genome = Genome([rule] if kind == DecisionKind.CHOOSE else [], [rule] if kind == DecisionKind.PLACE else [])
-        player = EvolvedPlayer(genome, self.library, seed=0)  # play_game reseeds it for every game
+        genome = _alone(self.game, kind, rule)
+        player = make_evolved_player(genome, self.library, seed=0)  # play_game reseeds it for every game
         for game in range(self.config.games):
             players = (player, self._opponent) if game % 2 == 0 else (self._opponent, player)
-            play_game(players, seed=derive_seed(self.seed, "screening", game))
-        compiled = (player.rules.choose_rules if kind == DecisionKind.CHOOSE else player.rules.place_rules)[0]
+            play_game(players, seed=derive_seed(self.seed, "screening", game), game=self.game, settings=self._settings)
+        compiled = player.rules.compiled[kind][0]
         result = RuleMeasure(player.rules.decisions[kind], compiled.true, compiled.legal)
         self._remember(key, result)
         return result
@@ -145,16 +149,16 @@ class RuleScreen:
     ) -> list[Genome]:
         """``genomes`` with every unscreened rule screened on ``runner`` (one map for the whole batch).
 
-        One seed per unscreened rule is drawn from ``rng``, genome by genome, choose rules before place rules;
+        One seed per unscreened rule is drawn from ``rng``, genome by genome, kind by kind in genome order;
         rule ``i`` is then screened by :meth:`screen_rule` with ``random.Random(seed_i)``. Rules this screen
         has measured and accepted before stay here; the others travel as :class:`ScreeningTask`. The result
         depends only on the rules and ``rng``, not on the runner nor on what the memo holds.
         """
-        lists = [{kind: list(genome.rules(kind)) for kind in KINDS} for genome in genomes]
+        lists = [{kind: list(rules) for kind, rules in genome.rule_lists.items()} for genome in genomes]
         slots = [
             (number, kind, index, rng.randrange(_SEED_RANGE))
             for number, rules in enumerate(lists)
-            for kind in KINDS
+            for kind in rules
             for index, rule in enumerate(rules[kind])
             if not rule.screened
         ]
@@ -178,10 +182,10 @@ class RuleScreen:
                 self._remember((kind, *texts), measure)
             rule = lists[number][kind][index]
             if result.texts != task.texts:
-                rule = _parse_rule(kind, result.texts, pset)
+                rule = _parse_rule(kind, result.texts, pset, self.game)
             rule.screened = True
             lists[number][kind][index] = rule
-        return [Genome(rules[DecisionKind.CHOOSE], rules[DecisionKind.PLACE]) for rules in lists]
+        return [Genome.of(self.game, rules) for rules in lists]
 
 
 @dataclass(frozen=True)
@@ -225,11 +229,16 @@ def screen_task(task: ScreeningTask) -> ScreeningResult:
         screen = RuleScreen(library, task.config, task.screening_seed, library_config=task.library)
         found = _SCREENS[key] = (screen, TreeGenerator(library.primitive_set(), task.height_limit))
     screen, generator = found
-    rule = _parse_rule(task.kind, task.texts, library.primitive_set())
+    rule = _parse_rule(task.kind, task.texts, library.primitive_set(), library.game)
     kept, measures = screen._tries(random.Random(task.seed), task.kind, rule, generator)
     return ScreeningResult(kept.texts(), tuple(measures))
 
 
-def _parse_rule(kind: str, texts: tuple[str, str], pset) -> Rule:
-    data = {other: [list(texts)] if other == kind else [] for other in KINDS}
-    return Genome.from_data(data, pset).rules(kind)[0]
+def _alone(game: str, kind: str, rule: Rule) -> Genome:
+    """A genome of ``game`` whose only rule is ``rule``, of ``kind``."""
+    return Genome.of(game, {other: [rule] if other == kind else [] for other in gp_game(game).kinds})
+
+
+def _parse_rule(kind: str, texts: tuple[str, str], pset, game: str) -> Rule:
+    data = {other: [list(texts)] if other == kind else [] for other in gp_game(game).kinds}
+    return Genome.from_data(data, pset, game).rules(kind)[0]

@@ -1,6 +1,8 @@
 """Saved players: ``.p`` (dill) and ``.json`` (the safe form), both holding plain data only.
 
-A saved player is a dict: the format tag, the gpquarto version, the rules as tree texts, the primitives they
+A saved player is a dict: the format tag, the gpquarto version, its game (``"game"``; files written before
+games other than Quarto have none and are Quarto players), the rules as tree texts (one list per rule kind of
+the game: Quarto's ``choose`` and ``place``, Quixo's ``move``), the primitives they
 use (with the source of each) and the versions of the primitive sources, the training config and the
 fitness. Neither form refers to ``deap.creator`` classes or to code: loading parses the rule texts with
 :mod:`gpquarto.gp.textform` against the primitive library. ``.p`` files are read with an unpickler that
@@ -20,9 +22,11 @@ import warnings
 from pathlib import Path
 
 from gpquarto.atomic import write_bytes_atomic
-from gpquarto.gp.genome import KINDS, Genome
+from gpquarto.games.registry import DEFAULT_GAME
+from gpquarto.gp.binding import gp_game, gp_games
+from gpquarto.gp.genome import Genome
 from gpquarto.gp.library import shared_library
-from gpquarto.gp.player import EvolvedPlayer
+from gpquarto.gp.player import EvolvedPlayer, RulePlayer, make_evolved_player
 from gpquarto.gp.primitives import PrimitiveLibrary
 from gpquarto.plain_files import read_checked_file
 
@@ -45,19 +49,12 @@ def player_data(
     made it (its id and folder), so that a run never overwrites another run's player."""
     from gpquarto import __version__
 
-    used = sorted(
-        {
-            node.name
-            for kind in KINDS
-            for rule in genome.rules(kind)
-            for tree in (rule.condition, rule.action)
-            for node in tree
-        }
-    )
+    used = sorted({node.name for rule in genome.all_rules() for tree in (rule.condition, rule.action) for node in tree})
     sources = {primitive: library.get(primitive).source for primitive in used}
     return {
         "format": PLAYER_FORMAT,
         "gpquarto_version": __version__,
+        "game": genome.game,
         "name": name,
         "rules": genome.to_data(),
         "primitives": sources,
@@ -102,10 +99,15 @@ def _validate(data: object) -> None:
         raise ValueError(f"holds a {type(data).__name__}, not a player description")
     if data.get("format") != PLAYER_FORMAT:
         raise ValueError(f"format is {str(data.get('format'))[:40]!r}, expected {PLAYER_FORMAT!r}")
+    game = data.get("game", DEFAULT_GAME)
+    known = [binding.name for binding in gp_games()]
+    if game not in known:
+        raise ValueError(f"'game' is {str(game)[:40]!r}, not a game with rule players ({', '.join(known)})")
+    kinds = gp_game(game).kinds
     rules = data.get("rules")
-    if not isinstance(rules, dict) or set(rules) != set(KINDS):
-        raise ValueError("'rules' must hold 'choose' and 'place' rule lists")
-    for kind in KINDS:
+    if not isinstance(rules, dict) or set(rules) != set(kinds):
+        raise ValueError(f"'rules' of a {game} player must hold the rule lists {', '.join(map(repr, kinds))}")
+    for kind in kinds:
         if not isinstance(rules[kind], list) or not all(
             isinstance(pair, list) and len(pair) == 2 and all(isinstance(text, str) for text in pair)
             for pair in rules[kind]
@@ -129,15 +131,26 @@ def plugins_from_environment() -> tuple[str, ...]:
     return tuple(item for item in os.environ.get(PLUGINS_VARIABLE, "").split(os.pathsep) if item)
 
 
-def default_library(plugins: tuple[str, ...] | None = None) -> PrimitiveLibrary:
-    """The full primitive library plus ``plugins`` (default: the files in ``GPQUARTO_PLUGINS``), loaded once."""
-    return shared_library(plugins_from_environment() if plugins is None else plugins, tactical=True)
+def player_game(data: dict) -> str:
+    """The game of validated player data (Quarto for files that name none)."""
+    return data.get("game", DEFAULT_GAME)
+
+
+def default_library(plugins: tuple[str, ...] | None = None, game: str = DEFAULT_GAME) -> PrimitiveLibrary:
+    """The full primitive library of ``game`` plus ``plugins`` (default: the files in ``GPQUARTO_PLUGINS``),
+    loaded once."""
+    return shared_library(plugins_from_environment() if plugins is None else plugins, tactical=True, game=game)
 
 
 def genome_from_data(data: dict, library: PrimitiveLibrary, path: str = "") -> Genome:
-    """Parse the rules of validated player data; a missing primitive is named with where it came from."""
+    """Parse the rules of validated player data; a missing primitive is named with where it came from, a player
+    of another game than the library's is refused."""
+    game = player_game(data)
+    if game != library.game:
+        where = f"{path}: " if path else ""
+        raise ValueError(f"{where}a {game} player, not a {library.game} player")
     try:
-        return Genome.from_data(data["rules"], library.primitive_set())
+        return Genome.from_data(data["rules"], library.primitive_set(), game)
     except ValueError as error:
         message = str(error)
         for primitive, source in data.get("primitives", {}).items():
@@ -171,10 +184,13 @@ def load_player(
     *,
     seed: int | None = None,
     plugins: tuple[str, ...] | None = None,
-) -> EvolvedPlayer:
-    """An :class:`~gpquarto.gp.player.EvolvedPlayer` from a ``.p`` or ``.json`` file."""
+    game: str | None = None,
+) -> EvolvedPlayer | RulePlayer:
+    """The evolved player of a ``.p`` or ``.json`` file (an :class:`~gpquarto.gp.player.EvolvedPlayer` for
+    Quarto, a :class:`~gpquarto.gp.player.RulePlayer` for Quixo); with ``game``, a player of another game is
+    refused in one line."""
     data = read_player_file(path)
-    return player_from_data(data, library, seed=seed, plugins=plugins, source=str(path))
+    return player_from_data(data, library, seed=seed, plugins=plugins, source=str(path), game=game)
 
 
 def player_from_data(
@@ -184,14 +200,19 @@ def player_from_data(
     seed: int | None = None,
     plugins: tuple[str, ...] | None = None,
     source: str = "",
-) -> EvolvedPlayer:
-    """An :class:`~gpquarto.gp.player.EvolvedPlayer` from validated player data (what a file holds; workers
-    on other machines get a saved player this way, not by its path); ``source`` names it in messages."""
+    game: str | None = None,
+) -> EvolvedPlayer | RulePlayer:
+    """The evolved player of validated player data (what a file holds; workers on other machines get a saved
+    player this way, not by its path); ``source`` names it in messages; with ``game``, a player of another game
+    is refused in one line."""
     _validate(data)
-    library = library if library is not None else default_library(plugins)
+    saved_game = player_game(data)
+    if game is not None and saved_game != game:
+        raise ValueError(f"{source or 'the player'} is a {saved_game} player, not a {game} player")
+    library = library if library is not None else default_library(plugins, saved_game)
     for message in changed_sources(data, library):
         warnings.warn(f"{source}: {message}" if source else message, PluginChangedWarning, stacklevel=3)
     genome = genome_from_data(data, library, source)
     metadata = {key: value for key, value in data.items() if key != "rules"}
     name = data.get("name") or (Path(source).stem if source else "evolved")
-    return EvolvedPlayer(genome, library, seed=seed, name=name, metadata=metadata)
+    return make_evolved_player(genome, library, seed=seed, name=name, metadata=metadata)

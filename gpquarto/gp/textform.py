@@ -97,7 +97,11 @@ class _Parser:
                     if isinstance(candidate, gp.Terminal) and name == repr(value) and type(value) is not bool:
                         return candidate
         shown = token if len(token) <= 40 else token[:37] + "..."
-        raise TreeSyntaxError(f"unknown primitive {shown!r} (not in the primitive library: is a plugin missing?)")
+        game = getattr(self.pset, "game", None)
+        library = f"the {game} primitive library" if game else "the primitive library"
+        raise TreeSyntaxError(
+            f"unknown primitive {shown!r} (not in {library}: is it another game's, or is a plugin missing?)"
+        )
 
     def parse(self, expected: type, depth: int) -> None:
         if depth > MAX_DEPTH:

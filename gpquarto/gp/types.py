@@ -5,8 +5,9 @@ The markers only type the trees. At run time primitives pass plain ``int`` value
 deliberately unrelated subclasses of ``int``: ``bool`` is a subclass of ``int``, so an ``int`` slot would
 accept predicates, and ``typing.NewType`` is not a class at all.
 
-A then-tree may propose nothing: a ``Square`` or ``Piece`` node returns :data:`NO_ACTION` (-1) when it has
-no proposal in the position.
+A then-tree may propose nothing: a ``Square``, ``Piece`` or ``Move`` node returns :data:`NO_ACTION` (-1) when
+it has no proposal in the position. ``bool``, ``Count`` and ``Score`` are neutral; the other types belong to one
+game (see :mod:`gpquarto.gp.binding`): ``Square``, ``Piece`` and ``Characteristic`` to Quarto, ``Move`` to Quixo.
 """
 
 from __future__ import annotations
@@ -41,14 +42,14 @@ class Score(int):
     """
 
 
-#: What a ``Square`` or ``Piece`` node returns when it has nothing to propose.
+#: What a ``Square``, ``Piece`` or ``Move`` node returns when it has nothing to propose.
 NO_ACTION = -1
 
 #: Largest absolute value of a ``Score`` node: evaluator arithmetic saturates there.
 SCORE_LIMIT = 10_000
 
 #: Every type a tree node may have, in a stable order (used in messages and listings).
-NODE_TYPES: tuple[type, ...] = (bool, Square, Piece, Count, Characteristic, Score)
+NODE_TYPES: tuple[type, ...] = (bool, Square, Piece, Count, Characteristic, Score, Move)
 #: The types an evaluator tree may hold: no squares or pieces (an evaluator scores a position, it proposes no move).
 EVALUATOR_NODE_TYPES: tuple[type, ...] = (bool, Count, Characteristic, Score)
 

@@ -5,7 +5,8 @@ Tree operators (:func:`subtree_crossover`, :func:`subtree_mutation`, :func:`node
 child would break the static height limit (DEAP's ``staticLimit`` rule). Crossover picks the shared node type
 from a list sorted by name (not from a ``set``, whose order differs between processes), so runs repeat.
 Genome operators (:func:`rule_crossover`, :func:`tree_crossover`, :func:`mutate_genome`) build new genomes
-from the parents' rules. Every random choice comes from the ``random.Random`` passed in.
+from the parents' rules, going through the rule kinds of the genomes' game in genome order (so a Quarto run
+draws the same random numbers whatever other games exist). Every random choice comes from the ``random.Random`` passed in.
 """
 
 from __future__ import annotations
@@ -14,8 +15,10 @@ import random
 
 from deap import gp
 
+from gpquarto.games.registry import DEFAULT_GAME
+from gpquarto.gp.binding import CONDITION_TYPE, gp_game
 from gpquarto.gp.generation import TreeGenerator
-from gpquarto.gp.genome import ACTION_TYPES, CONDITION_TYPE, KINDS, Genome, Rule
+from gpquarto.gp.genome import Genome, Rule
 
 
 def _type_key(type_: type) -> tuple[str, str]:
@@ -104,21 +107,32 @@ def shrink(rng: random.Random, tree: gp.PrimitiveTree) -> gp.PrimitiveTree:
     return _replace(tree, index, tree[span])
 
 
-def _random_rule(rng: random.Random, kind: str, generator: TreeGenerator, min_height: int, max_height: int) -> Rule:
+def _random_rule(
+    rng: random.Random, then_type: type, generator: TreeGenerator, min_height: int, max_height: int
+) -> Rule:
     condition = generator.generate(rng, CONDITION_TYPE, min_height, max_height)
-    action = generator.generate(rng, ACTION_TYPES[kind], min_height, max_height)
+    action = generator.generate(rng, then_type, min_height, max_height)
     return Rule(condition, action)
 
 
 def random_genome(
-    rng: random.Random, generator: TreeGenerator, *, min_rules: int, max_rules: int, min_height: int, max_height: int
+    rng: random.Random,
+    generator: TreeGenerator,
+    *,
+    min_rules: int,
+    max_rules: int,
+    min_height: int,
+    max_height: int,
+    game: str = DEFAULT_GAME,
 ) -> Genome:
-    """A fresh genome with ``min_rules..max_rules`` random rules of each kind."""
+    """A fresh genome of ``game`` with ``min_rules..max_rules`` random rules of each kind."""
+    binding = gp_game(game)
     lists = {}
-    for kind in KINDS:
+    for kind in binding.kinds:
         count = rng.randint(min_rules, max_rules)
-        lists[kind] = [_random_rule(rng, kind, generator, min_height, max_height) for _ in range(count)]
-    return Genome(lists["choose"], lists["place"])
+        then_type = binding.then_types[kind]
+        lists[kind] = [_random_rule(rng, then_type, generator, min_height, max_height) for _ in range(count)]
+    return Genome.of(binding.name, lists)
 
 
 def rule_crossover(rng: random.Random, first: Genome, second: Genome) -> tuple[Genome, Genome]:
@@ -130,19 +144,20 @@ def rule_crossover(rng: random.Random, first: Genome, second: Genome) -> tuple[G
     are spliced in, never shuffled.
     """
     children: tuple[dict, dict] = ({}, {})
-    for kind in KINDS:
+    for kind in first.kinds:
         mine, theirs = list(first.rules(kind)), list(second.rules(kind))
         if mine and theirs:
             length = rng.randint(1, min(len(mine), len(theirs)))
             i, j = rng.randint(0, len(mine) - length), rng.randint(0, len(theirs) - length)
             mine[i : i + length], theirs[j : j + length] = theirs[j : j + length], mine[i : i + length]
         children[0][kind], children[1][kind] = mine, theirs
-    return Genome(children[0]["choose"], children[0]["place"]), Genome(children[1]["choose"], children[1]["place"])
+    return Genome.of(first.game, children[0]), Genome.of(first.game, children[1])
 
 
 def tree_crossover(rng: random.Random, first: Genome, second: Genome, height_limit: int) -> tuple[Genome, Genome]:
     """Subtree crossover between one random rule of each parent (same kind, both *if* or both *then* trees)."""
-    kind = KINDS[rng.randrange(len(KINDS))]
+    kinds = first.kinds
+    kind = kinds[rng.randrange(len(kinds))]
     mine, theirs = list(first.rules(kind)), list(second.rules(kind))
     if not mine or not theirs:
         return first.clone(), second.clone()
@@ -195,14 +210,16 @@ def mutate_genome(
 ) -> Genome:
     """One mutation: a tree mutation in a rule, a swap of two rules' *then* trees, a rule inserted, deleted or
     moved to another place in its list (the first rule that fires decides, so order matters)."""
-    kind = KINDS[rng.randrange(len(KINDS))]
+    kinds = genome.kinds
+    kind = kinds[rng.randrange(len(kinds))]
     rules = list(genome.rules(kind))
     operation = _weighted(rng, GENOME_MUTATIONS)
     if operation == "swap_then" and len(rules) >= 2:
         i, j = rng.sample(range(len(rules)), 2)
         rules[i], rules[j] = Rule(rules[i].condition, rules[j].action), Rule(rules[j].condition, rules[i].action)
     elif operation == "insert" and len(rules) < max_rules:
-        rules.insert(rng.randint(0, len(rules)), _random_rule(rng, kind, generator, min_height, max_height))
+        then_type = genome.binding.then_types[kind]
+        rules.insert(rng.randint(0, len(rules)), _random_rule(rng, then_type, generator, min_height, max_height))
     elif operation == "delete" and len(rules) > min_rules:
         del rules[rng.randrange(len(rules))]
     elif operation == "move" and len(rules) >= 2:

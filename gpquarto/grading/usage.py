@@ -4,7 +4,9 @@
 opponents in turn, every game seeded from ``seed``) and records every decision the player took: the rule that
 fired (or the random fallback) and the position before it. Decisions taken with at most ``grade_max_empties``
 empty squares are then solved exactly; where the decision mattered (some legal action loses value, as in a
-``grade`` bank), the action is *optimal* when it keeps the solver's value.
+``grade`` bank), the action is *optimal* when it keeps the solver's value. A player of another game (a Quixo
+:class:`~gpquarto.gp.player.RulePlayer`) plays that game (under ``settings``); its decisions are tallied, not
+graded.
 
 Example::
 
@@ -19,12 +21,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gpquarto.arena.game import play_game
-from gpquarto.games.interface import DecisionKind
+from gpquarto.games.interface import DecisionKind, GameView
 from gpquarto.games.quarto.board import PLACE_OFFSET, BoardView
-from gpquarto.gp.genome import KINDS
-from gpquarto.gp.player import EvolvedPlayer
+from gpquarto.gp.player import EvolvedPlayer, RulePlayer
 from gpquarto.grading.bank import decision_matters, solve_position
-from gpquarto.players.base import QuartoPlayer
+from gpquarto.players.base import BasePlayer, QuartoPlayer
 from gpquarto.resolve import make_unattended_player
 from gpquarto.runner import SERIAL, Runner
 from gpquarto.seeding import derive_seed
@@ -93,35 +94,59 @@ class _RecordingPlayer(QuartoPlayer):
         return square
 
 
+class _RecordingRulePlayer(BasePlayer):
+    """:class:`_RecordingPlayer` for a rule player of another game, through ``decide``."""
+
+    def __init__(self, player: RulePlayer) -> None:
+        self.player = player
+        self.name = player.name
+        self.game = player.game
+        self.log: list[tuple[str, int | None, str, int]] = []
+
+    def seed(self, seed: int | None) -> None:
+        self.player.seed(seed)
+
+    def decide(self, view: GameView) -> int:
+        text = view.text()
+        action = self.player.decide(view)
+        self.log.append((self.player.rules.last_kind, self.player.rules.last_rule, text, int(action)))
+        return action
+
+
 def rule_usage(
-    player: EvolvedPlayer,
+    player: EvolvedPlayer | RulePlayer,
     opponents: Sequence[str],
     *,
     games: int = 100,
     seed: int = 0,
     grade_max_empties: int = DEFAULT_GRADE_MAX_EMPTIES,
     runner: Runner = SERIAL,
+    settings: dict[str, object] | None = None,
 ) -> UsageReport:
     """Play ``games`` games against ``opponents`` (player specs or files, in turn) and tally each rule's
-    decisions and, up to ``grade_max_empties`` empty squares, their optimality (positions solved on ``runner``)."""
+    decisions and, for Quarto up to ``grade_max_empties`` empty squares, their optimality (positions solved on
+    ``runner``); a player of another game plays it under ``settings`` (default: the game's)."""
     if games < 0:
         raise ValueError(f"games must be >= 0, got {games}")
     if games and not opponents:
         raise ValueError("rule usage needs at least one opponent")
-    recorder = _RecordingPlayer(player)
-    made = [make_unattended_player(spec) for spec in opponents]
+    game_name = player.genome.game
+    quarto = isinstance(player, EvolvedPlayer)
+    recorder = _RecordingPlayer(player) if quarto else _RecordingRulePlayer(player)
+    made = [make_unattended_player(spec, game=game_name) for spec in opponents]
     for game in range(games):
         opponent = made[game % len(made)]
         seats = (recorder, opponent) if game // len(made) % 2 == 0 else (opponent, recorder)
-        play_game(seats, seed=derive_seed(seed, "rule usage", game))
+        play_game(seats, seed=derive_seed(seed, "rule usage", game), game=game_name, settings=settings)
+    kinds = player.genome.kinds
     tallies = {
         (kind, index): RuleTally(kind, index, str(rule))
-        for kind in KINDS
+        for kind in kinds
         for index, rule in enumerate(player.genome.rules(kind))
     }
-    for kind in KINDS:
+    for kind in kinds:
         tallies[kind, None] = RuleTally(kind, None, "random fallback")
-    graded_texts = sorted({text for _, _, text, _ in recorder.log if _empties(text) <= grade_max_empties})
+    graded_texts = sorted({text for _, _, text, _ in recorder.log if quarto and _empties(text) <= grade_max_empties})
     solved = dict(zip(graded_texts, runner.map(solve_position, graded_texts), strict=True))
     for kind, index, text, action in recorder.log:
         tally = tallies[kind, index]
@@ -131,7 +156,7 @@ def rule_usage(
             if decision_matters(value, best_actions, legal):
                 tally.graded += 1
                 tally.optimal += action in best_actions
-    return UsageReport(games, tuple(opponents), grade_max_empties, tuple(tallies.values()))
+    return UsageReport(games, tuple(opponents), grade_max_empties if quarto else 0, tuple(tallies.values()))
 
 
 def _empties(text: str) -> int:
@@ -140,11 +165,13 @@ def _empties(text: str) -> int:
 
 def format_usage(report: UsageReport) -> str:
     """Per kind, one line per rule: its share of decisions and the share of its graded decisions that were optimal."""
-    lines = [
-        f"rule usage over {report.games} games against {', '.join(report.opponents)} "
-        f"(optimal: decisions that kept the exact value, graded from {report.grade_max_empties} empty squares)"
-    ]
-    for kind in KINDS:
+    graded = (
+        f"optimal: decisions that kept the exact value, graded from {report.grade_max_empties} empty squares"
+        if report.grade_max_empties
+        else "not graded"
+    )
+    lines = [f"rule usage over {report.games} games against {', '.join(report.opponents)} ({graded})"]
+    for kind in dict.fromkeys(tally.kind for tally in report.tallies):
         total = report.decisions(kind)
         lines.append(f"  {kind} rules ({total} decisions):")
         for tally in report.of_kind(kind):

@@ -1,0 +1,138 @@
+"""How a game plugs into the GP core: one :class:`GPGame` per game, found by the game's name.
+
+The GP core (registration checks, libraries, genomes, variation, screening, rule sets, players, storage) asks
+the binding of a genome's game, never the game itself, for what differs between games:
+
+* the **rule kinds** in genome order and the root type of each kind's *then* tree (Quarto: ``choose`` ->
+  ``Piece``, ``place`` -> ``Square``; Quixo: ``move`` -> ``Move``);
+* the **features** class a decision builds (``features(view)``) and that a primitive's first parameter names;
+* the game's own **node types** (a primitive that mentions one belongs to the game);
+* where its **built-in primitives** are (``family_package``: a subpackage of the built-in library holding its
+  own ``FAMILY_MODULES``; ``""`` for the top-level package);
+* the **sample positions** primitives are checked on, the **child samples** of its action types and the
+  **value check** of an action node (a legal action or ``NO_ACTION``);
+* the **legality** of a proposed value, the counted random **fallback**, how a decided value becomes the
+  game's **action**, and the compiled **rule set** and **player** of its genomes.
+
+Specs that mention no game's features or node types are *neutral* and belong to every game's library.
+Bindings are registered by name (:func:`register_gp_game`); the built-in ones, Quarto's
+(:mod:`gpquarto.gp.quarto_binding`) and Quixo's (:mod:`gpquarto.gp.quixo.binding`), load on first use.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from gpquarto.games.interface import GameState, GameView
+from gpquarto.games.registry import DEFAULT_GAME, get_game
+
+#: The root type of every *if* tree.
+CONDITION_TYPE = bool
+
+#: The modules that define the built-in bindings (imported on first use: they import the games' features).
+_BUILTIN = {"quarto": "gpquarto.gp.quarto_binding", "quixo": "gpquarto.gp.quixo.binding"}
+
+
+@dataclass(frozen=True)
+class GPGame:
+    """What the GP core needs to know about one game (see the module docstring); plain functions and classes."""
+
+    #: The game's name in :mod:`gpquarto.games.registry`.
+    name: str
+    #: Rule kinds in genome order (the order of ``Genome.to_data`` and of every loop over a genome's rules).
+    kinds: tuple[str, ...]
+    #: Root type of the *then* tree of each kind.
+    then_types: Mapping[str, type]
+    #: The class of the decision's features; ``features(view)`` builds them.
+    features: type
+    #: The game's own node types (besides the neutral ``bool``, ``Count`` and ``Score``).
+    node_types: tuple[type, ...]
+    #: Subpackage of the built-in primitive package with this game's ``FAMILY_MODULES`` (``""``: the top one).
+    family_package: str
+    #: The fixed positions a primitive of this game is checked on (built once; never mutate them).
+    sample_positions: Callable[[], tuple[GameState, ...]]
+    #: Sample child values of an action type in a position: ``child_samples(type_, features)``.
+    child_samples: Callable[[type, Any], tuple[int, ...]]
+    #: Why ``value`` is not an acceptable value of the action type in the position, or None:
+    #: ``wrong_value(type_, value, features)``.
+    wrong_value: Callable[[type, int, Any], str | None]
+    #: Whether a *then* value of ``kind`` is a legal action now: ``is_legal(features, kind, value)``.
+    is_legal: Callable[[Any, str, int], bool]
+    #: The counted random fallback: a legal value of the decision due, ``fallback(view, kind, rng)``.
+    fallback: Callable[[GameView, str, random.Random], int]
+    #: The game's action for a decided value of ``kind``: ``to_action(view, kind, value)``.
+    to_action: Callable[[GameView, str, int], int]
+    #: The compiled rule set of a genome: ``rule_set(genome, library)``.
+    rule_set: Callable[..., Any]
+    #: The evolved player of a genome: ``player(genome, library, seed=, name=, metadata=)``.
+    player: Callable[..., Any]
+    #: Game settings training may set, with their defaults (Quixo: size and rules); checked by the game.
+    settings: Mapping[str, object] = field(default_factory=dict)
+
+    def then_type(self, kind: str) -> type:
+        """The root type of ``kind``'s *then* trees; ``ValueError`` for a kind of another game."""
+        try:
+            return self.then_types[kind]
+        except KeyError:
+            raise ValueError(f"unknown rule kind {kind!r} for {self.name} (kinds: {', '.join(self.kinds)})") from None
+
+    @property
+    def root_types(self) -> tuple[type, ...]:
+        """Every root type of a rule tree: ``bool`` and each kind's action type."""
+        return (CONDITION_TYPE, *(self.then_types[kind] for kind in self.kinds))
+
+
+_GAMES: dict[str, GPGame] = {}
+
+
+def register_gp_game(binding: GPGame) -> None:
+    """Make ``binding`` the GP binding of its game (the game must be registered in :mod:`gpquarto.games.registry`)."""
+    get_game(binding.name)
+    known = _GAMES.get(binding.name)
+    if known is not None and known is not binding:
+        raise ValueError(f"the game {binding.name!r} already has a GP binding")
+    _GAMES[binding.name] = binding
+
+
+def _load_builtin() -> None:
+    for module in _BUILTIN.values():
+        importlib.import_module(module)
+
+
+def gp_game(name: str = DEFAULT_GAME) -> GPGame:
+    """The GP binding of the game called ``name``; a one-line ``ValueError`` for a game without one."""
+    binding = _GAMES.get(name)
+    if binding is None:
+        if name in _BUILTIN:
+            importlib.import_module(_BUILTIN[name])
+            binding = _GAMES[name]
+        else:
+            get_game(name)  # an unknown game is named as such
+            raise ValueError(f"the game {name!r} has no GP binding: rule players cannot be evolved for it")
+    return binding
+
+
+def gp_games() -> tuple[GPGame, ...]:
+    """Every GP binding, the default game's first."""
+    _load_builtin()
+    return tuple(sorted(_GAMES.values(), key=lambda binding: (binding.name != DEFAULT_GAME, binding.name)))
+
+
+def game_of_features(annotation: object) -> str | None:
+    """The game whose features class ``annotation`` is (exactly), or None."""
+    for binding in gp_games():
+        if annotation is binding.features:
+            return binding.name
+    return None
+
+
+def game_of_type(type_: type) -> str | None:
+    """The game that owns the node type ``type_``, or None for a neutral type (``bool``, ``Count``, ``Score``)."""
+    for binding in gp_games():
+        if type_ in binding.node_types:
+            return binding.name
+    return None
