@@ -418,3 +418,15 @@ def test_the_primitives_command_lists_the_quixo_families(capsys):
     assert headings == list(QUIXO_FAMILIES)
     assert "safe_move -> Move" in shown and "own_lines_with(Count) -> Count" in shown
     assert "can_win_now -> bool" in shown and "(formerly can_win)" in shown
+
+
+# ---------------------------------------------------------------------- the yardsticks
+@pytest.mark.parametrize("name", ["quixo_safe_lines", "quixo_safe_potential", "quixo_trap_setter"])
+def test_the_hand_written_quixo_players_load_and_beat_random(name):
+    from gpquarto.arena.match import play_match
+    from gpquarto.resolve import make_player
+    from tests.conftest import REPO
+
+    player = make_player(str(REPO / "examples" / "players" / f"{name}.json"), game="quixo")
+    result = play_match(player, make_player("random", game="quixo"), 20, game="quixo", seed=3)
+    assert result.wins >= 19 and result.losses == 0
