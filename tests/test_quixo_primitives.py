@@ -418,6 +418,9 @@ def test_the_primitives_command_lists_the_quixo_families(capsys):
     assert headings == list(QUIXO_FAMILIES)
     assert "safe_move -> Move" in shown and "own_lines_with(Count) -> Count" in shown
     assert "can_win_now -> bool" in shown and "(formerly can_win)" in shown
+    assert main(["primitives", "--game", "quixo", "--no-lookahead"]) == 0
+    shown = capsys.readouterr().out
+    assert "quixo_tactical (" in shown and "quixo_lookahead" not in shown and "safe_move" not in shown
 
 
 # ---------------------------------------------------------------------- the yardsticks

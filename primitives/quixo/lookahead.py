@@ -11,7 +11,7 @@ None searches deeper.
 from __future__ import annotations
 
 from gpquarto.gp.primitives import primitive
-from gpquarto.gp.quixo.features import QuixoFeatures
+from gpquarto.gp.quixo.features import QuixoFeatures, lowest
 from gpquarto.gp.types import NO_ACTION, Count, Move
 
 FAMILY = "quixo_lookahead"
@@ -20,8 +20,7 @@ FAMILY = "quixo_lookahead"
 @primitive
 def safe_move(features: QuixoFeatures) -> Move:
     """A move after which the opponent cannot win at once (or that wins)."""
-    moves = features.safe_moves
-    return moves[0] if moves else NO_ACTION
+    return lowest(features.safe_moves)
 
 
 @primitive
@@ -29,8 +28,7 @@ def blocking_move(features: QuixoFeatures) -> Move:
     """When the opponent threatens to win, a move after which it no longer can (NO_ACTION without a threat)."""
     if not features.threats:
         return NO_ACTION
-    moves = features.safe_moves
-    return moves[0] if moves else NO_ACTION
+    return lowest(features.safe_moves)
 
 
 @primitive

@@ -9,8 +9,8 @@ first on ties, the other when one is ``NO_ACTION``.
 from __future__ import annotations
 
 from gpquarto.gp.primitives import primitive
-from gpquarto.gp.quixo.features import QuixoFeatures
-from gpquarto.gp.types import NO_ACTION, Move
+from gpquarto.gp.quixo.features import QuixoFeatures, lowest
+from gpquarto.gp.types import Move
 
 from ..combinators import better
 
@@ -20,8 +20,7 @@ FAMILY = "quixo_moves"
 @primitive
 def first_legal_move(features: QuixoFeatures) -> Move:
     """The lowest legal move (NO_ACTION when the game is over)."""
-    moves = features.legal_moves
-    return moves[0] if moves else NO_ACTION
+    return lowest(features.legal_moves)
 
 
 @primitive
@@ -54,15 +53,13 @@ def diagonal_move(features: QuixoFeatures) -> Move:
 @primitive
 def blank_take_move(features: QuixoFeatures) -> Move:
     """A move taking a blank cube (the mover gains a cube)."""
-    moves = features.blank_takes
-    return moves[0] if moves else NO_ACTION
+    return lowest(features.blank_takes)
 
 
 @primitive
 def own_take_move(features: QuixoFeatures) -> Move:
     """A move taking one of the mover's own cubes (no cube gained)."""
-    moves = features.own_takes
-    return moves[0] if moves else NO_ACTION
+    return lowest(features.own_takes)
 
 
 @primitive

@@ -9,8 +9,8 @@ A *threat* is a move that would win for the opponent if it were its turn now.
 from __future__ import annotations
 
 from gpquarto.gp.primitives import primitive
-from gpquarto.gp.quixo.features import QuixoFeatures
-from gpquarto.gp.types import NO_ACTION, Count, Move
+from gpquarto.gp.quixo.features import QuixoFeatures, lowest
+from gpquarto.gp.types import Count, Move
 
 FAMILY = "quixo_tactical"
 
@@ -18,8 +18,7 @@ FAMILY = "quixo_tactical"
 @primitive
 def winning_move(features: QuixoFeatures) -> Move:
     """A move that wins at once."""
-    moves = features.winning_moves
-    return moves[0] if moves else NO_ACTION
+    return lowest(features.winning_moves)
 
 
 @primitive(aliases=["can_win"])
@@ -37,8 +36,7 @@ def is_winning_move(features: QuixoFeatures, move: Move) -> bool:
 @primitive
 def non_losing_move(features: QuixoFeatures) -> Move:
     """A move that does not lose at once (official rules: completes no opponent line)."""
-    moves = features.non_losing_moves
-    return moves[0] if moves else NO_ACTION
+    return lowest(features.non_losing_moves)
 
 
 @primitive

@@ -34,6 +34,7 @@ from functools import cache
 from gpquarto.games.quixo.board import QuixoView
 from gpquarto.games.quixo.tables import Tables, tables
 from gpquarto.gp.features import cached_fact
+from gpquarto.gp.types import NO_ACTION
 from gpquarto.search.quixo.alphabeta import QuixoSearch
 
 #: ``mover_result`` values: the mover has won, no line is complete, the mover has lost.
@@ -91,12 +92,17 @@ def winning_actions(table: Tables, own: int, other: int, course: bool) -> tuple[
     return tuple(wins)
 
 
+def lowest(moves: tuple[int, ...]) -> int:
+    """The first (lowest) of ``moves``, or ``NO_ACTION`` when there is none."""
+    return moves[0] if moves else NO_ACTION
+
+
 def highest(scores: dict[int, int], moves: Iterable[int]) -> int:
-    """The move of ``moves`` with the highest score (the lowest action on ties), or -1 when there is none."""
-    best, best_score = -1, 0
+    """The move of ``moves`` with the highest score (the lowest action on ties), or ``NO_ACTION`` when there is none."""
+    best, best_score = NO_ACTION, 0
     for action in moves:
         score = scores[action]
-        if best < 0 or score > best_score or (score == best_score and action < best):
+        if best == NO_ACTION or score > best_score or (score == best_score and action < best):
             best, best_score = action, score
     return best
 
@@ -278,17 +284,17 @@ class QuixoFeatures:
     @cached_fact
     def fewest_replies_move(self) -> int:
         """The lowest winning move; else the move that does not lose at once and leaves the opponent the fewest
-        winning replies (lowest action on ties); -1 when every move loses at once."""
+        winning replies (lowest action on ties); ``NO_ACTION`` when every move loses at once."""
         if self.winning_moves:
             return self.winning_moves[0]
         replies = self.replies_winning
-        return max(replies, key=lambda action: (-replies[action], -action), default=-1)
+        return max(replies, key=lambda action: (-replies[action], -action), default=NO_ACTION)
 
     # ------------------------------------------------------------------ traps (the mover's next move too)
     @cached_fact
     def trap_move(self) -> int:
         """The lowest safe move that does not win at once and after which every reply of the opponent loses at
-        once or leaves the mover a winning move (a win next turn whatever the opponent does); -1 when none.
+        once or leaves the mover a winning move (a win next turn whatever the opponent does); ``NO_ACTION`` when none.
 
         The opponent's replies to each candidate are tried until one leaves the mover no win, which is usually the
         first: most candidates cost a reply or two."""
@@ -303,16 +309,16 @@ class QuixoFeatures:
                     break
             else:
                 return action
-        return -1
+        return NO_ACTION
 
     # ------------------------------------------------------------------ best moves by a measure
     def best_move(self, measure: Callable[[int, int], int]) -> int:
         """The legal move whose resulting masks ``(own, other)`` score the highest ``measure``; the lowest action
-        on ties; -1 when there is none."""
-        best, best_score = -1, 0
+        on ties; ``NO_ACTION`` when there is none."""
+        best, best_score = NO_ACTION, 0
         for action, own2, other2, _ in self.move_results:
             score = measure(own2, other2)
-            if best < 0 or score > best_score:
+            if best == NO_ACTION or score > best_score:
                 best, best_score = action, score
         return best
 
@@ -332,32 +338,32 @@ class QuixoFeatures:
 
     @cached_fact
     def longest_line_move(self) -> int:
-        """The move after which the mover's longest line is longest (lowest action on ties), or -1."""
+        """The move after which the mover's longest line is longest (lowest action on ties), or ``NO_ACTION``."""
         return highest(self.lines_after, self.legal_moves)
 
     @cached_fact
     def potential_move(self) -> int:
-        """The move that leaves the best line potential for the mover (lowest action on ties), or -1."""
+        """The move that leaves the best line potential for the mover (lowest action on ties), or ``NO_ACTION``."""
         return highest(self.potential_after, self.legal_moves)
 
     @cached_fact
     def safe_longest_line_move(self) -> int:
-        """The safe move after which the mover's longest line is longest (lowest action on ties), or -1."""
+        """The safe move after which the mover's longest line is longest (lowest action on ties), or ``NO_ACTION``."""
         return highest(self.lines_after, self.safe_moves)
 
     @cached_fact
     def safe_potential_move(self) -> int:
-        """The safe move that leaves the best line potential for the mover (lowest action on ties), or -1."""
+        """The safe move that leaves the best line potential for the mover (lowest action on ties), or ``NO_ACTION``."""
         return highest(self.potential_after, self.safe_moves)
 
     @cached_fact
     def centre_move(self) -> int:
-        """The move after which the mover holds the most cubes off the border (lowest action on ties), or -1."""
+        """The move after which the mover holds the most cubes off the border (lowest action on ties), or ``NO_ACTION``."""
         inner = inner_mask(self.size)
         return self.best_move(lambda own, other: (own & inner).bit_count())
 
     @cached_fact
     def diagonal_move(self) -> int:
-        """The move after which the mover holds the most cubes on the diagonals (lowest action on ties), or -1."""
+        """The move after which the mover holds the most cubes on the diagonals (lowest action on ties), or ``NO_ACTION``."""
         diagonals = diagonals_mask(self.size)
         return self.best_move(lambda own, other: (own & diagonals).bit_count())
