@@ -76,6 +76,18 @@ def test_parse_spec():
     assert parse_spec("minimax:depth=2, heuristic=lines") == ("minimax", {"depth": "2", "heuristic": "lines"})
 
 
+def test_a_value_may_hold_commas_when_what_follows_has_no_equals_sign():
+    assert parse_spec("minimax:depth=2,evaluator=runs/a,b/best.json") == (
+        "minimax",
+        {"depth": "2", "evaluator": "runs/a,b/best.json"},
+    )
+    assert parse_spec("minimax:evaluator=x,,y.json,depth=3") == ("minimax", {"evaluator": "x,,y.json", "depth": "3"})
+    with pytest.raises(ValueError, match="expected key=value after ':', got 'oops'"):
+        parse_spec("minimax:oops,depth=2")
+    with pytest.raises(ValueError, match="parameter depth must be int, got '2,oops'"):
+        make_named_player("minimax:depth=2,oops")
+
+
 def test_seeded_random_player_is_reproducible():
     from gpquarto.games.quarto.board import Board
 

@@ -36,7 +36,12 @@ COMMAND = [
     "--quiet",
 ]
 #: Fields written since the recording, with the value an old Quarto file means: (where, key, value).
-ADDED_FIELDS: tuple[tuple[str, str, object], ...] = (("player", "game", "quarto"),)
+ADDED_FIELDS: tuple[tuple[str, str, object], ...] = (
+    ("player", "game", "quarto"),
+    ("config", "game", "quarto"),
+    ("config", "board_size", 0),
+    ("config", "game_rules", ""),
+)
 
 
 def train_into(folder: Path) -> None:

@@ -54,6 +54,24 @@ def test_alphabeta_scores_what_plain_negamax_scores(size, rules, depth):
             assert search.search(board, depth).score == plain_negamax(search, own, other, depth)
 
 
+@pytest.mark.parametrize(("size", "rules"), [(3, "official"), (3, "course"), (4, "course"), (4, "official")])
+def test_a_win_or_loss_the_search_reports_is_exactly_as_far_as_it_says(size, rules):
+    """Deep searches on small boards reach one position at different plies, and a player's search keeps its
+    table between calls: a decided score ``WIN - d`` (or its negative) must still be the exact distance, which
+    full-width negamax to exactly that depth confirms."""
+    search = QuixoSearch(size, rules, "lines")  # one table for all the positions, as a player keeps it
+    decided = 0
+    for board in random_positions(25, seed=size * 7, size=size, rules=rules):
+        own, other = (board.x_mask, board.o_mask) if board.player == 0 else (board.o_mask, board.x_mask)
+        for depth in (2, 4):
+            score = search.search(board, depth).score
+            if abs(score) >= WIN - 64:
+                plies = WIN - abs(score)
+                assert plain_negamax(search, own, other, plies) == score, (board.text(), depth)
+                decided += 1
+    assert decided >= 5  # enough of the positions are decided within the horizon
+
+
 def test_search_takes_a_win_and_never_completes_the_opponents_line():
     # X to move: a3 to the right... any move completing O's row 2 loses; e5 to top completes both (loses).
     board = QuixoBoard.from_text("XXXX./OOOO./...../...../..... X")

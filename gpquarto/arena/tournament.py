@@ -59,24 +59,23 @@ class TournamentResult:
     ratings: Ratings
     game: str = DEFAULT_GAME
 
-    def distinct_games(self, i: int, j: int) -> int | None:
-        """How many different games (action sequences) players ``i`` and ``j`` played, or None when the
-        records were not kept. Two deterministic players repeat the same two games (one per seat) however
-        many games are asked for, and the intervals then overstate what was measured."""
-        match = self.matches[min(i, j), max(i, j)]
-        if len(match.records) != match.games:
-            return None
-        return len({tuple(record.actions) for record in match.records})
+    def distinct_games(self, i: int, j: int) -> int:
+        """How many different games (start position and actions) players ``i`` and ``j`` played (see
+        :attr:`~gpquarto.arena.match.MatchResult.distinct_games`). Two deterministic players repeat the same two
+        games (one per seat) however many games are asked for, and the intervals then overstate what was
+        measured, unless the games start from random openings."""
+        return self.matches[min(i, j), max(i, j)].distinct_games
 
     def repetition_warnings(self) -> list[str]:
         """One line per pairing whose games are mostly repeats (fewer distinct games than half the games)."""
         warnings = []
         for i, j in sorted(self.matches):
             distinct = self.distinct_games(i, j)
-            if distinct is not None and distinct < self.matches[i, j].games / 2:
+            if distinct < self.matches[i, j].games / 2:
                 warnings.append(
                     f"warning: {self.players[i]} vs {self.players[j]}: only {distinct} distinct games of "
-                    f"{self.matches[i, j].games}; deterministic play repeats games, so the intervals overstate the evidence"
+                    f"{self.matches[i, j].games}; deterministic play repeats games, so the intervals overstate the "
+                    "evidence (--openings K starts each pair of games from K random plies)"
                 )
         return warnings
 
@@ -238,11 +237,12 @@ def ratings_csv(result: TournamentResult) -> str:
 
 def games_csv(result: TournamentResult) -> str:
     """One row per game (needs ``keep_records=True``): A's seat (0 opens by choosing), A's result, how it
-    ended, pieces placed, the game seed, and the actions in the single-int encoding (0-15 choose that
-    piece, 16-31 place on square ``action - 16``)."""
+    ended, pieces placed, the game seed, the actions in the single-int encoding (0-15 choose that
+    piece, 16-31 place on square ``action - 16``) and the start position (a random opening's, or the empty
+    board's)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["player_a", "player_b", "game", "a_seat", "a_result", "end", "placed", "seed", "actions"])
+    writer.writerow(["player_a", "player_b", "game", "a_seat", "a_result", "end", "placed", "seed", "actions", "start"])
     for (i, j), match in sorted(result.matches.items()):
         for game, record in enumerate(match.records):
             a_seat = game % 2
@@ -250,6 +250,17 @@ def games_csv(result: TournamentResult) -> str:
             placed = sum(1 for action in record.actions if action >= PLACE_OFFSET)
             actions = " ".join(str(action) for action in record.actions)
             writer.writerow(
-                [result.players[i], result.players[j], game, a_seat, outcome, record.end, placed, record.seed, actions]
+                [
+                    result.players[i],
+                    result.players[j],
+                    game,
+                    a_seat,
+                    outcome,
+                    record.end,
+                    placed,
+                    record.seed,
+                    actions,
+                    record.start,
+                ]
             )
     return out.getvalue()

@@ -137,6 +137,26 @@ def add_time_limit_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def opening_plies(text: str) -> int:
+    """argparse type: a number of random opening plies, 0 to :data:`~gpquarto.arena.openings.MAX_OPENING_PLIES`."""
+    from gpquarto.arena.openings import MAX_OPENING_PLIES
+
+    return _whole_number(text, 0, MAX_OPENING_PLIES)
+
+
+def add_openings_argument(parser: argparse.ArgumentParser) -> None:
+    """``--openings K``: each pair of games starts from K seeded random plies (deterministic players then differ)."""
+    parser.add_argument(
+        "--openings",
+        type=opening_plies,
+        default=0,
+        metavar="K",
+        help="start each pair of games (one per seat order) from the position after K random plies drawn from "
+        "the seed, none of which ends the game, so deterministic players do not repeat the same games "
+        "(default 0: the start position)",
+    )
+
+
 def add_plugin_argument(parser: argparse.ArgumentParser, help: str) -> None:
     """``--plugin FILE`` (repeatable): primitive plugin files; sets ``args.plugins`` (None when not given)."""
     parser.add_argument(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from gpquarto.cli.common import add_runner_arguments, non_negative_int, positive_int
+from gpquarto.cli.common import add_game_arguments, add_runner_arguments, non_negative_int, positive_int
 
 EPILOG = """\
 configurations, in order: --set KEY=VALUE before any --variant or --config sets all of them; --variant NAME
@@ -45,8 +45,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="append",
         default=None,
         metavar="SPEC",
-        help="evaluation opponent (repeatable; default random and minimax:depth=2)",
+        help="evaluation opponent (repeatable; default random and minimax:depth=2; quixo: random and alphabeta:depth=1)",
     )
+    add_game_arguments(parser, settings=False)
     parser.add_argument(
         "--eval-games", type=positive_int, default=200, help="games per evaluation opponent (default 200)"
     )
@@ -66,7 +67,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def build_plan(args: argparse.Namespace):
     """The experiment plan the options describe."""
     from gpquarto.jobs.experiment import (
-        EVALUATION_OPPONENTS,
+        GAME_EVALUATION_OPPONENTS,
         MAX_SEEDS,
         ExperimentPlan,
         Variant,
@@ -77,7 +78,7 @@ def build_plan(args: argparse.Namespace):
 
     if args.seeds > MAX_SEEDS:  # before a range of them is made
         raise ValueError(f"--seeds: at most {MAX_SEEDS:,} seeds per configuration, got {args.seeds:,}")
-    base: dict = {}
+    base: dict = {} if args.game == "quarto" else {"game": args.game}
     variants: list[Variant] = []
     for kind, value in args.steps:
         if kind == "set":
@@ -88,9 +89,10 @@ def build_plan(args: argparse.Namespace):
             variants.append(Variant(value, {}))
         else:
             variants.append(variant_from_file(value))
-    opponents = tuple(args.against or EVALUATION_OPPONENTS)
+    game = base.get("game", "quarto")
+    opponents = tuple(args.against or GAME_EVALUATION_OPPONENTS.get(game, ("random",)))
     for spec in opponents:
-        make_unattended_player(spec)
+        make_unattended_player(spec, game=game)
     return ExperimentPlan(
         variants=tuple(variants) or (Variant("default", {}),),
         seeds=tuple(range(args.first_seed, args.first_seed + args.seeds)),

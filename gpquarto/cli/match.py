@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import argparse
 
-from gpquarto.arena.match import MatchResult
+from gpquarto.arena.match import DISTINCT_LIMIT, MatchResult
 from gpquarto.cli.common import (
     add_game_arguments,
+    add_openings_argument,
     add_plugin_argument,
     add_runner_arguments,
     add_time_limit_argument,
@@ -29,6 +30,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--games", type=positive_int, default=100, help="number of games (default 100)")
     parser.add_argument("--seed", type=non_negative_int, default=0, help="match seed (default 0)")
     add_time_limit_argument(parser)
+    add_openings_argument(parser)
     parser.add_argument("--save-records", metavar="DIR", default=None, help="write every game record as JSON into DIR")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     add_game_arguments(parser)
@@ -61,6 +63,7 @@ def run(args: argparse.Namespace) -> int:
                 plugins=plugins,
                 runner=runner,
                 progress=bar.update,
+                openings=args.openings,
             )
     print(format_summary(result, seed=args.seed, settings=describe_settings(game, settings)))
     if folder is not None:
@@ -68,6 +71,15 @@ def run(args: argparse.Namespace) -> int:
             record.save(folder / f"game_{index:05d}.json")
         print(f"wrote {len(result.records)} game records to {folder}")
     return 0
+
+
+def describe_distinct(result: MatchResult) -> str:
+    """How many different games a match had, e.g. ``2 of 1000``, and a hint when deterministic players repeat."""
+    count = result.distinct_games
+    text = f"{'at least ' if count >= DISTINCT_LIMIT else ''}{count:,} of {result.games:,}"
+    if result.games > 2 * count:
+        text += " (the players repeat games: --openings K starts each pair of games from K random plies)"
+    return text
 
 
 def format_summary(result: MatchResult, *, seed: int | None = None, settings: str = "classic rules") -> str:
@@ -89,6 +101,7 @@ def format_summary(result: MatchResult, *, seed: int | None = None, settings: st
             f"{f'{interval[0]:.1%}-{interval[1]:.1%}':>15}  {1000 * result.mean_decision_time(side):>11.3f}  {result.forfeits[side]:>8}"
         )
     lines.append(f"{a} win rate {result.win_rate:.1%} (95% CI {win_low:.1%}-{win_high:.1%})")
+    lines.append(f"distinct games: {describe_distinct(result)}")
     for reason in result.forfeit_reasons[:5]:
         lines.append(f"forfeit: {reason}")
     return "\n".join(lines)

@@ -222,7 +222,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     print(describe(data, genome), flush=True)
     if args.games:
-        print(usage_text(genome, library, args))
+        print(usage_text(genome, library, args, trained_settings(data)))
     return 0
 
 
@@ -258,8 +258,26 @@ def describe_learned(path: str) -> str:
     return "\n".join(lines)
 
 
-def usage_text(genome: Genome, library: PrimitiveLibrary, args: argparse.Namespace) -> str:
-    """The rule-usage section for ``show`` (see :mod:`gpquarto.grading.usage`)."""
+def trained_settings(data: dict) -> dict[str, object] | None:
+    """The game settings a saved player of a game other than Quarto was trained under (its config's board size and
+    rules), when the file says so and they are valid; else None (the game's defaults)."""
+    from gpquarto.games.registry import get_game
+
+    config = data.get("config") or {}
+    game = data.get("game", "quarto")
+    if game == "quarto" or "board_size" not in config or "game_rules" not in config:
+        return None
+    try:
+        return get_game(game).check_settings({"size": config["board_size"], "rules": config["game_rules"]})
+    except (ValueError, TypeError):
+        return None
+
+
+def usage_text(
+    genome: Genome, library: PrimitiveLibrary, args: argparse.Namespace, settings: dict[str, object] | None = None
+) -> str:
+    """The rule-usage section for ``show`` (see :mod:`gpquarto.grading.usage`): games of the player's game, under
+    ``settings`` (default: the game's)."""
     from gpquarto.gp.player import make_evolved_player
     from gpquarto.grading.usage import format_usage, rule_usage
     from gpquarto.resolve import check_player_specs
@@ -271,7 +289,9 @@ def usage_text(genome: Genome, library: PrimitiveLibrary, args: argparse.Namespa
     opponents = tuple(args.against or DEFAULT_USAGE_OPPONENTS)
     check_player_specs(opponents, at_least=1, game=genome.game)
     player = make_evolved_player(genome, library, name=Path(args.file).stem)
-    report = rule_usage(player, opponents, games=args.games, seed=args.seed, grade_max_empties=args.grade_empties)
+    report = rule_usage(
+        player, opponents, games=args.games, seed=args.seed, grade_max_empties=args.grade_empties, settings=settings
+    )
     return format_usage(report)
 
 

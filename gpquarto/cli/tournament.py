@@ -8,6 +8,7 @@ from pathlib import Path
 
 from gpquarto.cli.common import (
     add_game_arguments,
+    add_openings_argument,
     add_plugin_argument,
     add_runner_arguments,
     add_time_limit_argument,
@@ -32,6 +33,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--seed", type=non_negative_int, default=0, help="tournament seed (default 0)")
     parser.add_argument("--out", metavar="DIR", default=None, help="output folder (default runs/tournament-SEED)")
     add_time_limit_argument(parser)
+    add_openings_argument(parser)
     parser.add_argument("--force", action="store_true", help="write over the results already in the output folder")
     parser.add_argument("--per-game", action="store_true", help="also write games.csv, one row per game")
     parser.add_argument(
@@ -82,10 +84,11 @@ def run(args: argparse.Namespace) -> int:
                 game=game,
                 settings=settings,
                 time_limit=args.time_limit,
-                keep_records=True,  # small; lets the table warn about repeated games
+                keep_records=args.per_game,  # games.csv needs them; the repetition warning does not
                 plugins=plugins,
                 runner=runner,
                 progress=bar.update,
+                openings=args.openings,
             )
         elapsed = perf_counter() - began
         reports = grade(args, runner) if args.grade else None
@@ -145,6 +148,7 @@ def write_results(result, folder: Path, args: argparse.Namespace, *, per_game: b
         "game": result.game,
         "rules": result.rules,
         "time_limit": args.time_limit,
+        "openings": args.openings,
         "grade_positions": (args.grade_positions or DEFAULT_POSITIONS) if args.grade else None,
     }
     write_text_atomic(folder / "config.json", json.dumps(config, indent=1) + "\n")

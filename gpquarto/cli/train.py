@@ -5,7 +5,9 @@ atomically), ``hall_of_fame.txt``, and at the end ``fitness.png``, ``best_player
 the best player is also copied to ``--filename``. The best player is the hall of fame member that scores best
 when every member plays the same ``final_games`` fresh games. ``--resume`` continues from the checkpoint with
 the saved settings (options given again must agree with them, except ``--generations``, which may extend the
-run), and copies the best player where the run was told to at its start.
+run), and copies the best player where the run was told to at its start. ``--game quixo`` (with ``--size``
+and ``--rules``) evolves Quixo rule players, with Quixo's defaults for the settings not given
+(:data:`~gpquarto.training.config.GAME_DEFAULTS`).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from gpquarto.cli.common import (
     non_negative_int,
     positive_int,
 )
+from gpquarto.games.registry import DEFAULT_GAME, game_names
 
 #: Command-line options that set fields of the evolution config (option dest == config field).
 CONFIG_OPTIONS = (
@@ -41,6 +44,8 @@ CONFIG_OPTIONS = (
     "final_games",
     "hall_of_fame_per_generation",
 )
+#: Command-line options that choose the game and its settings (fields of the evolution config; rule runs only).
+GAME_OPTIONS = ("game", "board_size", "game_rules")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -49,6 +54,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="evolve a rule player by genetic programming",
         description="Evolve a player of if/then rules against a mix of opponents. Every generation is "
         "checkpointed in the run folder; --resume continues an interrupted run exactly.",
+    )
+    game = parser.add_argument_group("game")
+    game.add_argument(
+        "--game",
+        choices=game_names(),
+        default=None,
+        help="the game the rule players play (default quarto; quixo has its own defaults: 40 generations, "
+        "population 30, 20 games, opponents random:1,alphabeta:depth=1:1, 200 final games, no accuracy term)",
+    )
+    game.add_argument(
+        "--size", dest="board_size", type=positive_int, default=None, help="board size (quixo: 4 or 5; default 5)"
+    )
+    game.add_argument(
+        "--rules",
+        dest="game_rules",
+        default=None,
+        metavar="NAME",
+        help="rules (quixo: official or course; default official)",
     )
     parser.add_argument("--generations", type=non_negative_int, default=None, help="generations to run (default 120)")
     parser.add_argument("--population", type=positive_int, default=None, help="genomes per generation (default 50)")
@@ -148,7 +171,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _given(args: argparse.Namespace) -> dict:
-    given = {name: getattr(args, name) for name in CONFIG_OPTIONS if getattr(args, name) is not None}
+    options = (*CONFIG_OPTIONS, *GAME_OPTIONS)
+    given = {name: getattr(args, name) for name in options if getattr(args, name) is not None}
     if "plugins" in given:
         given["plugins"] = tuple(str(Path(plugin).resolve()) for plugin in given["plugins"])
     if "start_from" in given:
@@ -160,7 +184,8 @@ def _config(args: argparse.Namespace):
     """The config of a new run from the options (defaults for the rest)."""
     from gpquarto.training import EvolutionConfig
 
-    return EvolutionConfig(**_given(args))
+    given = _given(args)
+    return EvolutionConfig.for_game(given.pop("game", DEFAULT_GAME), **given)
 
 
 def _check_resume_options(args: argparse.Namespace, run) -> None:
@@ -183,6 +208,11 @@ def run(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from gpquarto import training
+
+    if args.genome == "evaluator" and any(getattr(args, name) not in (None, DEFAULT_GAME) for name in GAME_OPTIONS):
+        raise UsageError(
+            "--genome evaluator evolves evaluators of Quarto positions: --game, --size and --rules are for rule players"
+        )
 
     if args.genome == "evaluator":
         from gpquarto.cli.train_evaluator import run_evaluator

@@ -1,9 +1,11 @@
-"""Genetic programming for Quarto players: node types, board features, the primitive registry, evolution.
+"""Genetic programming of rule players for every game with a GP binding (Quarto, Quixo): node types, board
+features, the primitive registry, evolution.
 
-The primitives layer (types, features, registry, plugin loading) is re-exported here; the evolution
+The primitives layer (bindings, types, features, registry, plugin loading) is re-exported here; the evolution
 layer lives in its own modules (``gpquarto.gp.genome``, ``gpquarto.gp.compiler``...).
 """
 
+from gpquarto.gp.binding import GPGame, gp_game
 from gpquarto.gp.features import Features
 from gpquarto.gp.library import load_library
 from gpquarto.gp.primitives import (
@@ -14,13 +16,15 @@ from gpquarto.gp.primitives import (
     constant,
     primitive,
 )
-from gpquarto.gp.types import NO_ACTION, Characteristic, Count, Piece, Square
+from gpquarto.gp.types import NO_ACTION, Characteristic, Count, Move, Piece, Square
 
 __all__ = [
     "NO_ACTION",
     "Characteristic",
     "Count",
     "Features",
+    "GPGame",
+    "Move",
     "Piece",
     "PrimitiveError",
     "PrimitiveLibrary",
@@ -28,6 +32,7 @@ __all__ = [
     "Square",
     "UnknownPrimitiveError",
     "constant",
+    "gp_game",
     "load_library",
     "primitive",
 ]

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import importlib
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -66,10 +66,11 @@ class GPGame:
     fallback: Callable[[GameView, str, random.Random], int]
     #: The game's action for a decided value of ``kind``: ``to_action(view, kind, value)``.
     to_action: Callable[[GameView, str, int], int]
-    #: The compiled rule set of a genome: ``rule_set(genome, library)``.
-    rule_set: Callable[..., Any]
-    #: The evolved player of a genome: ``player(genome, library, seed=, name=, metadata=)``.
-    player: Callable[..., Any]
+    #: Where the class of the game's compiled rule sets is, ``"module:Class"`` (imported when first used: it
+    #: imports the GP core, which imports this module).
+    rule_set_class: str
+    #: Where the class of the game's evolved players is, ``"module:Class"``.
+    player_class: str
     #: Game settings training may set, with their defaults (Quixo: size and rules); checked by the game.
     settings: Mapping[str, object] = field(default_factory=dict)
 
@@ -80,10 +81,28 @@ class GPGame:
         except KeyError:
             raise ValueError(f"unknown rule kind {kind!r} for {self.name} (kinds: {', '.join(self.kinds)})") from None
 
+    def rule_set(self, genome: Any, library: Any) -> Any:
+        """The genome compiled for play by the game's rule set class."""
+        return _imported(self.rule_set_class)(genome, library)
+
+    def player(self, genome: Any, library: Any, **options: Any) -> Any:
+        """The game's evolved player of ``genome`` (``options``: ``seed``, ``name``, ``metadata``)."""
+        return _imported(self.player_class)(genome, library, **options)
+
     @property
     def root_types(self) -> tuple[type, ...]:
         """Every root type of a rule tree: ``bool`` and each kind's action type."""
         return (CONDITION_TYPE, *(self.then_types[kind] for kind in self.kinds))
+
+
+def _imported(path: str) -> Any:
+    module, _, name = path.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def pick(options: Sequence[int], rng: random.Random) -> int:
+    """A random one of ``options`` from one draw of ``rng`` (what every counted fallback does)."""
+    return options[int(rng.random() * len(options))]
 
 
 _GAMES: dict[str, GPGame] = {}

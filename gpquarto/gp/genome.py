@@ -17,7 +17,7 @@ by score first and prefers the smaller genome on a tie.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from deap import base, gp
@@ -25,6 +25,7 @@ from deap import base, gp
 from gpquarto.games.interface import DecisionKind
 from gpquarto.games.registry import DEFAULT_GAME
 from gpquarto.gp.binding import CONDITION_TYPE, GPGame, gp_game
+from gpquarto.gp.binding import pick as _pick
 from gpquarto.gp.compiler import compile_tree
 from gpquarto.gp.features import Features
 from gpquarto.gp.primitives import PrimitiveLibrary
@@ -374,7 +375,3 @@ class GameRuleSet(CompiledRules):
 def compile_rules(genome: Genome, library: PrimitiveLibrary) -> CompiledRules:
     """The genome compiled for play by its game's binding (Quarto: :class:`RuleSet`)."""
     return genome.binding.rule_set(genome, library)
-
-
-def _pick(options: Sequence[int], rng: random.Random) -> int:
-    return options[int(rng.random() * len(options))]

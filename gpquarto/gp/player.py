@@ -17,19 +17,37 @@ from gpquarto.players.base import BasePlayer, QuartoPlayer
 
 
 class _RulesPlayer:
-    """What every evolved player shares: its genome compiled once, a fallback generator, counters, explanations."""
+    """What every evolved player shares: its genome compiled once, a fallback generator, counters, explanations.
 
-    genome: Genome
-    rules: CompiledRules
+    The genome is compiled once, when the player is made. ``decisions``/``fallbacks`` count this player's
+    decisions and random fallbacks since it was made (or since :meth:`reset_counters`); ``metadata`` holds what
+    a saved player file said about it (fitness, config, versions). Subclasses name the rule set class they
+    compile to (``_compiled``) and the games they play (``_games``).
+    """
 
-    def _setup(
-        self, genome: Genome, library: PrimitiveLibrary, seed: int | None, name: str, metadata: dict | None
+    _compiled: type[CompiledRules]
+    _games: tuple[str, ...] | None = None
+
+    def __init__(
+        self,
+        genome: Genome,
+        library: PrimitiveLibrary,
+        *,
+        seed: int | None = None,
+        name: str = "evolved",
+        metadata: dict | None = None,
     ) -> None:
+        if self._games is not None and genome.game not in self._games:
+            raise ValueError(
+                f"{type(self).__name__} plays {', '.join(self._games)} genomes, not a {genome.game} genome "
+                "(see make_evolved_player)"
+            )
         self.genome = genome
         self.library = library
         self.name = name
         self.metadata = dict(metadata or {})
         self._rng = random.Random(seed)
+        self.rules = self._compiled(genome, library)
 
     def seed(self, seed: int | None) -> None:
         self._rng.seed(seed)
@@ -60,29 +78,12 @@ class _RulesPlayer:
 
 
 class EvolvedPlayer(_RulesPlayer, QuartoPlayer):
-    """Plays a Quarto :class:`~gpquarto.gp.genome.Genome`: first rule that fires with a legal action, else a
-    counted random fallback.
+    """Plays a Quarto :class:`~gpquarto.gp.genome.Genome` in Quarto's form: first rule that fires with a legal
+    action, else a counted random fallback (see :class:`~gpquarto.gp.genome.RuleSet`)."""
 
-    The genome is compiled once, when the player is made. ``decisions``/``fallbacks`` count this player's
-    decisions and random fallbacks since it was made (or since :meth:`reset_counters`); ``metadata`` holds
-    what a saved player file said about it (fitness, config, versions).
-    """
-
-    def __init__(
-        self,
-        genome: Genome,
-        library: PrimitiveLibrary,
-        *,
-        seed: int | None = None,
-        name: str = "evolved",
-        metadata: dict | None = None,
-    ) -> None:
-        if genome.game != "quarto":
-            raise ValueError(
-                f"EvolvedPlayer plays Quarto genomes, not a {genome.game} genome (see make_evolved_player)"
-            )
-        self._setup(genome, library, seed, name, metadata)
-        self.rules: RuleSet = RuleSet(genome, library)
+    _compiled = RuleSet
+    _games = ("quarto",)
+    rules: RuleSet
 
     def choose_piece(self, board: BoardView) -> int:
         return self.rules.choose_piece(board, self._rng)
@@ -95,18 +96,13 @@ class RulePlayer(_RulesPlayer, BasePlayer):
     """Plays a genome of a game other than Quarto (Quixo) through ``decide``: first rule of the decision's kind
     that fires with a legal action, else a counted random legal action. ``game`` is the genome's game."""
 
-    def __init__(
-        self,
-        genome: Genome,
-        library: PrimitiveLibrary,
-        *,
-        seed: int | None = None,
-        name: str = "evolved",
-        metadata: dict | None = None,
-    ) -> None:
-        self._setup(genome, library, seed, name, metadata)
-        self.game = genome.game
-        self.rules: GameRuleSet = GameRuleSet(genome, library)
+    _compiled = GameRuleSet
+    rules: GameRuleSet
+
+    @property
+    def game(self) -> str:  # type: ignore[override]
+        """The genome's game."""
+        return self.genome.game
 
     def decide(self, view: GameView) -> int:
         return self.rules.decide(view, self._rng)

@@ -8,19 +8,13 @@ from __future__ import annotations
 
 import functools
 import random
-from typing import TYPE_CHECKING
 
 from gpquarto.games.interface import DecisionKind
 from gpquarto.games.quarto.board import PLACE_OFFSET, Board, BoardView
 from gpquarto.games.quarto.lines import Rules
-from gpquarto.gp.binding import GPGame, register_gp_game
+from gpquarto.gp.binding import GPGame, pick, register_gp_game
 from gpquarto.gp.features import Features
 from gpquarto.gp.types import NO_ACTION, Characteristic, Piece, Square
-
-if TYPE_CHECKING:  # the rule sets and players are imported when first made (they import this binding's users)
-    from gpquarto.gp.genome import CompiledRules, Genome
-    from gpquarto.gp.primitives import PrimitiveLibrary
-    from gpquarto.players.base import Player
 
 CHOOSE, PLACE = DecisionKind.CHOOSE.value, DecisionKind.PLACE.value
 
@@ -79,25 +73,12 @@ def is_legal(features: Features, kind: str, value: int) -> bool:
 
 def fallback(view: BoardView, kind: str, rng: random.Random) -> int:
     """A random available piece or empty square (one draw of ``rng``, as :class:`~gpquarto.gp.genome.RuleSet`)."""
-    options = view.legal_pieces() if kind == CHOOSE else view.legal_squares()
-    return options[int(rng.random() * len(options))]
+    return pick(view.legal_pieces() if kind == CHOOSE else view.legal_squares(), rng)
 
 
 def to_action(view: BoardView, kind: str, value: int) -> int:
     """A piece is its own action; a square ``s`` is the action ``16 + s``."""
     return value if kind == CHOOSE else PLACE_OFFSET + value
-
-
-def _rule_set(genome: Genome, library: PrimitiveLibrary) -> CompiledRules:
-    from gpquarto.gp.genome import RuleSet
-
-    return RuleSet(genome, library)
-
-
-def _player(genome: Genome, library: PrimitiveLibrary, **options: object) -> Player:
-    from gpquarto.gp.player import EvolvedPlayer
-
-    return EvolvedPlayer(genome, library, **options)
 
 
 QUARTO_GP = GPGame(
@@ -113,7 +94,7 @@ QUARTO_GP = GPGame(
     is_legal=is_legal,
     fallback=fallback,
     to_action=to_action,
-    rule_set=_rule_set,
-    player=_player,
+    rule_set_class="gpquarto.gp.genome:RuleSet",
+    player_class="gpquarto.gp.player:EvolvedPlayer",
 )
 register_gp_game(QUARTO_GP)

@@ -27,6 +27,7 @@ from pathlib import Path
 
 from gpquarto.arena.stats import holm, mann_whitney
 from gpquarto.atomic import write_text_atomic
+from gpquarto.games.registry import DEFAULT_GAME
 from gpquarto.grading.bank import BankParameters
 from gpquarto.grading.cache import load_or_build_bank
 from gpquarto.grading.grade import grade_player
@@ -41,6 +42,8 @@ PLAN_FILE = "experiment.json"
 STRENGTH_FILE = "strength.json"
 #: Opponents the final players are measured against, by default.
 EVALUATION_OPPONENTS = ("random", "minimax:depth=2")
+#: The default evaluation opponents of each game.
+GAME_EVALUATION_OPPONENTS = {"quarto": EVALUATION_OPPONENTS, "quixo": ("random", "alphabeta:depth=1")}
 #: The metric name of the accuracy against perfect play (``grade``), beside the opponents' names.
 GRADE_METRIC = "grade accuracy"
 #: The most seeds per configuration (each is a whole training run).
@@ -109,14 +112,23 @@ class ExperimentPlan:
         Variant("base", dict(self.base))  # the same checks for the common settings
         if self.configs and set(self.configs) != set(names):
             raise ValueError("the pinned configs do not name the same variants as the plan")
-        for variant in self.variants:
-            self.config(variant, self.seeds[0])  # every config is valid before any run starts
+        games = {self.config(variant, self.seeds[0]).game for variant in self.variants}  # every config is valid
+        if len(games) > 1:
+            raise ValueError(f"an experiment compares configurations of one game, not {' and '.join(sorted(games))}")
+        if self.grade_positions and self.game != "quarto":
+            raise ValueError(f"grading against perfect play is Quarto's: no grade positions for {self.game}")
+
+    @property
+    def game(self) -> str:
+        """The game every configuration plays."""
+        return self.config(self.variants[0], self.seeds[0]).game
 
     def config(self, variant: Variant, seed: int) -> EvolutionConfig:
         """The evolution config of ``variant`` with ``seed`` (the pinned one, once :meth:`pinned`)."""
         if self.configs:
             return EvolutionConfig.from_dict({**self.configs[variant.name], "seed": seed})
-        return EvolutionConfig(**{**self.base, **variant.settings, "seed": seed})
+        settings = {**self.base, **variant.settings, "seed": seed}
+        return EvolutionConfig.for_game(settings.pop("game", DEFAULT_GAME), **settings)
 
     def pinned(self) -> ExperimentPlan:
         """This plan with every variant's config resolved against today's defaults and recorded."""
@@ -258,6 +270,8 @@ def measure(plan: ExperimentPlan, run: RunFolder, runner: Runner) -> dict:
             opponent,
             plan.evaluation_games,
             seed=derive_seed(run.config.seed, "evaluation", index),
+            game=run.config.game,
+            settings=run.config.game_settings() or None,
             plugins=run.checked_plugins(),
             runner=runner,
         )

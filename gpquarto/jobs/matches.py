@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from gpquarto.arena.game import with_rules
 from gpquarto.arena.match import MatchResult, play_match
+from gpquarto.arena.openings import MAX_OPENING_PLIES
 from gpquarto.arena.ratings import DEFAULT_PRIOR_SD
 from gpquarto.arena.tournament import TournamentResult, pairing_seed, tournament_result
 from gpquarto.games.interface import Game
@@ -64,6 +65,8 @@ class MatchSlice:
     plugins: tuple[str, ...] = ()
     #: Saved players' data by spec: workers, maybe on other machines, build them from it, not from a path.
     saved: tuple[tuple[str, dict], ...] = ()
+    #: Random plies that start each pair of games (:mod:`gpquarto.arena.openings`).
+    openings: int = 0
 
 
 def _player(spec: str, task: MatchSlice):
@@ -90,6 +93,7 @@ def play_slice(task: MatchSlice) -> MatchResult:
         time_limit=task.time_limit,
         keep_records=task.keep_records,
         first_game=task.first_game,
+        openings=task.openings,
     )
 
 
@@ -109,13 +113,17 @@ def run_matches(
     plugins: Sequence[str] = (),
     runner: Runner | None = None,
     progress: Callable[[int], None] | None = None,
+    openings: int = 0,
 ) -> list[MatchResult]:
     """Matches of ``games`` games of ``game`` under ``settings`` (``rules``: a shorthand for
     ``settings["rules"]``), ``pairings[k] = (spec_a, spec_b, seed)``, all on one runner; results in the order
     of ``pairings``. Every spec and setting is checked here, before any game; ``progress(n)`` counts games.
-    Tasks are made as they are needed, in chunks of :data:`CHUNK_TASKS`, so memory stays bounded."""
+    Tasks are made as they are needed, in chunks of :data:`CHUNK_TASKS`, so memory stays bounded. ``openings``
+    random plies start each pair of games (:mod:`gpquarto.arena.openings`)."""
     if not 0 <= games <= MAX_GAMES:
         raise ValueError(f"games must be 0 to {MAX_GAMES:,} per match, got {games:,}")
+    if not 0 <= openings <= MAX_OPENING_PLIES:
+        raise ValueError(f"an opening has 0 to {MAX_OPENING_PLIES} random plies, got {openings}")
     the_game = get_game(game)
     settings = match_settings(the_game, rules, settings)
     saved: dict[str, dict] = {}
@@ -142,6 +150,7 @@ def run_matches(
             keep_records,
             tuple(plugins),
             tuple((spec, saved[spec]) for spec in (a, b) if spec in saved),
+            openings,
         )
         for number, (a, b, seed) in enumerate(pairings)
         for start in range(0, games, size)
@@ -173,6 +182,7 @@ def run_match(
     plugins: Sequence[str] = (),
     runner: Runner | None = None,
     progress: Callable[[int], None] | None = None,
+    openings: int = 0,
 ) -> MatchResult:
     """A match between two player specs (see the module docstring), serial unless a runner is given."""
     return run_matches(
@@ -186,6 +196,7 @@ def run_match(
         plugins=plugins,
         runner=runner,
         progress=progress,
+        openings=openings,
     )[0]
 
 
@@ -203,6 +214,7 @@ def run_tournament(
     plugins: Sequence[str] = (),
     runner: Runner | None = None,
     progress: Callable[[int], None] | None = None,
+    openings: int = 0,
 ) -> TournamentResult:
     """A round robin of ``games`` games per pairing between ``specs``, then the ratings.
 
@@ -225,6 +237,7 @@ def run_tournament(
         plugins=plugins,
         runner=runner,
         progress=progress,
+        openings=openings,
     )
     return tournament_result(
         specs,

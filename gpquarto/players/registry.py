@@ -197,17 +197,26 @@ def _convert(value: str, kind: type, name: str, player: str) -> object:
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """Split ``"name:key=value,..."`` into the name and a dict of raw values."""
+    """Split ``"name:key=value,..."`` into the name and a dict of raw values.
+
+    A value may hold commas (a file path such as ``evaluator=runs/a,b/best.json``): text after a comma that has
+    no ``=`` continues the value before it.
+    """
     name, _, rest = spec.strip().partition(":")
     values: dict[str, str] = {}
     if rest:
+        key = None
         for item in rest.split(","):
-            key, equals, value = item.partition("=")
-            if not equals or not key.strip():
+            new_key, equals, value = item.partition("=")
+            if not equals and key is not None:
+                values[key] += "," + item.rstrip()
+                continue
+            key = new_key.strip()
+            if not equals or not key:
                 raise ValueError(f"bad player spec {spec!r}: expected key=value after ':', got {item!r}")
-            if key.strip() in values:
-                raise ValueError(f"bad player spec {spec!r}: parameter {key.strip()!r} is given twice")
-            values[key.strip()] = value.strip()
+            if key in values:
+                raise ValueError(f"bad player spec {spec!r}: parameter {key!r} is given twice")
+            values[key] = value.strip()
     return name.strip(), values
 
 

@@ -66,13 +66,13 @@ class Checkpoint:
         pset = library.primitive_set()
         hall_of_fame = []
         for entry in data["hall_of_fame"]:
-            genome = Genome.from_data(entry["genome"], pset)
+            genome = Genome.from_data(entry["genome"], pset, config.game)
             genome.fitness.values = tuple(entry["fitness"])
             genome.record = dict(entry["record"])
             hall_of_fame.append(genome)
-        population = [Genome.from_data(genome, pset) for genome in data["population"]]
+        population = [Genome.from_data(genome, pset, config.game) for genome in data["population"]]
         for genome in population:  # every rule of a bred population has been screened
-            for rule in genome.choose_rules + genome.place_rules:
+            for rule in genome.all_rules():
                 rule.screened = True
         return cls(config, data["generation"], population, _as_state(data["rng"]), hall_of_fame, list(data["logbook"]))
 

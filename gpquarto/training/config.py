@@ -1,10 +1,12 @@
-"""The evolution config: every setting that decides a run's results, its defaults and its checks."""
+"""The evolution config: every setting that decides a run's results, its defaults (per game) and its checks."""
 
 from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass, fields
 
+from gpquarto.games.registry import DEFAULT_GAME, get_game
+from gpquarto.gp.binding import gp_game
 from gpquarto.gp.library import LibraryConfig
 from gpquarto.grading.bank import BankParameters
 from gpquarto.training.fitness import check_opponents, game_plan, parse_schedule
@@ -17,6 +19,21 @@ DEFAULT_OPPONENTS = "random:1,minimax:depth=2:3"
 #: of wins against random; half and half gave 95.2-96.5% wins against random on three seeds, against
 #: 84.5-96.0% with the full-vocabulary mix (docs/experiments.md).
 BASIC_DEFAULT_OPPONENTS = "random:1,minimax:depth=2:1"
+#: Each game's defaults where they differ from the dataclass's (Quarto's): :meth:`EvolutionConfig.for_game`
+#: applies them under the settings given. Quixo's are provisional: a quarter of random games keeps the player
+#: sound, the rest against a one-ply search; no accuracy term (the accuracy bank grades Quarto decisions); a
+#: budget that keeps a 40-generation run to a few minutes on two cores.
+GAME_DEFAULTS: dict[str, dict[str, object]] = {
+    "quarto": {},
+    "quixo": {
+        "generations": 40,
+        "population": 30,
+        "games": 20,
+        "opponents": "random:1,alphabeta:depth=1:1",
+        "accuracy_weight": 0.0,
+        "final_games": 200,
+    },
+}
 #: Config fields that may change when a run is resumed (they do not change the results of past generations).
 RESUMABLE_CHANGES = ("generations",)
 #: The largest value of each whole-number setting: far beyond any useful run, small enough that a run's plans
@@ -64,7 +81,11 @@ class EvolutionConfig:
     endgame that one-turn lookahead cannot see. The champion is the best of ten generations' bests, each
     replayed on the same 2,000 games. ``docs/experiments.md`` has the runs behind these choices.
     ``opponents`` left empty means the default mix for the vocabulary: :data:`DEFAULT_OPPONENTS`, or
-    :data:`BASIC_DEFAULT_OPPONENTS` without the tactical families.
+    :data:`BASIC_DEFAULT_OPPONENTS` without the tactical families (another game: its :data:`GAME_DEFAULTS` mix).
+
+    ``game`` is the game the rule players play (configs written before it existed are Quarto's), under
+    ``board_size`` and ``game_rules`` (Quixo: 5 or 4, ``official`` or ``course``; 0 and ``""`` mean the
+    game's default, and Quarto has none to set). :meth:`for_game` gives a game's defaults.
     """
 
     generations: int = 120
@@ -104,6 +125,16 @@ class EvolutionConfig:
     screening_min_legal_rate: float = 0.5
     screening_tries: int = 5
     final_games: int = 2000
+    game: str = DEFAULT_GAME
+    board_size: int = 0
+    game_rules: str = ""
+
+    @classmethod
+    def for_game(cls, game: str = DEFAULT_GAME, **settings: object) -> EvolutionConfig:
+        """The config of ``game`` with its :data:`GAME_DEFAULTS` under ``settings`` (what ``train --game`` uses)."""
+        if game not in GAME_DEFAULTS:
+            gp_game(game)  # an unknown game, or one without rule players, is named as such
+        return cls(**{**GAME_DEFAULTS.get(game, {}), **settings, "game": game})
 
     def __post_init__(self) -> None:
         for name in ("plugins", "start_from"):
@@ -112,10 +143,12 @@ class EvolutionConfig:
                 raise ValueError(f"bad evolution config: {name} must be a list of file paths, got {value!r:.60}")
             object.__setattr__(self, name, tuple(value))
         self._check_types_and_limits()
+        self._check_game()
         if not self.tactical:  # the lookahead family builds on the tactical one: no tactics, no lookahead
             object.__setattr__(self, "lookahead", False)
         if not self.opponents:
-            object.__setattr__(self, "opponents", DEFAULT_OPPONENTS if self.tactical else BASIC_DEFAULT_OPPONENTS)
+            default = DEFAULT_OPPONENTS if self.tactical else BASIC_DEFAULT_OPPONENTS
+            object.__setattr__(self, "opponents", GAME_DEFAULTS.get(self.game, {}).get("opponents", default))
         checks = [
             (self.generations >= 0, "generations must be >= 0"),
             (self.seed >= 0, "seed must be >= 0"),
@@ -134,6 +167,10 @@ class EvolutionConfig:
             ),
             (self.fallback_weight >= 0, "fallback_weight must be >= 0"),
             (self.accuracy_weight >= 0 and math.isfinite(self.accuracy_weight), "accuracy_weight must be >= 0"),
+            (
+                self.game == DEFAULT_GAME or not self.accuracy_weight,
+                f"the accuracy term grades Quarto decisions: accuracy_weight must be 0 for {self.game}",
+            ),
             (self.accuracy_positions >= 1, "accuracy_positions must be >= 1"),
             (6 <= self.accuracy_max_empties <= 10, "accuracy_max_empties must be 6..10"),
             (self.screening_games >= 1 and self.screening_tries >= 1, "screening games and tries must be >= 1"),
@@ -146,9 +183,33 @@ class EvolutionConfig:
         for ok, message in checks:
             if not ok:
                 raise ValueError(f"bad evolution config: {message}")
-        game_plan(check_opponents(self.opponents), self.games, self.seed, 0)
+        game_plan(check_opponents(self.opponents, self.game), self.games, self.seed, 0)
         if self.schedule:
-            parse_schedule(self.schedule)
+            parse_schedule(self.schedule, self.game)
+
+    def _check_game(self) -> None:
+        """The game has rule players and its settings are valid; Quixo's defaults are filled in."""
+        try:
+            binding = gp_game(self.game)
+        except ValueError as error:
+            raise ValueError(f"bad evolution config: {error}") from None
+        if not binding.settings and (self.board_size or self.game_rules):
+            raise ValueError(f"bad evolution config: {self.game} has no board size or rules to set for training")
+        if binding.settings:
+            if not self.board_size:
+                object.__setattr__(self, "board_size", binding.settings["size"])
+            if not self.game_rules:
+                object.__setattr__(self, "game_rules", binding.settings["rules"])
+            try:
+                get_game(self.game).check_settings(self.game_settings())
+            except ValueError as error:
+                raise ValueError(f"bad evolution config: {error}") from None
+
+    def game_settings(self) -> dict[str, object]:
+        """The settings of the games the run plays (``{}`` for Quarto: classic rules; Quixo: size and rules)."""
+        if not gp_game(self.game).settings:
+            return {}
+        return {"size": self.board_size, "rules": self.game_rules}
 
     def _check_types_and_limits(self) -> None:
         """Each field has its type (a whole number, a finite number, a boolean, text) and stays within
@@ -214,7 +275,7 @@ class EvolutionConfig:
 
     def library(self) -> LibraryConfig:
         """Which primitive library the run uses."""
-        return LibraryConfig(self.plugins, self.tactical, self.lookahead)
+        return LibraryConfig(self.plugins, self.tactical, self.lookahead, self.game)
 
     def differences(self, other: EvolutionConfig) -> list[str]:
         """Names of fields that differ, other than those a resume may change."""

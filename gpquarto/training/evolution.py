@@ -21,8 +21,10 @@ from dataclasses import dataclass, field
 
 from deap import tools
 
+from gpquarto.games.registry import DEFAULT_GAME
+from gpquarto.gp.binding import gp_game
 from gpquarto.gp.generation import TreeGenerator
-from gpquarto.gp.genome import ACTION_TYPES, CONDITION_TYPE, KINDS, Genome
+from gpquarto.gp.genome import Genome
 from gpquarto.gp.primitives import PrimitiveLibrary
 from gpquarto.gp.screening import RuleScreen, ScreeningConfig
 from gpquarto.gp.storage import genome_from_data, read_player_file
@@ -50,7 +52,7 @@ def start_genomes(config: EvolutionConfig, library: PrimitiveLibrary) -> list[Ge
     genomes = []
     for path in config.start_from:
         genome = genome_from_data(read_player_file(path), library, path)
-        for kind in KINDS:
+        for kind in genome.kinds:
             rules = genome.rules(kind)
             if not 1 <= len(rules) <= config.rule_cap:
                 raise ValueError(f"{path}: {len(rules)} {kind} rules; a run allows 1 to rule_cap = {config.rule_cap}")
@@ -113,6 +115,7 @@ class Evolution:
             max_rules=config.max_rules,
             min_height=config.init_min_height,
             max_height=config.init_max_height,
+            game=config.game,
         )
 
     # -- one generation -------------------------------------------------------------------------------
@@ -144,6 +147,7 @@ class Evolution:
             hall,
             config.accuracy_weight,
             self.accuracy_positions(runner),
+            tuple(sorted(config.game_settings().items())),
         )
 
     def evaluate(self, runner: Runner) -> None:
@@ -285,15 +289,21 @@ class Evolution:
 
 def _screening_config(config: EvolutionConfig) -> ScreeningConfig:
     return ScreeningConfig(
-        config.screening_games, config.screening_max_true_rate, config.screening_min_legal_rate, config.screening_tries
+        config.screening_games,
+        config.screening_max_true_rate,
+        config.screening_min_legal_rate,
+        config.screening_tries,
+        tuple(sorted(config.game_settings().items())),
     )
 
 
 def make_generator(library: PrimitiveLibrary, height_limit: int) -> TreeGenerator:
-    """A tree generator over the library, after checking every root type can be built under the limit."""
+    """A tree generator over the library, after checking every root type of its game's rules can be built under
+    the limit."""
+    roots = gp_game(getattr(library, "game", DEFAULT_GAME)).root_types
     check = getattr(library, "check_reachable", None)
     if check is not None:
-        check([CONDITION_TYPE, *ACTION_TYPES.values()])
+        check(roots)
     generator = TreeGenerator(library.primitive_set(), height_limit)
-    generator.check_roots([CONDITION_TYPE, *ACTION_TYPES.values()])
+    generator.check_roots(roots)
     return generator

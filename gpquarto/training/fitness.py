@@ -1,7 +1,8 @@
 """Fitness: games against a weighted mix of opponents, both seats, the same games for a whole generation.
 
-An :class:`EvaluationTask` is plain data (the genome's rule texts, the games to play, the fallback weight
-and which primitive library to load), so it can be sent to any worker; :func:`evaluate` rebuilds the
+An :class:`EvaluationTask` is plain data (the genome's rule texts, the games to play, the fallback weight,
+which primitive library to load, whose game is the game played, and the game's settings), so it can be sent
+to any worker; :func:`evaluate` rebuilds the
 genome there from the library and plays. score = (wins + draws / 2) / games - fallback_weight x fallback
 rate, where the fallback rate is the share of the player's decisions that fell back to a random action.
 
@@ -18,9 +19,10 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
 from gpquarto.arena.game import play_game
+from gpquarto.games.registry import DEFAULT_GAME
 from gpquarto.gp.genome import Genome
 from gpquarto.gp.library import LibraryConfig, get_library
-from gpquarto.gp.player import EvolvedPlayer
+from gpquarto.gp.player import EvolvedPlayer, RulePlayer, make_evolved_player
 from gpquarto.gp.primitives import PrimitiveLibrary
 from gpquarto.grading.bank import BankPosition
 from gpquarto.grading.grade import decide
@@ -57,6 +59,9 @@ class EvaluationTask:
     accuracy_weight: float = 0.0
     #: Solved decisions ``(position text, best actions)`` graded after the games (the training bank).
     accuracy_positions: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    #: The settings of the games (sorted ``(name, value)`` pairs; empty: the game's defaults). The game is the
+    #: library's.
+    settings: tuple[tuple[str, object], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -143,16 +148,16 @@ def game_plan(
     return tuple(plan)
 
 
-def check_opponents(text: str) -> list[tuple[str, float]]:
-    """Parse an opponent mix and make sure every opponent can play unattended (``hof`` is always fine)."""
+def check_opponents(text: str, game: str = DEFAULT_GAME) -> list[tuple[str, float]]:
+    """Parse an opponent mix and make sure every opponent can play ``game`` unattended (``hof`` is always fine)."""
     opponents = parse_opponents(text)
     for spec, _ in opponents:
         if spec != HALL_OF_FAME:
-            make_unattended_player(spec)  # an unknown or interactive opponent fails here, before any game
+            make_unattended_player(spec, game=game)  # an unknown, interactive or other game's opponent fails here
     return opponents
 
 
-def parse_schedule(text: str) -> list[tuple[int, str]]:
+def parse_schedule(text: str, game: str = DEFAULT_GAME) -> list[tuple[int, str]]:
     """``"30:random:1,minimax:depth=1:1;60:minimax:depth=2:1,hof:1"`` -> ``[(30, mix), (60, mix)]``: from
     generation 30 on, play the first mix; from 60 on, the second. Generations must increase."""
     steps: list[tuple[int, str]] = []
@@ -162,7 +167,7 @@ def parse_schedule(text: str) -> list[tuple[int, str]]:
             raise ValueError(f"bad schedule {text!r}: each step is GENERATION:MIX, got {item!r}")
         if steps and int(start) <= steps[-1][0]:
             raise ValueError(f"bad schedule {text!r}: the generations must increase")
-        check_opponents(mix)
+        check_opponents(mix, game)
         steps.append((int(start), mix.strip()))
     return steps
 
@@ -176,33 +181,33 @@ def opponents_at(opponents: str, schedule: str, generation: int) -> str:
     return mix
 
 
-_OPPONENTS: dict[str, object] = {}
+_OPPONENTS: dict[tuple[str, str], object] = {}
 
 
-def _opponent(spec: str):
-    player = _OPPONENTS.get(spec)
+def _opponent(spec: str, game: str = DEFAULT_GAME):
+    player = _OPPONENTS.get((game, spec))
     if player is None:
-        player = _OPPONENTS[spec] = make_unattended_player(spec)
+        player = _OPPONENTS[game, spec] = make_unattended_player(spec, game=game)
     return player
 
 
-def play(players: tuple, seed: int) -> int | None:
-    """Play one game from the empty board; the winning seat, or None for a draw."""
-    return play_game(players, seed=seed).winner
+def play(players: tuple, seed: int, game: str = DEFAULT_GAME, settings: dict[str, object] | None = None) -> int | None:
+    """Play one game of ``game`` (under ``settings``) from its start; the winning seat, or None for a draw."""
+    return play_game(players, seed=seed, game=game, settings=settings).winner
 
 
-_HALL_OF_FAME_PLAYERS: dict[tuple, EvolvedPlayer] = {}
+_HALL_OF_FAME_PLAYERS: dict[tuple, EvolvedPlayer | RulePlayer] = {}
 
 
-def _hall_of_fame_player(data: dict, library: PrimitiveLibrary) -> EvolvedPlayer:
+def _hall_of_fame_player(data: dict, library: PrimitiveLibrary) -> EvolvedPlayer | RulePlayer:
     """A past champion, built once per process while it stays in the hall of fame (a small cache)."""
-    key = (tuple(map(tuple, data["choose"])), tuple(map(tuple, data["place"])))
+    key = (library.game, *(tuple(map(tuple, rules)) for rules in data.values()))
     player = _HALL_OF_FAME_PLAYERS.get(key)
     if player is None:
         if len(_HALL_OF_FAME_PLAYERS) > 64:
             _HALL_OF_FAME_PLAYERS.clear()
-        genome = Genome.from_data(data, library.primitive_set())
-        player = _HALL_OF_FAME_PLAYERS[key] = EvolvedPlayer(genome, library, seed=0, name="hof")
+        genome = Genome.from_data(data, library.primitive_set(), library.game)
+        player = _HALL_OF_FAME_PLAYERS[key] = make_evolved_player(genome, library, seed=0, name="hof")
     return player
 
 
@@ -212,24 +217,27 @@ def play_games(
     hall_of_fame: tuple = (),
     library: PrimitiveLibrary | None = None,
     member_player: Callable[[object], Player] | None = None,
+    *,
+    game: str = DEFAULT_GAME,
+    settings: dict[str, object] | None = None,
 ) -> tuple[int, int, int]:
-    """Play ``games`` with ``player``; (wins, draws, losses). ``hof`` games are played against the member of
-    ``hall_of_fame`` they name, made a player by ``member_player`` (default: a rule genome's data, played as an
-    evolved player), or against ``random`` while the hall is empty."""
+    """Play ``games`` of ``game`` (under ``settings``) with ``player``; (wins, draws, losses). ``hof`` games are
+    played against the member of ``hall_of_fame`` they name, made a player by ``member_player`` (default: a rule
+    genome's data, played as an evolved player), or against ``random`` while the hall is empty."""
     wins = draws = losses = 0
-    for game in games:
-        if game.opponent != HALL_OF_FAME:
-            opponent = _opponent(game.opponent)
+    for fitness_game in games:
+        if fitness_game.opponent != HALL_OF_FAME:
+            opponent = _opponent(fitness_game.opponent, game)
         elif hall_of_fame:
-            member = hall_of_fame[game.member % len(hall_of_fame)]
+            member = hall_of_fame[fitness_game.member % len(hall_of_fame)]
             opponent = member_player(member) if member_player else _hall_of_fame_player(member, library)
         else:
-            opponent = _opponent("random")
-        players = (player, opponent) if game.seat == 0 else (opponent, player)
-        winner = play(players, game.seed)
+            opponent = _opponent("random", game)
+        players = (player, opponent) if fitness_game.seat == 0 else (opponent, player)
+        winner = play(players, fitness_game.seed, game, settings)
         if winner is None:
             draws += 1
-        elif winner == game.seat:
+        elif winner == fitness_game.seat:
             wins += 1
         else:
             losses += 1
@@ -239,9 +247,12 @@ def play_games(
 def evaluate(task: EvaluationTask) -> EvaluationResult:
     """Rebuild the genome from its texts and play the task's games (a module-level function: picklable)."""
     library = get_library(task.library)
-    genome = Genome.from_data(task.genome, library.primitive_set())
-    player = EvolvedPlayer(genome, library, seed=0)  # play_game reseeds it for every game
-    wins, draws, losses = play_games(player, task.games, task.hall_of_fame, library)
+    genome = Genome.from_data(task.genome, library.primitive_set(), library.game)
+    player = make_evolved_player(genome, library, seed=0)  # play_game reseeds it for every game
+    settings = dict(task.settings) or None
+    wins, draws, losses = play_games(
+        player, task.games, task.hall_of_fame, library, game=library.game, settings=settings
+    )
     games = len(task.games)
     decisions, fallbacks = player.decisions, player.fallbacks
     rate = fallbacks / decisions if decisions else 0.0

@@ -4,7 +4,8 @@ Like PySR's run folders, a run folder remembers everything needed to resume it: 
 evolution config, the run's id and where its best player is copied), ``checkpoint.dill`` (after every
 generation, written atomically, plain data only), ``logbook.csv``, ``hall_of_fame.txt``, and at the end
 ``fitness.png``, ``best_player.p`` and ``best_player.json``, and the same champion simplified for reading,
-``best_player.simplified.json`` (:mod:`gpquarto.training.simplified`). Example::
+``best_player.simplified.json`` (:mod:`gpquarto.training.simplified`; Quarto runs only: the simplifier reads
+Quarto rules, and ``finished.json`` of a run of another game says it has no simplified player). Example::
 
     >>> from gpquarto.training import EvolutionConfig, train, open_run
     >>> config = EvolutionConfig(generations=2, population=4, games=2, opponents="random", final_games=0)
@@ -54,8 +55,22 @@ FINISHED_FILE = "finished.json"
 #: The champion simplified for reading (:mod:`gpquarto.training.simplified`).
 SIMPLIFIED_PLAYER = "best_player.simplified.json"
 FINISHED_FORMAT = "gpquarto-finished/1"
-#: What a run's end writes in its folder (and lists, with the best player's copy, in ``finished.json``).
+#: What a run's end writes in its folder (and lists, with the best player's copy, in ``finished.json``); a run
+#: of another game than Quarto writes no simplified player (:func:`run_outputs`).
 OUTPUTS = (LOGBOOK, HALL_OF_FAME, FITNESS_PLOT, BEST_PLAYER, BEST_PLAYER_TEXT, SIMPLIFIED_PLAYER)
+#: Games whose champions the simplifier can treat (:mod:`gpquarto.training.simplified` reads Quarto rules).
+SIMPLIFIED_GAMES = ("quarto",)
+#: What ``finished.json`` says of a run without a simplified player.
+NO_SIMPLIFIED_NOTE = "no best_player.simplified.json: the simplifier treats Quarto rules only"
+
+
+def run_outputs(config: EvolutionConfig) -> tuple[str, ...]:
+    """What the end of a run of ``config`` writes in its folder."""
+    if config.game in SIMPLIFIED_GAMES:
+        return OUTPUTS
+    return tuple(name for name in OUTPUTS if name != SIMPLIFIED_PLAYER)
+
+
 #: The keys of ``config.json``.
 RUN_CONFIG_KEYS = {"format", "run_id", "evolution", "best_player_copy", "plugin_files"}
 #: What a best player's copy may be called.
@@ -138,7 +153,7 @@ class RunFolder:
             return (
                 done >= self.config.generations
                 and isinstance(outputs, dict)
-                and set(OUTPUTS) <= set(outputs)
+                and set(run_outputs(self.config)) <= set(outputs)
                 and all(isinstance(name, str) and file_sha256(self.path / name) == sha for name, sha in outputs.items())
             )
         except (ValueError, OSError):
@@ -190,7 +205,7 @@ class RunFolder:
         """The best player the run saved (a :class:`RunError` before the run has finished)."""
         if not self.best_player_path.is_file():
             raise RunError(f"{self.path}: the run has not finished, so it has no best player yet")
-        return load_player(self.best_player_path, seed=seed, plugins=self.checked_plugins())
+        return load_player(self.best_player_path, seed=seed, plugins=self.checked_plugins(), game=self.config.game)
 
 
 def check_run_config(data: object) -> tuple[EvolutionConfig, Path | None, dict[str, str]]:
@@ -350,19 +365,20 @@ def _finish(run: RunFolder, evolution: Evolution, runner: Runner) -> None:
     save_player(run.best_player_path, data)
     save_player(run.path / BEST_PLAYER_TEXT, data)
     _copy_best_player(run, data)
-    simplified, report = simplify_champion(
-        best, evolution.library, evolution.opponents_now(), config.seed, config.final_games or config.games
-    )
-    simplified_data = player_data(
-        simplified,
-        evolution.library,
-        name=f"{name}-simplified",
-        config=data["config"],
-        fitness=fitness,
-        run=data["run"],
-    )
-    save_player(run.path / SIMPLIFIED_PLAYER, {**simplified_data, "simplification": report.to_data()})
-    outputs = list(OUTPUTS)  # by name in the run folder; the copy by its absolute path
+    outputs = list(run_outputs(config))  # by name in the run folder; the copy by its absolute path
+    if SIMPLIFIED_PLAYER in outputs:
+        simplified, report = simplify_champion(
+            best, evolution.library, evolution.opponents_now(), config.seed, config.final_games or config.games
+        )
+        simplified_data = player_data(
+            simplified,
+            evolution.library,
+            name=f"{name}-simplified",
+            config=data["config"],
+            fitness=fitness,
+            run=data["run"],
+        )
+        save_player(run.path / SIMPLIFIED_PLAYER, {**simplified_data, "simplification": report.to_data()})
     if run.best_player_copy is not None and run.best_player_copy.resolve() != run.best_player_path.resolve():
         outputs.append(str(run.best_player_copy))
     mark = {
@@ -370,6 +386,8 @@ def _finish(run: RunFolder, evolution: Evolution, runner: Runner) -> None:
         "generations": evolution.generation,
         "outputs": {name: file_sha256(run.path / name) for name in outputs},
     }
+    if SIMPLIFIED_PLAYER not in outputs:
+        mark["notes"] = [NO_SIMPLIFIED_NOTE]
     write_text_atomic(run.finished_path, json.dumps(mark, indent=2) + "\n")
 
 

@@ -16,7 +16,7 @@ import math
 from pathlib import Path
 
 from gpquarto.training.run import BEST_PLAYER_TEXT as BEST_PLAYER
-from gpquarto.training.run import FITNESS_PLOT, HALL_OF_FAME, LOGBOOK
+from gpquarto.training.run import CONFIG_FILE, FITNESS_PLOT, HALL_OF_FAME, LOGBOOK, RunError, RunFolder
 from gpquarto.web.sessions import RequestError
 
 RUN_FILES = (LOGBOOK, HALL_OF_FAME, BEST_PLAYER, FITNESS_PLOT)
@@ -65,9 +65,24 @@ def _run_file(root: Path, path: Path) -> bool:
 
 
 def run_summary(root: Path, name: str) -> dict:
-    """What the Runs page shows: the logbook's columns and rows, the hall of fame text, the best player's rules."""
+    """What the Runs page shows: the game (and its settings), the logbook's columns and rows, the hall of fame
+    text, the best player's rules."""
     folder = run_folder(root, name)
-    summary: dict = {"name": name, "logbook": None, "hall_of_fame": None, "best_player": None, "problems": []}
+    summary: dict = {
+        "name": name,
+        "game": None,
+        "settings": {},
+        "logbook": None,
+        "hall_of_fame": None,
+        "best_player": None,
+        "problems": [],
+    }
+    if _run_file(root, folder / CONFIG_FILE):
+        try:
+            config = RunFolder.open(folder).config
+            summary["game"], summary["settings"] = config.game, config.game_settings()
+        except RunError as error:
+            summary["problems"].append(str(error))
     summary["has_plot"] = _run_file(root, folder / FITNESS_PLOT)
     if _run_file(root, folder / LOGBOOK):
         summary["logbook"] = read_logbook(folder / LOGBOOK)
@@ -76,6 +91,7 @@ def run_summary(root: Path, name: str) -> dict:
     if _run_file(root, folder / BEST_PLAYER):
         try:
             summary["best_player"] = {**best_player(folder / BEST_PLAYER), "spec": f"{name}/{BEST_PLAYER}"}
+            summary["game"] = summary["game"] or summary["best_player"]["game"]
         except ValueError as error:
             summary["problems"].append(str(error))
     return finite(summary)
@@ -102,13 +118,14 @@ def read_logbook(path: Path) -> dict:
 
 
 def best_player(path: Path) -> dict:
-    """The saved player's name, fitness and rule texts (read by the safe reader, never executed); the page
+    """The saved player's name, game, fitness and rule texts (read by the safe reader, never executed); the page
     names it by ``RUN/best_player.json`` (see :class:`~gpquarto.web.players.RequestPlayers`)."""
-    from gpquarto.gp.storage import read_player_file
+    from gpquarto.gp.storage import player_game, read_player_file
 
     data = read_player_file(path)
     return {
         "name": data.get("name", ""),
+        "game": player_game(data),
         "fitness": data.get("fitness", {}),
         "rules": {
             kind: [f"if {condition} then {action}" for condition, action in pairs]

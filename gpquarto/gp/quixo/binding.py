@@ -10,19 +10,13 @@ from __future__ import annotations
 
 import functools
 import random
-from typing import TYPE_CHECKING
 
 from gpquarto.games.interface import DecisionKind
 from gpquarto.games.quixo.board import QuixoBoard, QuixoRules, QuixoView
 from gpquarto.games.quixo.tables import tables
-from gpquarto.gp.binding import GPGame, register_gp_game
+from gpquarto.gp.binding import GPGame, pick, register_gp_game
 from gpquarto.gp.quixo.features import QuixoFeatures
 from gpquarto.gp.types import NO_ACTION, Move
-
-if TYPE_CHECKING:  # the rule sets and players are imported when first made (they import this binding's users)
-    from gpquarto.gp.genome import CompiledRules, Genome
-    from gpquarto.gp.primitives import PrimitiveLibrary
-    from gpquarto.players.base import Player
 
 MOVE = DecisionKind.MOVE.value
 #: Plies of random play to the early, middle and late sample positions.
@@ -98,25 +92,12 @@ def is_legal(features: QuixoFeatures, kind: str, value: int) -> bool:
 
 def fallback(view: QuixoView, kind: str, rng: random.Random) -> int:
     """A random legal move (one draw of ``rng``)."""
-    options = view.legal_actions()
-    return options[int(rng.random() * len(options))]
+    return pick(view.legal_actions(), rng)
 
 
 def to_action(view: QuixoView, kind: str, value: int) -> int:
     """A move is its own action."""
     return value
-
-
-def _rule_set(genome: Genome, library: PrimitiveLibrary) -> CompiledRules:
-    from gpquarto.gp.genome import GameRuleSet
-
-    return GameRuleSet(genome, library)
-
-
-def _player(genome: Genome, library: PrimitiveLibrary, **options: object) -> Player:
-    from gpquarto.gp.player import RulePlayer
-
-    return RulePlayer(genome, library, **options)
 
 
 QUIXO_GP = GPGame(
@@ -132,8 +113,8 @@ QUIXO_GP = GPGame(
     is_legal=is_legal,
     fallback=fallback,
     to_action=to_action,
-    rule_set=_rule_set,
-    player=_player,
+    rule_set_class="gpquarto.gp.genome:GameRuleSet",
+    player_class="gpquarto.gp.player:RulePlayer",
     settings={"size": 5, "rules": QuixoRules.OFFICIAL.value},
 )
 register_gp_game(QUIXO_GP)

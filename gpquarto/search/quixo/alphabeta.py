@@ -17,7 +17,9 @@ about a line of three cubes): a plain 0 made the search repeat rather than accep
 scoring the first repetition as a draw (the usual shortcut) made it believe that an opponent who can undo a move
 always holds the draw; each drew 1.5% of games against the random player.
 Transposition-table entries ignore the path (the usual approximation: an entry may hold a value that a repetition
-changed). ``minimax`` ignores repetitions, like the seed's (its game had no such rule).
+changed). They are keyed by the position and by whether the root player is to move (a draw's value depends on it),
+and store win scores as distances from the entry's own position, so a win found through a transposition reached at
+another ply keeps its exact distance. ``minimax`` ignores repetitions, like the seed's (its game had no such rule).
 """
 
 from __future__ import annotations
@@ -32,6 +34,26 @@ from gpquarto.games.quixo.tables import Tables, tables
 WIN = 1_000_000
 HEURISTICS = ("cubes", "lines")
 _EXACT, _LOWER, _UPPER = 0, 1, 2
+#: Scores at least this large are wins or losses (``WIN - ply``); heuristics stay far below it.
+_DECIDED = WIN - 10_000
+
+
+def _to_entry(value: float, ply: int) -> float:
+    """A score as stored in the table: a win's distance counted from the entry's position, not from the root."""
+    if value >= _DECIDED:
+        return value + ply
+    if value <= -_DECIDED:
+        return value - ply
+    return value
+
+
+def _from_entry(value: float, ply: int) -> float:
+    """The inverse of :func:`_to_entry` for a position reached at ``ply``."""
+    if value >= _DECIDED:
+        return value - ply
+    if value <= -_DECIDED:
+        return value + ply
+    return value
 
 
 class _OutOfTime(Exception):
@@ -199,11 +221,12 @@ class QuixoSearch:
             return self.evaluate(own, other)
         if self._deadline is not None and not self.nodes & 1023 and time.perf_counter() > self._deadline:
             raise _OutOfTime
-        key = own | other << self.table.cells
+        key = own | other << self.table.cells | (ply & 1) << (2 * self.table.cells)
         entry = self.tt.get(key)
         first = -1
         if entry is not None:
             entry_depth, flag, value, first = entry
+            value = _from_entry(value, ply)
             if entry_depth >= depth:
                 if flag == _EXACT:
                     return value
@@ -223,5 +246,5 @@ class QuixoSearch:
                         self.history_scores[action] += depth * depth
                         break
         flag = _UPPER if best <= original_alpha else _LOWER if best >= beta else _EXACT
-        self.tt[key] = (depth, flag, best, best_action)
+        self.tt[key] = (depth, flag, _to_entry(best, ply), best_action)
         return best

@@ -523,7 +523,8 @@ async function loadRuns() {
 async function showRun(name) {
   const run = await api("GET", `/api/runs/${encodeURIComponent(name)}`).catch(() => null);
   if (!run) return;
-  $("run-name").textContent = run.name;
+  const settings = Object.entries(run.settings || {}).map(([key, value]) => `${key} ${value}`);
+  $("run-name").textContent = run.game ? `${run.name} (${[run.game, ...settings].join(", ")})` : run.name;
   drawCurve($("run-curve"), run.logbook);
   const plot = $("run-plot");
   plot.hidden = !run.has_plot;
@@ -543,7 +544,7 @@ async function showRun(name) {
     }
     const button = html("button", "Play against it", { type: "button", id: "run-play" });
     button.addEventListener("click", () => {
-      $("play-game").value = "quarto"; // evolved players play Quarto
+      $("play-game").value = player.game || "quarto"; // an evolved player plays its own game
       chooseGame("play");
       $("play-opponent").value = player.spec;
       location.hash = "#play";
