@@ -403,4 +403,4 @@ def test_saved_quixo_players_play_matches_tournaments_watch_and_show(tmp_path, q
     )
     assert main(["show", path, "--games", "4"]) == 0
     shown = capsys.readouterr().out
-    assert "move rules:\n  1. if can_win then winning_move" in shown and "move rules (" in shown
+    assert "move rules:\n  1. if can_win_now then winning_move" in shown and "move rules (" in shown

@@ -30,7 +30,8 @@ def load_library(
 
     Quarto's built-in primitives are the modules of ``gpquarto_primitives.FAMILY_MODULES``; another game adds
     its binding's subpackage (Quixo: ``gpquarto_primitives.quixo``). ``lookahead=False`` leaves the family
-    "lookahead" out; ``tactical=False`` leaves out "tactical" and "lookahead" (which builds on it). Duplicate
+    "lookahead" out; ``tactical=False`` leaves out "tactical" and "lookahead" (which builds on it); the game's own
+    families of those names go too (Quixo's "quixo_tactical", "quixo_lookahead"). Duplicate
     names across sources are refused (:class:`PrimitiveError` naming both sources); a plugin that fails, or that
     registers primitives of other games only, raises :class:`~gpquarto.gp.plugins.PluginError` naming itself.
     """
@@ -52,6 +53,9 @@ def load_library(
     versions = {source.source: source.version for source in loaded if source.source in sources}
     library = PrimitiveLibrary(specs, versions, game=binding.name)
     left_out = () if tactical and lookahead else ("lookahead",) if tactical else ("tactical", "lookahead")
+    # A game's own families carry its name (Quixo's "quixo_tactical", "quixo_lookahead"): the switches leave them
+    # out too.
+    left_out += tuple(f"{binding.name}_{family}" for family in left_out)
     return library.without_families(*left_out) if left_out else library
 
 
