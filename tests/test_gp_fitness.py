@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import random
 import sys
+from dataclasses import replace
 
 import pytest
 
+from gpquarto.games.registry import get_game
 from gpquarto.gp.genome import Genome
 from gpquarto.gp.variation import random_genome
 from gpquarto.runner import RunnerError, SerialRunner, make_runner
@@ -16,6 +18,7 @@ from gpquarto.training.fitness import (
     LibraryConfig,
     allocate,
     evaluate,
+    fitness_start,
     game_plan,
     get_library,
     parse_opponents,
@@ -58,6 +61,36 @@ def test_game_plan_pairs_seats_and_seeds_by_generation():
     assert {game.seed for game in plan}.isdisjoint(game.seed for game in game_plan(mix, 8, run_seed=5, generation=4))
     with pytest.raises(ValueError, match="positive even number"):
         game_plan(mix, 7, 0, 0)
+
+
+def test_openings_start_each_pair_from_its_own_seeded_position():
+    settings = {"size": 5, "rules": "official"}
+    plan = game_plan([("random", 1.0)], 6, run_seed=5, generation=3, openings=4)
+    assert all(game.opening == 4 for game in plan)
+    assert game_plan([("random", 1.0)], 6, 5, 3) == tuple(replace(game, opening=0) for game in plan)
+    starts = [fitness_start(game, "quixo", settings).text() for game in plan]
+    assert starts == [fitness_start(game, "quixo", settings).text() for game in plan]  # reproducible
+    assert starts[0] == starts[1] and starts[2] == starts[3] and len(set(starts)) == 3  # a pair shares its opening
+    fresh = get_game("quixo").new_state(**settings).text()
+    assert fresh not in starts
+    later = game_plan([("random", 1.0)], 6, run_seed=5, generation=4, openings=4)
+    assert set(starts).isdisjoint(fitness_start(game, "quixo", settings).text() for game in later)
+    assert fitness_start(replace(plan[0], opening=0), "quixo", settings) is None
+
+
+def test_evaluation_from_openings_is_deterministic_and_differs_from_the_start():
+    library = LibraryConfig(game="quixo")
+    genome = {"move": [["True", "safe_potential_move"]]}
+    settings = (("rules", "official"), ("size", 5))
+    tasks = [
+        EvaluationTask(
+            genome, game_plan([("alphabeta:depth=1", 1.0)], 4, 0, 0, openings), 0.4, library, settings=settings
+        )
+        for openings in (0, 4)
+    ]
+    results = [evaluate(task) for task in tasks]
+    assert results == [evaluate(task) for task in tasks]
+    assert results[0].decisions != results[1].decisions
 
 
 @pytest.fixture(scope="module")

@@ -41,6 +41,7 @@ ADDED_FIELDS: tuple[tuple[str, str, object], ...] = (
     ("config", "game", "quarto"),
     ("config", "board_size", 0),
     ("config", "game_rules", ""),
+    ("config", "openings", 0),
 )
 
 

@@ -17,7 +17,16 @@ from gpquarto.training.config import GAME_DEFAULTS
 from gpquarto.training.evolution import Evolution
 from gpquarto.training.run import NO_SIMPLIFIED_NOTE
 
-TINY = {"population": 6, "games": 4, "final_games": 4, "seed": 3, "board_size": 4, "opponents": "random:1,hof:1"}
+#: A tiny run; its games start from random openings, so the worker and resume tests cover them too.
+TINY = {
+    "population": 6,
+    "games": 4,
+    "final_games": 4,
+    "seed": 3,
+    "board_size": 4,
+    "opponents": "random:1,hof:1",
+    "openings": 3,
+}
 FILES = ("logbook.csv", "hall_of_fame.txt", "best_player.json")
 
 
@@ -66,6 +75,8 @@ def test_quixo_configs_have_their_own_defaults_and_settings():
         ({"board_size": 4}, "quarto has no board size or rules"),
         ({"game": "chess"}, "unknown game 'chess'"),
         ({"game": "quixo", "accuracy_weight": 0.0, "opponents": "novice"}, "novice"),
+        ({"game": "quixo", "accuracy_weight": 0.0, "openings": -1}, "openings must be >= 0"),
+        ({"game": "quixo", "accuracy_weight": 0.0, "openings": 101}, "openings must be at most 100"),
     ],
 )
 def test_bad_game_settings_are_refused_in_one_line(settings, message):
@@ -76,9 +87,10 @@ def test_bad_game_settings_are_refused_in_one_line(settings, message):
 
 def test_configs_written_before_games_are_quarto():
     data = EvolutionConfig().as_dict()
-    for key in ("game", "board_size", "game_rules"):
+    for key in ("game", "board_size", "game_rules", "openings"):
         del data[key]
-    assert EvolutionConfig.from_dict(data).game == "quarto"
+    config = EvolutionConfig.from_dict(data)
+    assert config.game == "quarto" and config.openings == 0
 
 
 # -- runs -------------------------------------------------------------------------------------------------
@@ -94,6 +106,7 @@ def test_a_quixo_run_writes_its_folder_and_a_quixo_player(straight):
     assert isinstance(player, RulePlayer) and player.game == "quixo"
     data = json.loads((straight.path / "best_player.json").read_text())
     assert data["game"] == "quixo" and list(data["rules"]) == ["move"] and data["config"]["board_size"] == 4
+    assert data["config"]["openings"] == 3
     assert "move rules:" in (straight.path / "hall_of_fame.txt").read_text()
     with pytest.raises(ValueError, match="is a quixo player, not a quarto player"):
         load_player(straight.path / "best_player.json", game="quarto")

@@ -31,6 +31,7 @@ CONFIG_OPTIONS = (
     "generations",
     "population",
     "games",
+    "openings",
     "opponents",
     "schedule",
     "seed",
@@ -76,6 +77,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--generations", type=non_negative_int, default=None, help="generations to run (default 120)")
     parser.add_argument("--population", type=positive_int, default=None, help="genomes per generation (default 50)")
     parser.add_argument("--games", type=positive_int, default=None, help="fitness games per genome, even (default 80)")
+    parser.add_argument(
+        "--openings",
+        type=non_negative_int,
+        default=None,
+        metavar="K",
+        help="start each pair of fitness games from K seeded random plies (default 0: the start position)",
+    )
     parser.add_argument(
         "--opponents",
         default=None,

@@ -23,6 +23,7 @@ RULE_ONLY_OPTIONS = (
     "lookahead",
     "start_from",
     "hall_of_fame_per_generation",
+    "openings",
     "filename",
 )
 

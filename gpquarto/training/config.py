@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass, fields
 
+from gpquarto.arena.openings import MAX_OPENING_PLIES
 from gpquarto.games.registry import DEFAULT_GAME, get_game
 from gpquarto.gp.binding import gp_game
 from gpquarto.gp.library import LibraryConfig
@@ -42,6 +43,7 @@ UPPER_LIMITS = {
     "generations": 1_000_000,
     "population": 10_000,
     "games": 100_000,
+    "openings": MAX_OPENING_PLIES,
     "seed": 2**64 - 1,
     "accuracy_positions": 10_000,
     "accuracy_max_empties": 10,
@@ -91,6 +93,9 @@ class EvolutionConfig:
     generations: int = 120
     population: int = 50
     games: int = 80
+    #: Random plies before each fitness game pair (and final-choice pair), from a seed of the run seed, the
+    #: generation and the pair (0: every game from the start position).
+    openings: int = 0
     opponents: str = ""
     schedule: str = ""
     seed: int = 0
@@ -152,6 +157,7 @@ class EvolutionConfig:
         checks = [
             (self.generations >= 0, "generations must be >= 0"),
             (self.seed >= 0, "seed must be >= 0"),
+            (self.openings >= 0, "openings must be >= 0"),
             (self.population >= 2, "population must be at least 2"),
             (0 <= self.elite < self.population, "elite must be between 0 and population - 1"),
             (1 <= self.min_rules <= self.max_rules <= self.rule_cap, "need 1 <= min_rules <= max_rules <= rule_cap"),

@@ -152,7 +152,10 @@ class Evolution:
 
     def evaluate(self, runner: Runner) -> None:
         """Play this generation's games with every genome (each distinct genome once) and set fitnesses."""
-        plan = game_plan(parse_opponents(self.opponents_now()), self.config.games, self.config.seed, self.generation)
+        config = self.config
+        plan = game_plan(
+            parse_opponents(self.opponents_now()), config.games, config.seed, self.generation, config.openings
+        )
         hall = self.hall_of_fame_texts()
         unique: dict[tuple, int] = {}
         tasks = []
@@ -242,7 +245,10 @@ class Evolution:
         members = [genome.clone() for genome in self.hall_of_fame]
         if not members or self.config.final_games == 0:
             return members[0] if members else None
-        plan = game_plan(parse_opponents(self.opponents_now()), self.config.final_games, self.config.seed, "final")
+        config = self.config
+        plan = game_plan(
+            parse_opponents(self.opponents_now()), config.final_games, config.seed, "final", config.openings
+        )
         hall = self.hall_of_fame_texts()
         tasks = [self._task(genome, plan, hall, runner) for genome in members]
         results: list[EvaluationResult] = runner.map(evaluate, tasks)

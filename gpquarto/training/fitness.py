@@ -9,7 +9,9 @@ rate, where the fallback rate is the share of the player's decisions that fell b
 Seeds: the games of generation ``g`` are seeded from ``(run seed, g, game pair)`` and are the same for every
 genome of the generation; ``play_game`` reseeds both players (the evolved player's fallback generator and
 the opponent) from the game seed. So a result depends only on the genome and those seeds, never on which
-worker plays it or how many workers there are.
+worker plays it or how many workers there are. With ``openings=K`` both games of a pair start from the same
+position, ``K`` random plies drawn from the pair's seed (:func:`~gpquarto.arena.openings.random_opening`), so a
+deterministic opponent is met in other positions than the two games it plays from the start.
 """
 
 from __future__ import annotations
@@ -19,7 +21,9 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
 from gpquarto.arena.game import play_game
-from gpquarto.games.registry import DEFAULT_GAME
+from gpquarto.arena.openings import random_opening
+from gpquarto.games.interface import GameState
+from gpquarto.games.registry import DEFAULT_GAME, get_game
 from gpquarto.gp.genome import Genome
 from gpquarto.gp.library import LibraryConfig, get_library
 from gpquarto.gp.player import EvolvedPlayer, RulePlayer, make_evolved_player
@@ -37,12 +41,14 @@ HALL_OF_FAME = "hof"
 @dataclass(frozen=True)
 class FitnessGame:
     """One fitness game: the opponent's spec, the evolved player's seat (0 opens) and the game seed;
-    ``member`` picks the hall of fame member for ``hof`` games (counted modulo the hall's size)."""
+    ``member`` picks the hall of fame member for ``hof`` games (counted modulo the hall's size); the game
+    starts after ``opening`` random plies seeded from ``seed`` (0: from the start position)."""
 
     opponent: str
     seat: int
     seed: int
     member: int = 0
+    opening: int = 0
 
 
 @dataclass(frozen=True)
@@ -129,9 +135,10 @@ def allocate(weights: list[float], count: int) -> list[int]:
 
 
 def game_plan(
-    opponents: list[tuple[str, float]], games: int, run_seed: int, generation: int | str
+    opponents: list[tuple[str, float]], games: int, run_seed: int, generation: int | str, openings: int = 0
 ) -> tuple[FitnessGame, ...]:
-    """The games every genome of ``generation`` plays: pairs with the same seed and swapped seats.
+    """The games every genome of ``generation`` plays: pairs with the same seed and swapped seats, each pair
+    from the same opening of ``openings`` random plies (0: the start position).
 
     ``generation`` may also be a label (``"final"``) for games outside the generations.
     """
@@ -143,7 +150,7 @@ def game_plan(
     for (spec, _), count in zip(opponents, pairs, strict=True):
         for member in range(count):
             seed = derive_seed(run_seed, "fitness", generation, pair)
-            plan += [FitnessGame(spec, 0, seed, member), FitnessGame(spec, 1, seed, member)]
+            plan += [FitnessGame(spec, 0, seed, member, openings), FitnessGame(spec, 1, seed, member, openings)]
             pair += 1
     return tuple(plan)
 
@@ -191,9 +198,26 @@ def _opponent(spec: str, game: str = DEFAULT_GAME):
     return player
 
 
-def play(players: tuple, seed: int, game: str = DEFAULT_GAME, settings: dict[str, object] | None = None) -> int | None:
-    """Play one game of ``game`` (under ``settings``) from its start; the winning seat, or None for a draw."""
-    return play_game(players, seed=seed, game=game, settings=settings).winner
+def play(
+    players: tuple,
+    seed: int,
+    game: str = DEFAULT_GAME,
+    settings: dict[str, object] | None = None,
+    start: GameState | None = None,
+) -> int | None:
+    """Play one game of ``game`` (under ``settings``) from ``start`` (default: the start position); the winning
+    seat, or None for a draw."""
+    return play_game(players, seed=seed, game=game, settings=settings, start=start).winner
+
+
+def fitness_start(fitness_game: FitnessGame, game: str, settings: dict[str, object] | None) -> GameState | None:
+    """The position ``fitness_game`` starts from: its random opening (seeded from the game seed, shared by the
+    two games of a pair), or None for the start position."""
+    if not fitness_game.opening:
+        return None
+    return random_opening(
+        get_game(game), settings or {}, fitness_game.opening, derive_seed(fitness_game.seed, "opening")
+    )
 
 
 _HALL_OF_FAME_PLAYERS: dict[tuple, EvolvedPlayer | RulePlayer] = {}
@@ -234,7 +258,7 @@ def play_games(
         else:
             opponent = _opponent("random", game)
         players = (player, opponent) if fitness_game.seat == 0 else (opponent, player)
-        winner = play(players, fitness_game.seed, game, settings)
+        winner = play(players, fitness_game.seed, game, settings, fitness_start(fitness_game, game, settings))
         if winner is None:
             draws += 1
         elif winner == fitness_game.seat:
