@@ -7,7 +7,16 @@ Predicates about the most used row or column *not complete* are False when every
 from __future__ import annotations
 
 from gpquarto.games.quarto.pieces import CHARACTERISTICS, NO_PIECE
-from gpquarto.gp.features import ANTI_DIAGONAL_LINE, DIAGONAL_LINE, FIRST_COLUMN, FIRST_ROW, Features
+from gpquarto.gp.features import (
+    ANTI_DIAGONAL_LINE,
+    DIAGONAL_LINE,
+    FIRST_COLUMN,
+    FIRST_ROW,
+    GIVEN_CHARACTERISTIC,
+    GIVEN_NOTHING,
+    Features,
+    reads_given_piece,
+)
 from gpquarto.gp.primitives import primitive
 from gpquarto.gp.types import Characteristic
 
@@ -19,54 +28,63 @@ def _present(features: Features, line: int, characteristic: int) -> bool:
 
 
 @primitive
+@reads_given_piece(GIVEN_NOTHING)
 def in_diagonal(features: Features, characteristic: Characteristic) -> bool:
     """Some piece on the diagonal has the characteristic."""
     return _present(features, DIAGONAL_LINE, characteristic)
 
 
 @primitive
+@reads_given_piece(GIVEN_NOTHING)
 def not_in_diagonal(features: Features, characteristic: Characteristic) -> bool:
     """No piece on the diagonal has the characteristic."""
     return not _present(features, DIAGONAL_LINE, characteristic)
 
 
 @primitive
+@reads_given_piece(GIVEN_NOTHING)
 def in_anti_diagonal(features: Features, characteristic: Characteristic) -> bool:
     """Some piece on the anti-diagonal has the characteristic."""
     return _present(features, ANTI_DIAGONAL_LINE, characteristic)
 
 
 @primitive
+@reads_given_piece(GIVEN_NOTHING)
 def not_in_anti_diagonal(features: Features, characteristic: Characteristic) -> bool:
     """No piece on the anti-diagonal has the characteristic."""
     return not _present(features, ANTI_DIAGONAL_LINE, characteristic)
 
 
 @primitive
+@reads_given_piece(GIVEN_NOTHING)
 def in_least_used_row(features: Features, characteristic: Characteristic) -> bool:
     """Some piece in the least used row has the characteristic."""
     return _present(features, FIRST_ROW + features.least_used_row, characteristic)
 
 
 @primitive
+@reads_given_piece(GIVEN_NOTHING)
 def not_in_least_used_row(features: Features, characteristic: Characteristic) -> bool:
     """No piece in the least used row has the characteristic."""
     return not _present(features, FIRST_ROW + features.least_used_row, characteristic)
 
 
 @primitive
+@reads_given_piece(GIVEN_NOTHING)
 def in_least_used_column(features: Features, characteristic: Characteristic) -> bool:
     """Some piece in the least used column has the characteristic."""
     return _present(features, FIRST_COLUMN + features.least_used_column, characteristic)
 
 
 @primitive
+@reads_given_piece(GIVEN_NOTHING)
 def not_in_least_used_column(features: Features, characteristic: Characteristic) -> bool:
     """No piece in the least used column has the characteristic."""
     return not _present(features, FIRST_COLUMN + features.least_used_column, characteristic)
 
 
 @primitive
+@reads_given_piece(GIVEN_NOTHING)
 def in_most_used_row_not_complete(features: Features, characteristic: Characteristic) -> bool:
     """Some piece in the fullest row with an empty square has the characteristic."""
     row = features.most_used_row_not_complete
@@ -74,6 +92,7 @@ def in_most_used_row_not_complete(features: Features, characteristic: Characteri
 
 
 @primitive
+@reads_given_piece(GIVEN_NOTHING)
 def not_in_most_used_row_not_complete(features: Features, characteristic: Characteristic) -> bool:
     """No piece in the fullest row with an empty square has the characteristic."""
     row = features.most_used_row_not_complete
@@ -81,6 +100,7 @@ def not_in_most_used_row_not_complete(features: Features, characteristic: Charac
 
 
 @primitive
+@reads_given_piece(GIVEN_NOTHING)
 def in_most_used_column_not_complete(features: Features, characteristic: Characteristic) -> bool:
     """Some piece in the fullest column with an empty square has the characteristic."""
     column = features.most_used_column_not_complete
@@ -88,6 +108,7 @@ def in_most_used_column_not_complete(features: Features, characteristic: Charact
 
 
 @primitive
+@reads_given_piece(GIVEN_NOTHING)
 def not_in_most_used_column_not_complete(features: Features, characteristic: Characteristic) -> bool:
     """No piece in the fullest column with an empty square has the characteristic."""
     column = features.most_used_column_not_complete
@@ -99,18 +120,21 @@ def _shared(features: Features, line: int) -> bool:
 
 
 @primitive
+@reads_given_piece(GIVEN_NOTHING)
 def diagonal_shares(features: Features) -> bool:
     """The diagonal holds at least two pieces and they all share a characteristic."""
     return _shared(features, DIAGONAL_LINE)
 
 
 @primitive
+@reads_given_piece(GIVEN_NOTHING)
 def anti_diagonal_shares(features: Features) -> bool:
     """The anti-diagonal holds at least two pieces and they all share a characteristic."""
     return _shared(features, ANTI_DIAGONAL_LINE)
 
 
 @primitive
+@reads_given_piece(GIVEN_NOTHING)
 def most_used_row_shares(features: Features) -> bool:
     """The fullest row not complete holds at least two pieces and they all share a characteristic."""
     row = features.most_used_row_not_complete
@@ -118,6 +142,7 @@ def most_used_row_shares(features: Features) -> bool:
 
 
 @primitive
+@reads_given_piece(GIVEN_NOTHING)
 def most_used_column_shares(features: Features) -> bool:
     """The fullest column not complete holds at least two pieces and they all share a characteristic."""
     column = features.most_used_column_not_complete
@@ -125,6 +150,7 @@ def most_used_column_shares(features: Features) -> bool:
 
 
 @primitive
+@reads_given_piece(GIVEN_CHARACTERISTIC)
 def in_hand_has(features: Features, characteristic: Characteristic) -> bool:
     """The piece to place has the characteristic (False when a piece must be chosen)."""
     return features.in_hand != NO_PIECE and bool(CHARACTERISTICS[features.in_hand] >> characteristic & 1)
@@ -137,12 +163,14 @@ def same_characteristic(a: Characteristic, b: Characteristic) -> bool:
 
 
 @primitive
+@reads_given_piece(GIVEN_NOTHING)
 def most_used_characteristic(features: Features) -> Characteristic:
     """The characteristic most placed pieces have."""
     return features.most_used_characteristic
 
 
 @primitive
+@reads_given_piece(GIVEN_NOTHING)
 def least_used_characteristic(features: Features) -> Characteristic:
     """The characteristic fewest placed pieces have."""
     return features.least_used_characteristic

@@ -25,7 +25,8 @@ from __future__ import annotations
 
 from gpquarto.games.quarto.pieces import CHARACTERISTICS
 from gpquarto.games.quarto.tables import PIECES_MEETING
-from gpquarto.gp.features import Features
+from gpquarto.gp.compiler import branches
+from gpquarto.gp.features import GIVEN_NOTED, GIVEN_NOTHING, Features, reads_given_piece
 from gpquarto.gp.primitives import primitive
 from gpquarto.gp.types import SCORE_LIMIT, Characteristic, Count, Score
 
@@ -58,12 +59,14 @@ def _threat_parities(features: Features) -> tuple[int, int]:
 
 # ---------------------------------------------------------------------- lines
 @primitive
+@reads_given_piece(GIVEN_NOTHING)
 def threats(features: Features) -> Score:
     """Lines holding three pieces that share a characteristic."""
     return features.threatened_lines
 
 
 @primitive
+@reads_given_piece(GIVEN_NOTHING)
 def live_threats(features: Features) -> Score:
     """Lines of three sharing a characteristic that some piece left (not the one in hand) completes."""
     even, odd = _threat_parities(features)
@@ -71,24 +74,28 @@ def live_threats(features: Features) -> Score:
 
 
 @primitive
+@reads_given_piece(GIVEN_NOTHING)
 def even_threats(features: Features) -> Score:
     """Lines of three sharing a characteristic that an even number (not zero) of the pieces left completes."""
     return _threat_parities(features)[0]
 
 
 @primitive
+@reads_given_piece(GIVEN_NOTHING)
 def odd_threats(features: Features) -> Score:
     """Lines of three sharing a characteristic that an odd number of the pieces left completes."""
     return _threat_parities(features)[1]
 
 
 @primitive
+@reads_given_piece(GIVEN_NOTHING)
 def open_lines_holding(features: Features, pieces: Count) -> Score:
     """Lines with that many pieces (1..3) and an empty square whose pieces all share a characteristic."""
     return sum(1 for _mask, count, shared in features.open_lines if count == pieces and shared)
 
 
 @primitive
+@reads_given_piece(GIVEN_NOTHING)
 def open_lines_sharing(features: Features, characteristic: Characteristic) -> Score:
     """Lines with two or three pieces and an empty square that all have the characteristic."""
     bit = 1 << characteristic
@@ -97,25 +104,29 @@ def open_lines_sharing(features: Features, characteristic: Characteristic) -> Sc
 
 # ---------------------------------------------------------------------- safety
 @primitive
+@reads_given_piece(GIVEN_NOTHING)
 def safe_piece_count(features: Features) -> Score:
     """Pieces left that give the opponent no immediate win if given now."""
     return len(features.safe_pieces)
 
 
 @primitive
+@reads_given_piece(GIVEN_NOTHING)
 def safe_parity(features: Features) -> Score:
     """The number of safe pieces left, modulo 2 (the parity that decides many endgames)."""
     return len(features.safe_pieces) % 2
 
 
 @primitive
+@reads_given_piece(GIVEN_NOTED)
 def safe_square_count(features: Features) -> Score:
     """Squares for the piece in hand that win or leave a safe piece to give (0 when a piece must be chosen)."""
-    return len(features.safe_squares)
+    return features.safe_square_count
 
 
 # ---------------------------------------------------------------------- squares
 @primitive
+@reads_given_piece(GIVEN_NOTHING)
 def empty_square_count(features: Features) -> Score:
     """Empty squares."""
     return len(features.empty_squares)
@@ -209,6 +220,7 @@ def above(a: Score, b: Score) -> bool:
 
 
 @primitive
+@branches
 def score_if(condition: bool, then: Score, otherwise: Score) -> Score:
     """``then`` when the condition holds, else ``otherwise``."""
     return then if condition else otherwise

@@ -22,7 +22,7 @@ Definitions (safe piece, safe square) are those of the ``tactical`` family:
 from __future__ import annotations
 
 from gpquarto.games.quarto.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
-from gpquarto.gp.features import Features
+from gpquarto.gp.features import GIVEN_NOTHING, Features, reads_given_piece
 from gpquarto.gp.primitives import primitive
 from gpquarto.gp.types import NO_ACTION, Count, Piece, Square
 from gpquarto.search import tactics
@@ -83,6 +83,7 @@ def square_leaving_even_safe_pieces(features: Features) -> Square:
 
 
 @primitive
+@reads_given_piece(GIVEN_NOTHING)
 def safe_pieces_left_is_odd(features: Features) -> bool:
     """The number of safe pieces to give now is odd (parity of the endgame)."""
     return len(features.safe_pieces) % 2 == 1

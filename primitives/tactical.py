@@ -8,7 +8,7 @@ the piece in hand there wins at once or leaves at least one safe piece to give. 
 
 from __future__ import annotations
 
-from gpquarto.gp.features import Features
+from gpquarto.gp.features import GIVEN_NOTHING, Features, reads_given_piece
 from gpquarto.gp.primitives import primitive
 from gpquarto.gp.types import NO_ACTION, Count, Piece, Square
 
@@ -23,6 +23,7 @@ def winning_square(features: Features) -> Square:
 
 
 @primitive
+@reads_given_piece(GIVEN_NOTHING)
 def winning_square_exists(features: Features) -> bool:
     """The piece in hand can win at once."""
     return bool(features.winning_squares)
@@ -63,18 +64,21 @@ def is_safe_piece(features: Features, piece: Piece) -> bool:
 
 
 @primitive
+@reads_given_piece(GIVEN_NOTHING)
 def safe_piece_exists(features: Features) -> bool:
     """Some available piece gives the opponent no immediate win."""
     return bool(features.safe_pieces)
 
 
 @primitive
+@reads_given_piece(GIVEN_NOTHING)
 def safe_pieces_left(features: Features) -> Count:
     """How many available pieces give the opponent no immediate win."""
     return len(features.safe_pieces)
 
 
 @primitive
+@reads_given_piece(GIVEN_NOTHING)
 def threatened_lines(features: Features) -> Count:
     """Lines holding three pieces that share a characteristic."""
     return features.threatened_lines

@@ -8,7 +8,6 @@ import random
 
 import pytest
 
-from gpquarto.bench.evaluators import search_leaf
 from gpquarto.games.quarto.board import Board
 from gpquarto.games.quarto.lines import Rules
 from gpquarto.gp.evaluator import CompiledEvaluator, EvaluatorGenome, format_formula
@@ -22,6 +21,7 @@ from gpquarto.gp.types import SCORE_LIMIT, Characteristic, Count, Piece, Score, 
 from gpquarto.resolve import make_player
 from gpquarto.search.heuristics import Heuristic, guaranteed_loss
 from gpquarto.search.negamax import Negamax
+from gpquarto.search.tactics import SearchLeaf
 from tests.helpers import random_positions
 
 LIBRARY = load_library(entry_points=False)
@@ -299,7 +299,7 @@ def test_the_evaluator_spec_makes_a_minimax_player_that_plays_like_the_heuristic
             board.place(action)
     for wrong, message in (
         (f"minimax:depth=2,heuristic=lines,evaluator={path}", "not both"),
-        (f"mcts:evaluator={path}", "takes no evaluator"),
+        (f"novice:evaluator={path}", "takes no evaluator"),
         ("minimax:evaluator=", "needs an evaluator file"),
         (f"minimax:depth=2,evaluator={tmp_path / 'none.json'}", "cannot read"),
         (f"minimax:depth=zero,evaluator={path}", "depth must be int"),
@@ -333,7 +333,7 @@ def test_leaf_features_equal_the_features_of_the_same_board(rules):
     for board in random_positions(23, 150, rules, min_actions=1, max_actions=30):
         if not board.placement_due:
             continue
-        leaf = LeafFeatures(search_leaf(board), board.available_mask, board.in_hand)
+        leaf = LeafFeatures(SearchLeaf.from_board(board), board.available_mask, board.in_hand)
         reference = Features(board)
         for fact in LEAF_FACTS:
             assert getattr(leaf, fact) == getattr(reference, fact), (fact, board.text())
@@ -387,6 +387,17 @@ def test_the_evaluator_benchmark_times_leaves_and_searches_beside_lines(tmp_path
     assert all(value > 0 for row in table.values() for value in row.values())
     text = format_evaluator_benchmark(table)
     assert "per placement search at depth 1: lines" in text and "x lines)" in text
+    path = tmp_path / "ssc.json"
+    save_evaluator(path, evaluator_data(evaluator.genome, LIBRARY))
+    capsys.readouterr()
+    assert (
+        main(["bench", "evaluators", "--evaluator", str(path), "--repeats", "1", "--seconds", "0.05", "--games", "2"])
+        == 0
+    )
+    printed = capsys.readouterr().out
+    assert f"per decision in games at depth 2: {path}" in printed and "minimax:depth=2" in printed
+    assert main(["bench", "engine", "--games", "2"]) == 2
+    assert "goes with 'bench evaluators' only" in capsys.readouterr().err
     assert main(["bench", "evaluators"]) == 2
     assert "needs at least one --evaluator" in capsys.readouterr().err
     assert main(["bench", "engine", "--evaluator", "x.json"]) == 2

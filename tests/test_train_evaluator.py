@@ -83,6 +83,8 @@ def test_the_cli_trains_an_evaluator_and_refuses_rule_options(tmp_path, capsys):
     for arguments in (
         ["train", "--genome", "evaluator", "--fallback-weight", "0.1", "--run-dir", str(tmp_path / "x")],
         ["train", "--depth", "2", "--run-dir", str(tmp_path / "y")],
+        ["train", "--cost-weight", "0.1", "--run-dir", str(tmp_path / "y")],
+        ["train", "--genome", "evaluator", "--cost-weight", "2", "--run-dir", str(tmp_path / "y")],
         ["train", "--genome", "evaluator", "--games", "3", "--run-dir", str(tmp_path / "z")],
         ["train", "--genome", "evaluator", "--run-dir", str(run), "--quiet"],
     ):
@@ -154,7 +156,7 @@ def test_hof_opponents_are_searchers_with_the_hall_of_fame_trees(tmp_path):
     for hall, opponent in (((), make_player("random")), (("threats",), searcher("threats"))):
         task = EvaluatorTask("safe_square_count", 1, plan, LibraryConfig(), hall)
         expected = _play_against(searcher("safe_square_count"), opponent, plan)
-        assert evaluate_evaluator(task)[1:] == expected, hall
+        assert evaluate_evaluator(task)[1:4] == expected, hall
     config = EvaluatorConfig(depth=1, generations=3, population=4, games=4, seed=2, opponents="hof:1,random:1")
     assert train_evaluator(config, tmp_path / "a").state() == train_evaluator(config, tmp_path / "b").state()
 
@@ -168,3 +170,25 @@ def _play_against(player, opponent, plan) -> tuple[int, int, int]:
         winner = play_game(players, seed=game.seed).winner
         results[0 if winner == game.seat else 1 if winner is None else 2] += 1
     return tuple(results)
+
+
+def test_the_cost_term_counts_evaluations_per_leaf_square_and_charges_them(tmp_path):
+    """The cost is counted, not timed: a tree that reads nothing of the piece given costs one evaluation per square,
+    one that reads all of it one per safe piece; the same games give the same cost every time, and the weight takes
+    it off the score."""
+    from gpquarto.gp.library import LibraryConfig
+    from gpquarto.training.evaluator_training import EvaluatorTask, evaluate_evaluator
+    from gpquarto.training.fitness import check_opponents, game_plan
+
+    plan = game_plan(check_opponents("minimax:depth=1"), 4, 3, 0)
+    cheap, dear = "plus(safe_piece_count, threats)", "as_score(hand_fit)"
+    free = [evaluate_evaluator(EvaluatorTask(text, 1, plan, LibraryConfig())) for text in (cheap, dear)]
+    charged = [evaluate_evaluator(EvaluatorTask(text, 1, plan, LibraryConfig(), (), 0.05)) for text in (cheap, dear)]
+    assert free[0][4] == 1.0 and free[1][4] > 2
+    for (score, *record, cost), (fitness, *same, same_cost) in zip(free, charged, strict=True):
+        assert record == same and cost == same_cost
+        assert fitness == pytest.approx(score - 0.05 * (cost - 1))
+    assert evaluate_evaluator(EvaluatorTask(dear, 1, plan, LibraryConfig(), (), 0.05)) == charged[1]
+    config = EvaluatorConfig(**{**TINY.as_dict(), "plugins": (), "cost_weight": 0.05, "generations": 1})
+    run = train_evaluator(config, tmp_path / "costed")
+    assert run.config.cost_weight == 0.05 and EvaluatorConfig.from_dict(run.config.as_dict()) == run.config

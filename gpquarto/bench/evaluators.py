@@ -10,20 +10,21 @@ twice: on a Board (``evaluator(board)``, what a player outside a search pays) an
 The search is the fair comparison: the built-in heuristics' last ply evaluates each square once for all the
 pieces given there, while an evolved evaluator is called for every piece given (its value may depend on it).
 :func:`time_per_search` measures that end to end; ``python -m gpquarto bench evaluators --evaluator FILE``
-prints both tables (:func:`evaluator_benchmark`).
+prints both tables (:func:`evaluator_benchmark`), and with ``--games N`` the time per decision of each evaluator's
+``minimax:depth=2`` against plain ``minimax:depth=2`` in N seeded games between them (:func:`time_per_decision`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 from gpquarto.bench.timing import median_rates
 from gpquarto.games.quarto.board import Board
-from gpquarto.games.quarto.tables import CELL_CHARACTERISTICS
 from gpquarto.gp.evaluator import CompiledEvaluator, leaf_positions
+from gpquarto.jobs.matches import run_matches
 from gpquarto.search.heuristics import HEURISTICS
 from gpquarto.search.negamax import Negamax
-from gpquarto.search.tactics import SearchLeaf, threat_counters
+from gpquarto.search.tactics import SearchLeaf
 
 
 def time_per_leaf(
@@ -65,13 +66,6 @@ def time_per_search(
     return {name: 1.0 / rate for name, (rate, _all) in rates.items()}
 
 
-def search_leaf(board: Board) -> SearchLeaf:
-    """``board`` (no piece in hand named yet) as the fast search holds a leaf."""
-    chars = [CELL_CHARACTERISTICS[piece] for piece in board.raw_cells]
-    counters = threat_counters(chars, board.occupied_mask, board.rules)
-    return SearchLeaf(board.rules, list(board.raw_cells), chars, board.occupied_mask, counters)
-
-
 def _leaf_state(leaf: SearchLeaf) -> tuple:
     return leaf.rules, leaf.cells, leaf.chars, leaf.occupied, leaf.counters
 
@@ -92,7 +86,7 @@ def evaluator_benchmark(
     boards = leaf_positions(positions, seed)
     # The search shares a leaf's board facts among the pieces given there; a fresh SearchLeaf per call times the
     # worst case (no sharing).
-    leaves = [(_leaf_state(search_leaf(board)), board.available_mask, board.in_hand) for board in boards]
+    leaves = [(_leaf_state(SearchLeaf.from_board(board)), board.available_mask, board.in_hand) for board in boards]
     on_board: dict[str, Callable[[Board], int]] = {name: HEURISTICS[name].evaluate for name in ("lines", "quarticity")}
     on_board.update(evaluators)
     table: dict[str, dict[str, float]] = {"leaf": time_per_leaf(on_board, boards, repeats=repeats, min_seconds=seconds)}
@@ -114,6 +108,30 @@ def evaluator_benchmark(
     for depth in depths:
         table[f"depth {depth}"] = time_per_search(searches, boards[:search_positions], depth, repeats=repeats)
     return table
+
+
+def time_per_decision(
+    paths: Sequence[str], *, depth: int = 2, games: int = 40, seed: int = 0
+) -> dict[str, tuple[float, float]]:
+    """Mean seconds per decision of ``minimax:depth=D,evaluator=PATH`` and of its opponent ``minimax:depth=D``
+    (``lines``) in a seeded match of ``games`` games between them, for each path: the two are timed side by side,
+    in the same games, so their ratio is fair on a shared machine."""
+    results = run_matches(
+        [(f"minimax:depth={depth},evaluator={path}", f"minimax:depth={depth}", seed) for path in paths], games
+    )
+    return {
+        path: (result.mean_decision_time(0), result.mean_decision_time(1))
+        for path, result in zip(paths, results, strict=True)
+    }
+
+
+def format_decision_times(times: dict[str, tuple[float, float]], depth: int = 2) -> str:
+    """One line per evaluator: its milliseconds per decision in the games, and the ratio to ``minimax:depth=D``."""
+    return "\n".join(
+        f"per decision in games at depth {depth}: {name} {mine * 1e3:.3g} ms, minimax:depth={depth} "
+        f"{theirs * 1e3:.3g} ms ({mine / theirs:.1f}x)"
+        for name, (mine, theirs) in times.items()
+    )
 
 
 def format_evaluator_benchmark(table: dict[str, dict[str, float]]) -> str:

@@ -71,6 +71,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="evaluators: an evaluator file to time beside lines and quarticity (repeatable)",
     )
     parser.add_argument(
+        "--games",
+        type=positive_int,
+        default=None,
+        help="evaluators: also time decisions in that many seeded games of each evaluator's minimax:depth=2 "
+        "against minimax:depth=2 (side by side)",
+    )
+    parser.add_argument(
         "--methods",
         type=lambda text: [name.strip() for name in text.split(",") if name.strip()],
         default=None,
@@ -88,8 +95,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.settings and args.target != "train":
         raise UsageError("--set changes a training setting: it goes with 'bench train' only")
-    if args.evaluators and args.target != "evaluators":
-        raise UsageError("--evaluator goes with 'bench evaluators' only")
+    if (args.evaluators or args.games) and args.target != "evaluators":
+        raise UsageError(f"{'--evaluator' if args.evaluators else '--games'} goes with 'bench evaluators' only")
     if args.target == "learn":
         return run_learn_benchmark(args)
     if args.game != "quarto":
@@ -142,7 +149,12 @@ def run_train_benchmark(args: argparse.Namespace) -> int:
 
 def run_evaluator_benchmark(args: argparse.Namespace) -> int:
     """Time per leaf and per placement search (depths 1 and 2) of each ``--evaluator`` beside ``lines``."""
-    from gpquarto.bench.evaluators import evaluator_benchmark, format_evaluator_benchmark
+    from gpquarto.bench.evaluators import (
+        evaluator_benchmark,
+        format_decision_times,
+        format_evaluator_benchmark,
+        time_per_decision,
+    )
     from gpquarto.gp.evaluator_files import load_evaluator
 
     if not args.evaluators:
@@ -152,6 +164,8 @@ def run_evaluator_benchmark(args: argparse.Namespace) -> int:
     except ValueError as error:
         raise UsageError(str(error)) from None
     print(format_evaluator_benchmark(evaluator_benchmark(evaluators, repeats=args.repeats, seconds=args.seconds / 5)))
+    if args.games:
+        print(format_decision_times(time_per_decision(list(evaluators), games=args.games)))
     return 0
 
 

@@ -167,6 +167,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--depth", type=positive_int, default=None, help="search depth of an evaluator genome's minimax (default 1)"
     )
+    parser.add_argument(
+        "--cost-weight",
+        type=float,
+        default=None,
+        help="evaluator genomes: score taken off per evaluation beyond one per leaf square, counted in the "
+        "fitness games (default 0: no cost term)",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -218,8 +225,9 @@ def run(args: argparse.Namespace) -> int:
         from gpquarto.cli.train_evaluator import run_evaluator
 
         return run_evaluator(args, CONFIG_OPTIONS)
-    if args.depth is not None:
-        raise UsageError("--depth is for --genome evaluator (rule players do not search)")
+    if args.depth is not None or args.cost_weight is not None:
+        option = "--depth" if args.depth is not None else "--cost-weight"
+        raise UsageError(f"{option} is for --genome evaluator (rule players do not search)")
 
     run_dir = Path(args.run_dir)
     if args.resume:

@@ -1,7 +1,7 @@
 """``gpquarto train --genome evaluator --depth D``: the evaluator runs of
 :mod:`gpquarto.training.evaluator_training` (``--generations``, ``--population``, ``--games``,
-``--opponents``, ``--schedule``, ``--seed``, ``--final-games``, ``--plugin``, ``--run-dir``, ``--resume`` and the runner options
-apply; the options of rule training are refused)."""
+``--opponents``, ``--schedule``, ``--seed``, ``--final-games``, ``--cost-weight``, ``--plugin``, ``--run-dir``, ``--resume``
+and the runner options apply; the options of rule training are refused)."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def run_evaluator(args: argparse.Namespace, config_options: Sequence[str]) -> in
     refused = [name for name in RULE_ONLY_OPTIONS if getattr(args, name, None) is not None]
     if refused:
         raise UsageError(f"--{refused[0].replace('_', '-')} is an option of rule training, not of --genome evaluator")
-    options = [name for name in ("depth", *config_options) if name not in RULE_ONLY_OPTIONS]
+    options = [name for name in ("depth", "cost_weight", *config_options) if name not in RULE_ONLY_OPTIONS]
     given = {name: getattr(args, name) for name in options if getattr(args, name, None) is not None}
     if "plugins" in given:
         given["plugins"] = tuple(str(Path(plugin).resolve()) for plugin in given["plugins"])

@@ -28,19 +28,27 @@ Example::
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from deap import gp
 
 from gpquarto.games.quarto.board import Board, BoardView
 from gpquarto.games.quarto.pieces import CHARACTERISTICS
-from gpquarto.gp.compiler import compile_tree
-from gpquarto.gp.features import Features, LeafFeatures
+from gpquarto.gp.compiler import compile_tree, is_branching
+from gpquarto.gp.features import (
+    GIVEN_CHARACTERISTIC,
+    GIVEN_NOTHING,
+    GIVEN_PIECE,
+    Features,
+    LeafFeatures,
+    given_piece_reads,
+)
 from gpquarto.gp.genome import GenomeFitness
-from gpquarto.gp.primitives import PrimitiveLibrary
+from gpquarto.gp.primitives import PrimitiveInfo, PrimitiveLibrary
 from gpquarto.gp.textform import format_tree, parse_tree
 from gpquarto.gp.types import Score
-from gpquarto.search.heuristics import HEURISTIC_LIMIT, Heuristic
+from gpquarto.search.heuristics import ALL_ATTRIBUTES, HEURISTIC_LIMIT, Heuristic
 from gpquarto.search.tactics import SearchLeaf, threat_characteristics
 
 #: Root type of an evaluator tree.
@@ -117,29 +125,95 @@ class EvaluatorGenome:
 
 
 class CompiledEvaluator:
-    """An evaluator genome compiled once: ``evaluator(board)`` is the clamped score for the player to move."""
+    """An evaluator genome compiled once: ``evaluator(board)`` is the clamped score for the player to move.
+
+    At the fast search's leaves (:meth:`leaf_reading`) it also says which attributes of the piece in hand the
+    value depended on, from the marks of its primitives (:func:`~gpquarto.gp.features.reads_given_piece`): a tree
+    whose primitives read nothing of it is the same for every safe piece given at a leaf, and the search
+    evaluates it once per square, as it does the built-in heuristics.
+    """
 
     def __init__(self, genome: EvaluatorGenome, library: PrimitiveLibrary, *, name: str = "evolved") -> None:
         self.genome = genome
         self.name = name
         self._tree = compile_tree(genome.tree, library)
+        specs = [library.get(node.name) for node in genome.tree]
+        reads = [given_piece_reads(spec.function, spec.uses_features) for spec in specs]
+        #: True when some node may read the piece in hand at a search leaf (else every piece given there is alike).
+        self.reads_given_piece = any(what != GIVEN_NOTHING for what in reads)
+        #: True when every evaluation reads all of it (a node that reads it is outside every conditional branch).
+        self.always_reads_given_piece = any(
+            what == GIVEN_PIECE and always for what, always in zip(reads, _always_evaluated(specs), strict=True)
+        )
+        self._noting_tree = compile_tree(genome.tree, library, _noting) if self.reads_given_piece else self._tree
 
     def raw(self, board: Board | BoardView) -> int:
         """The tree's value for ``board`` (not clamped)."""
         return self._tree(Features(board))
 
     def __call__(self, board: Board | BoardView) -> int:
-        value = self._tree(Features(board))
-        return -HEURISTIC_LIMIT if value < -HEURISTIC_LIMIT else HEURISTIC_LIMIT if value > HEURISTIC_LIMIT else value
+        return _clamp(self._tree(Features(board)))
 
     def leaf(self, leaf: SearchLeaf, available: int, in_hand: int) -> int:
         """The clamped score of a leaf of the fast search (equal to ``self(board)`` for the same position)."""
-        value = self._tree(LeafFeatures(leaf, available, in_hand))
-        return -HEURISTIC_LIMIT if value < -HEURISTIC_LIMIT else HEURISTIC_LIMIT if value > HEURISTIC_LIMIT else value
+        return _clamp(self._tree(LeafFeatures(leaf, available, in_hand)))
+
+    def leaf_reading(self, leaf: SearchLeaf, available: int, in_hand: int) -> tuple[int, int]:
+        """:meth:`leaf`, and the attributes (a 4-bit mask) of ``in_hand`` that the value depended on: where ``in_hand``
+        is a safe piece just given, the value is the same for every safe piece that agrees with it on them."""
+        if not self.reads_given_piece:
+            return _clamp(self._tree(LeafFeatures(leaf, available, in_hand))), 0
+        if self.always_reads_given_piece:
+            return _clamp(self._tree(LeafFeatures(leaf, available, in_hand))), ALL_ATTRIBUTES
+        features = LeafFeatures(leaf, available, in_hand)
+        value = _clamp(self._noting_tree(features))
+        return value, features.read
 
     def heuristic(self) -> Heuristic:
         """This evaluation as a search heuristic (it scores for the player to move), with its fast leaf form."""
-        return Heuristic(f"evaluator:{self.name}", self, credits_searcher=False, leaf=self.leaf)
+        return Heuristic(f"evaluator:{self.name}", self, credits_searcher=False, leaf=self.leaf_reading)
+
+
+def _always_evaluated(specs: list[PrimitiveInfo]) -> list[bool]:
+    """For each node of a tree (its specs in prefix order), whether every evaluation evaluates it: not inside a branch of a
+    conditional (a primitive marked :func:`~gpquarto.gp.compiler.branches` evaluates only the child it picks)."""
+    always: list[bool] = []
+    pending: list[list[bool]] = []  # for each open node, the flags of its children still to come
+    for spec in specs:
+        flag = pending[-1].pop(0) if pending else True
+        while pending and not pending[-1]:
+            pending.pop()
+        always.append(flag)
+        if spec.arg_types:
+            branching = is_branching(spec.function)
+            pending.append([flag] + [flag and not branching] * (len(spec.arg_types) - 1))
+    return always
+
+
+def _noting(spec: PrimitiveInfo, children: list, closure: Callable) -> Callable:
+    """``closure`` made to note in the leaf features' ``read`` what its primitive reads of the piece in hand."""
+    what = given_piece_reads(spec.function, spec.uses_features)
+    if what == GIVEN_PIECE:
+
+        def node(features: LeafFeatures) -> object:
+            features.read = ALL_ATTRIBUTES
+            return closure(features)
+
+        return node
+    if what == GIVEN_CHARACTERISTIC:
+        function, first, rest = spec.function, children[0], children[1:]
+
+        def node(features: LeafFeatures) -> object:
+            characteristic = first(features)
+            features.read |= 1 << (characteristic & 3)  # characteristics c and c + 4 are the values of attribute c
+            return function(features, characteristic, *[child(features) for child in rest])
+
+        return node
+    return closure  # nothing of the piece, or noted by the facts it reads (GIVEN_NOTED)
+
+
+def _clamp(value: int) -> int:
+    return -HEURISTIC_LIMIT if value < -HEURISTIC_LIMIT else HEURISTIC_LIMIT if value > HEURISTIC_LIMIT else value
 
 
 def leaf_positions(count: int, seed: int = 0) -> list[Board]:

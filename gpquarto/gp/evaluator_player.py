@@ -1,8 +1,11 @@
-"""Searching players that evaluate with an evolved evaluator: ``minimax:depth=2,evaluator=FILE``.
+"""Searching players that evaluate with an evolved evaluator: ``minimax:depth=2,evaluator=FILE``,
+``mcts:iterations=500,evaluator=FILE``.
 
-The spec is the ``minimax`` player's (:mod:`gpquarto.players.minimax`: every option works the same) with one
-more parameter, ``evaluator``, naming a saved evaluator file (:mod:`gpquarto.gp.evaluator_files`) or a learned
-Quarto player (``learned_player.npz``, :mod:`gpquarto.learned.evaluator`); the evaluator takes the place of ``heuristic`` at the leaves of the same negamax (giving both is refused). The
+The spec is the ``minimax`` or ``mcts`` player's (:mod:`gpquarto.players.minimax`, :mod:`gpquarto.players.mcts`:
+every option works the same) with one more parameter, ``evaluator``, naming a saved evaluator file
+(:mod:`gpquarto.gp.evaluator_files`) or a learned Quarto player (``learned_player.npz``,
+:mod:`gpquarto.learned.evaluator`); the evaluator takes the place of ``heuristic`` at the leaves of the same
+negamax, or of the playouts of the tree search (giving both is refused). The
 evaluator scores for the player to move. :func:`gpquarto.resolve.make_player` sends such specs here, so they
 work wherever a player spec does. A path with a comma cannot be written in a spec.
 """
@@ -21,7 +24,7 @@ from gpquarto.players.registry import make_named_player, parse_spec
 #: The spec parameter that names an evaluator file.
 EVALUATOR_PARAMETER = "evaluator"
 #: Players that accept an evaluator (they search with a heuristic).
-SEARCHING_PLAYERS = ("minimax",)
+SEARCHING_PLAYERS = ("minimax", "mcts")
 
 
 def is_evaluator_spec(spec: str) -> bool:

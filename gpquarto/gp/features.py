@@ -20,6 +20,7 @@ from gpquarto.games.quarto.lines import ALL_SQUARES_MASK, CLASSIC_LINES, SQUARE_
 from gpquarto.games.quarto.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE, PIECE_COUNT
 from gpquarto.games.quarto.tables import CLASSIC_LINE_MASKS as NAMED_LINE_MASKS
 from gpquarto.search import tactics
+from gpquarto.search.heuristics import ALL_ATTRIBUTES
 from gpquarto.search.tactics import SearchLeaf
 
 T = TypeVar("T")
@@ -256,6 +257,11 @@ class Features:
         return MEMBERS[mask]
 
     @cached_fact
+    def safe_square_count(self) -> int:
+        """How many :attr:`safe_squares` there are."""
+        return len(self.safe_squares)
+
+    @cached_fact
     def tightest_safe_square(self) -> int:
         """The safe square after which the fewest (but at least one) safe pieces are left to give, lowest on ties;
         ``NO_ACTION`` (-1) when there is none or a choice is due. Winning squares are not considered."""
@@ -279,6 +285,43 @@ class Features:
         return tactics.threat_line_count(self.board)
 
 
+# ---------------------------------------------------------------------- what a primitive reads of the given piece
+#: Marks for what a primitive reads of the piece given at a search leaf (:func:`reads_given_piece`): nothing (its
+#: value is the same whichever safe piece was given), whether it has its first child's characteristic, only
+#: facts that note what they read of it (:meth:`LeafFeatures.given_piece_fact`), or anything of it (the default
+#: of a primitive that reads the features).
+GIVEN_NOTHING, GIVEN_CHARACTERISTIC, GIVEN_NOTED, GIVEN_PIECE = "nothing", "characteristic", "noted", "piece"
+_GIVEN_MARK = "__gp_given_piece__"
+
+
+def reads_given_piece(what: str) -> Callable[[Callable[..., T]], Callable[..., T]]:
+    """Mark a primitive (put it under ``@primitive``) with what it reads of the piece given at a search leaf.
+
+    At a leaf of the fast search the piece in hand is a *given* piece: safe (it completes no threat line) and no
+    longer among the pieces left. ``GIVEN_NOTHING`` promises the same value for every safe piece given at that
+    board: the primitive reads the board, or the pieces left only in ways a safe piece cannot change (how many
+    are left or safe, which threat lines some piece left completes). ``GIVEN_CHARACTERISTIC``: it reads whether
+    the given piece has the characteristic of its first child, and nothing else of it. ``GIVEN_NOTED``: it reads
+    the piece only through facts that note what they read (:attr:`Features.safe_square_count`). The search then evaluates
+    a tree once for all the pieces that agree on what it read (:meth:`~gpquarto.gp.evaluator.CompiledEvaluator.leaf`),
+    so a wrong mark changes the search: tests check every mark against evaluations with each piece.
+    """
+    if what not in (GIVEN_NOTHING, GIVEN_CHARACTERISTIC, GIVEN_NOTED, GIVEN_PIECE):
+        raise ValueError(f"unknown mark {what!r} (use GIVEN_NOTHING, GIVEN_CHARACTERISTIC, GIVEN_NOTED or GIVEN_PIECE)")
+
+    def mark(function: Callable[..., T]) -> Callable[..., T]:
+        setattr(function, _GIVEN_MARK, what)
+        return function
+
+    return mark
+
+
+def given_piece_reads(function: Callable[..., object], uses_features: bool) -> str:
+    """What a primitive's ``function`` reads of the piece given at a search leaf: its mark; unmarked, nothing
+    when it does not read the features, else anything (``GIVEN_PIECE``, the safe default for plugins)."""
+    return getattr(function, _GIVEN_MARK, GIVEN_PIECE if uses_features else GIVEN_NOTHING)
+
+
 class LeafFeatures(Features):
     """The facts of a leaf of the fast search (:class:`~gpquarto.search.tactics.SearchLeaf`, with the pieces left
     ``available`` and ``in_hand`` to place), equal to ``Features`` of the same position but cheaper: the tactical
@@ -294,6 +337,24 @@ class LeafFeatures(Features):
         self.occupied = leaf.occupied
         self.available = available
         self._memo = {}
+        #: The attributes (bits) of the piece in hand that the facts read so far depended on (see
+        #: :meth:`given_piece_fact`; an evolved evaluation adds what its primitives read).
+        self.read = 0
+
+    def given_piece_fact(self, name: str, values_of: Callable[[SearchLeaf, int, tuple[int, ...]], list[int]]) -> int:
+        """A fact that depends on the piece in hand, noting in :attr:`read` whether it did here: the leaf computes it
+        once for every piece that could be given there (``values_of(leaf, pieces, given)``, see
+        :meth:`~gpquarto.search.tactics.SearchLeaf.given_values`), and the fact reads nothing of the piece when they
+        all agree (most leaves: a search then evaluates once for all of them)."""
+        value, same = self.leaf.given_values(name, self.available | 1 << self.in_hand, self.in_hand, values_of)
+        if not same:
+            self.read = ALL_ATTRIBUTES
+        return value
+
+    @cached_fact
+    def safe_square_count(self) -> int:
+        """How many :attr:`safe_squares` there are (see :meth:`given_piece_fact`)."""
+        return self.given_piece_fact("safe_square_count", SearchLeaf.safe_square_counts)
 
     @cached_fact
     def board(self) -> Board:  # type: ignore[override]

@@ -10,6 +10,10 @@ Playouts run on the engine's internals in tight loops: ``random`` is the engine'
 piece that wins at once while a safe one exists; it keeps threat counters up to date per placement instead of
 rescanning the lines (the same draws and results as a rescan: tests check it against the kept reference).
 
+``heuristic``: score the new leaf of each iteration with a heuristic instead of playing it out
+(:mod:`gpquarto.players.mcts_leaves`; ``scale`` turns scores into rewards); an evolved evaluator gets there as
+``mcts:iterations=N,evaluator=FILE`` (:mod:`gpquarto.gp.evaluator_player`). Empty (the default): playouts.
+
 ``solver_below``: once at most that many squares are empty, the exact solver decides (as the ``solver``
 player does: :class:`~gpquarto.players.solver_player.SolverPlayer`); 0 (the default) never.
 
@@ -36,8 +40,10 @@ from gpquarto.games.quarto.tables import (
     UNSAFE_OF_COUNTERS,
 )
 from gpquarto.players.base import QuartoPlayer
+from gpquarto.players.mcts_leaves import leaf_reward
 from gpquarto.players.registry import register_player
 from gpquarto.players.solver_player import SolverPlayer
+from gpquarto.search.heuristics import get_heuristic
 from gpquarto.search.tactics import threat_counters
 
 #: The most iterations and seconds a spec may ask for per decision (far beyond any useful search).
@@ -118,7 +124,15 @@ class _Node:
         self.untried = list(board.legal_actions())
 
 
-@register_player("mcts", limits={"iterations": (1, MAX_ITERATIONS), "time": (0, MAX_SECONDS), "exploration": (0, 100)})
+@register_player(
+    "mcts",
+    limits={
+        "iterations": (1, MAX_ITERATIONS),
+        "time": (0, MAX_SECONDS),
+        "exploration": (0, 100),
+        "scale": (0.01, 1000),
+    },
+)
 class MCTSPlayer(QuartoPlayer):
     """UCT search with random or novice playouts; optional exact solver near the end."""
 
@@ -131,6 +145,8 @@ class MCTSPlayer(QuartoPlayer):
         exploration: float = 1.4,
         playout: str = "random",
         solver_below: int = 0,
+        heuristic: str = "",
+        scale: float = 10.0,
         seed: int | None = None,
     ) -> None:
         if iterations < 1:
@@ -143,11 +159,16 @@ class MCTSPlayer(QuartoPlayer):
             raise ValueError(f"playout must be one of {', '.join(PLAYOUTS)}, got {playout!r}")
         if not 0 <= solver_below <= SQUARE_COUNT:
             raise ValueError(f"solver_below must be 0..16 (empty squares), got {solver_below}")
+        if not scale > 0:
+            raise ValueError(f"scale must be > 0, got {scale}")
         self.iterations = iterations
         self.time = time
         self.exploration = exploration
         self.playout = playout
         self._playout = PLAYOUTS[playout]
+        #: The leaf evaluation in place of playouts (None: playouts).
+        self.heuristic = get_heuristic(heuristic) if heuristic else None
+        self.scale = scale
         self._rng = random.Random(seed)
         self._solver = SolverPlayer(empties=solver_below, seed=seed) if solver_below > 0 else None
         #: Iterations run by the last search and overall, and tree nodes built overall (for benchmarks).
@@ -185,6 +206,8 @@ class MCTSPlayer(QuartoPlayer):
         rng = self._rng
         random_float = rng.random
         playout = self._playout
+        heuristic = self.heuristic
+        searcher = root_board.player
         exploration = self.exploration
         log = math.log
         sqrt = math.sqrt
@@ -227,14 +250,15 @@ class MCTSPlayer(QuartoPlayer):
                 node.children.append(child)
                 nodes += 1
                 path.append(child)
-            winner = playout(board, rng)
+            if heuristic is None or board.is_over():
+                winner = playout(board, rng)
+                player, reward = (0, 0.5) if winner == NO_WINNER else (winner, 1.0)
+            else:
+                player, reward = leaf_reward(board, heuristic, searcher=searcher, scale=self.scale)
             for visited in path:
                 visits = visited.visits + 1
                 visited.visits = visits
-                if winner == visited.mover:
-                    visited.reward += 1.0
-                elif winner == NO_WINNER:
-                    visited.reward += 0.5
+                visited.reward += reward if visited.mover == player else 1.0 - reward
                 visited.mean = visited.reward / visits
                 visited.root = sqrt(visits)
         self.last_iterations = iteration

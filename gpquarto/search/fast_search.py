@@ -5,7 +5,9 @@ The search runs on the characteristic set of each cell, bit masks, the threat co
 :mod:`gpquarto.games.quarto.tables` updated per placement and an int key built incrementally, instead of a
 Board. The last ply is not searched piece by piece: after a placement every safe piece to give leads to the
 same leaf value for ``wins``, ``lines`` and ``quarticity``, so each square is evaluated once, from per-square
-plans shared by all the pieces placed there. :class:`~gpquarto.search.negamax.Negamax` owns the transposition
+plans shared by all the pieces placed there. An evolved evaluation says which attributes of the piece given it
+read (``Heuristic.leaf``), and is evaluated once for all the safe pieces that agree on them: once per square
+when it reads nothing of the piece. :class:`~gpquarto.search.negamax.Negamax` owns the transposition
 table, the node count and the heuristic, and hands this module the searches it can take (its docstring says
 which); values and best root moves are those of its generic search (tests check them against the kept
 pre-issue-8 implementation).
@@ -29,6 +31,7 @@ from gpquarto.games.quarto.tables import (
     UNSAFE_OF_COUNTERS,
 )
 from gpquarto.search.heuristics import (
+    ALL_ATTRIBUTES,
     HEURISTIC_LIMIT,
     Heuristic,
     guaranteed_loss,
@@ -55,6 +58,8 @@ class SearchOwner(Protocol):
 
     heuristic: Heuristic
     nodes: int
+    evaluated_squares: int
+    evaluations: int
     use_table: bool
     table_limit: int
     table: dict[tuple[tuple[int, ...], int], tuple[int, int, int, int]]
@@ -235,9 +240,12 @@ class FastSearch:
         return last_ply
 
     def _make_evaluator(self):
-        """An evolved evaluation (``Heuristic.leaf``) at every leaf: unlike the built-in heuristics its value may
-        depend on the piece given, so each safe piece is evaluated; the board after the placement is shared by
-        them (:class:`~gpquarto.search.tactics.SearchLeaf`: its square plans are computed once)."""
+        """An evolved evaluation (``Heuristic.leaf``) at every leaf. Unlike the built-in heuristics its value may
+        depend on the piece given, so the safe pieces are evaluated one by one, except where the evaluation says it
+        read none of the attributes that tell two of them apart: the value found for one piece is the value of
+        every piece that agrees with it on the attributes read (all of them, when it read nothing of the piece).
+        The board after the placement is shared by them (:class:`~gpquarto.search.tactics.SearchLeaf`: its square
+        plans are computed once)."""
         owner = self.owner
         chars, cells = self.chars, self.cells
         evaluate = owner.heuristic.leaf
@@ -258,12 +266,28 @@ class FastSearch:
                 return -(WIN_SCORE + (16 - occupied.bit_count()) - 1), [_lowest(available)]
             chars[square], cells[square] = own, piece
             leaf = SearchLeaf(search.rules, cells, chars, occupied | 1 << square, after)
+            owner.evaluated_squares += 1
             value, pieces = -INFINITY, []
             order = MEMBERS[safe]
             if cut and square == killer[0] and safe >> killer[1] & 1:
                 order = (killer[1], *(given for given in order if given != killer[1]))
+            known = []  # (attributes read, their values in the piece evaluated, its score) at this leaf
             for given in order:
-                score = -evaluate(leaf, available ^ (1 << given), given)
+                for read, agreed, found in known:
+                    if given & read == agreed:
+                        score = found
+                        break
+                else:
+                    score, read = evaluate(leaf, available ^ (1 << given), given)
+                    owner.evaluations += 1
+                    score = -score
+                    if not read:  # the same for every safe piece given here
+                        value, pieces = score, list(order)
+                        if cut and score >= beta:
+                            killer[:] = square, given
+                        break
+                    if read != ALL_ATTRIBUTES:
+                        known.append((read, given & read, score))
                 if score > value:
                     value, pieces = score, [given]
                     if cut and score >= beta:

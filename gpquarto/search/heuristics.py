@@ -37,6 +37,8 @@ from gpquarto.search.tactics import (
 
 #: Largest absolute value a heuristic may return; proven wins and losses are scored beyond it.
 HEURISTIC_LIMIT = 100
+#: The four attributes of a piece (its bits): what a leaf evaluation that may read anything of the piece reads.
+ALL_ATTRIBUTES = 0b1111
 
 
 @dataclass(frozen=True)
@@ -44,15 +46,18 @@ class Heuristic:
     """A named evaluation and whose score it is: the player to move's, or the searching player's.
 
     ``leaf``, when given, is the same evaluation read from the fast search's own state instead of a Board:
-    ``leaf(position, available, in_hand)`` with the board as a :class:`~gpquarto.search.tactics.SearchLeaf`,
-    the mask of the pieces left and the piece in hand; it must equal ``evaluate`` on that position (the
-    search then runs its fast form, :mod:`gpquarto.search.negamax`). Evolved evaluators provide it.
+    ``leaf(position, available, in_hand) -> (value, read)`` with the board as a
+    :class:`~gpquarto.search.tactics.SearchLeaf`, the mask of the pieces left and the piece in hand; ``value``
+    must equal ``evaluate`` on that position (the search then runs its fast form, :mod:`gpquarto.search.negamax`),
+    and ``read`` is the mask of the attributes (bits) of ``in_hand`` it depended on (:data:`ALL_ATTRIBUTES` when
+    unsure): the search gives the same value to every safe piece that agrees with ``in_hand`` on them. Evolved
+    evaluators provide it.
     """
 
     name: str
     evaluate: Callable[[Board], int]
     credits_searcher: bool = False
-    leaf: Callable[[SearchLeaf, int, int], int] | None = None
+    leaf: Callable[[SearchLeaf, int, int], tuple[int, int]] | None = None
 
 
 def wins_only(board: Board) -> int:

@@ -112,6 +112,10 @@ class Negamax:
         self.ordering = ordering
         self.table_limit = table_limit
         self.nodes = 0
+        #: Squares whose leaves an evolved evaluation scored at the fast search's last ply, and the evaluations it
+        #: took (one per square when the evaluation read nothing of the piece given: see fast_search).
+        self.evaluated_squares = 0
+        self.evaluations = 0
         self.table: dict[tuple[tuple[int, ...], int], tuple[int, int, int, int]] = {}
         self._root_move = -1
         self._root_ties: list[int] = []

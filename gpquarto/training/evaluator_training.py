@@ -5,7 +5,8 @@ player at ``depth`` plays when it evaluates its leaves with the tree (:mod:`gpqu
 against an opponent mix (default: ``minimax:depth=D``, the hand-written ``lines`` heuristic at the same depth),
 with the fitness games of rule training (:func:`~gpquarto.training.fitness.game_plan`: every genome of a
 generation plays the same seeded games, both seats). Fitness is ``(score, size)``: score first, the smaller
-tree on a tie. Each generation keeps its ``elite`` best, then fills up with tournament winners bred by subtree
+tree on a tie; with ``cost_weight`` the score pays for the evaluations the tree costs per leaf square (counted:
+:func:`evaluate_evaluator`). Each generation keeps its ``elite`` best, then fills up with tournament winners bred by subtree
 crossover, subtree mutation, node replacement and shrinking (:mod:`gpquarto.gp.variation`).
 
 Reproducibility: every random choice of a generation comes from a ``random.Random`` seeded from (run seed,
@@ -86,6 +87,9 @@ class EvaluatorConfig:
     final_games: int = 200
     #: How many generations' bests (the best scores, one per generation) replay the final games.
     hall_of_fame: int = 5
+    #: Score taken off per evaluation beyond one per leaf square (:func:`evaluate_evaluator`): 0, the default, is
+    #: no cost term; 0.01 takes 5 points of score from a tree evaluated for each of six pieces given.
+    cost_weight: float = 0.0
 
     def __post_init__(self) -> None:
         for name, least in (
@@ -104,6 +108,8 @@ class EvaluatorConfig:
             raise ValueError(f"games and final_games must be even (both seats), got {self.games}, {self.final_games}")
         if not 0 <= self.elite < self.population:
             raise ValueError(f"elite must be 0..population-1, got {self.elite}")
+        if not (isinstance(self.cost_weight, (int, float)) and 0 <= self.cost_weight <= 1):
+            raise ValueError(f"cost_weight must be 0..1, got {self.cost_weight!r}")
         if not (0 <= self.crossover <= 1 and 0 <= self.mutation <= 1):
             raise ValueError("crossover and mutation are probabilities (0..1)")
         check_opponents(self.opponent_mix)
@@ -145,6 +151,8 @@ class EvaluatorTask:
     library: LibraryConfig
     #: The trees (text) that ``hof`` games are played against, searched at the same depth, best first.
     hall_of_fame: tuple[str, ...] = ()
+    #: :attr:`EvaluatorConfig.cost_weight`.
+    cost_weight: float = 0.0
 
 
 _SEARCHERS: dict[tuple[str, int, LibraryConfig], Player] = {}
@@ -164,9 +172,15 @@ def evaluator_searcher(text: str, depth: int, library: LibraryConfig) -> Player:
     return player
 
 
-def evaluate_evaluator(task: EvaluatorTask) -> tuple[float, int, int, int]:
-    """(score, wins, draws, losses) of a ``minimax`` at the task's depth that evaluates with the task's tree;
-    ``hof`` opponents are the same searcher with a hall of fame member's tree."""
+def evaluate_evaluator(task: EvaluatorTask) -> tuple[float, int, int, int, float]:
+    """(fitness, wins, draws, losses, cost) of a ``minimax`` at the task's depth that evaluates with the task's
+    tree; ``hof`` opponents are the same searcher with a hall of fame member's tree.
+
+    The cost is the evaluations per leaf square of the tree's own searches in those games (1 when it reads nothing
+    of the piece given, up to the number of safe pieces when it reads all of it: see
+    :mod:`gpquarto.search.fast_search`); counted, not timed, so it is the same on every machine and run. The
+    fitness is the score (wins and half the draws, per game) less ``cost_weight`` times the cost beyond 1.
+    """
     library = get_library(task.library)
     evaluator = CompiledEvaluator(EvaluatorGenome.from_text(task.tree, library), library)
     player = searching_player("minimax", {"depth": str(task.depth)}, evaluator, seed=0)
@@ -176,7 +190,10 @@ def evaluate_evaluator(task: EvaluatorTask) -> tuple[float, int, int, int]:
         task.hall_of_fame,
         member_player=lambda text: evaluator_searcher(text, task.depth, task.library),
     )
-    return (wins + draws / 2) / len(task.games), wins, draws, losses
+    search = player.search
+    cost = search.evaluations / search.evaluated_squares if search.evaluated_squares else 1.0
+    score = (wins + draws / 2) / len(task.games)
+    return score - task.cost_weight * (cost - 1.0), wins, draws, losses, cost
 
 
 @dataclass
@@ -209,7 +226,7 @@ class EvaluatorEvolution:
         )
         library = LibraryConfig(plugins=config.plugins)
         hall = tuple(text for text, *_ in self.hall_of_fame())  # as it stands before this generation
-        tasks = [EvaluatorTask(text, config.depth, plan, library, hall) for text in self.population]
+        tasks = [EvaluatorTask(text, config.depth, plan, library, hall, config.cost_weight) for text in self.population]
         results = runner.map(evaluate_evaluator, tasks)
         sizes = [len(EvaluatorGenome.from_text(text, get_library(library)).tree) for text in self.population]
         ranked = sorted(range(len(tasks)), key=lambda index: (-results[index][0], sizes[index], index))
@@ -314,12 +331,15 @@ class EvaluatorEvolution:
         library = LibraryConfig(plugins=config.plugins)
         hall = tuple(text for text, *_ in members)
         results = runner.map(
-            evaluate_evaluator, [EvaluatorTask(text, config.depth, plan, library, hall) for text, *_ in members]
+            evaluate_evaluator,
+            [EvaluatorTask(text, config.depth, plan, library, hall, config.cost_weight) for text, *_ in members],
         )
         best = min(range(len(members)), key=lambda index: (-results[index][0], members[index][2], members[index][3]))
         text, training_score, size, generation = members[best]
-        score, wins, draws, losses = results[best]
+        score, wins, draws, losses, cost = results[best]
         fitness = {"score": score, "wins": wins, "draws": draws, "losses": losses, "games": config.final_games}
+        if config.cost_weight:  # the score less the cost term chose it; keep both
+            fitness.update(fitness=score, score=(wins + draws / 2) / config.final_games, evaluations_per_square=cost)
         return text, {**fitness, "size": size, "generation": generation, "training_score": training_score}
 
 
