@@ -68,6 +68,30 @@ def test_same_seed_same_run_and_resume_is_bit_identical(tmp_path):
     assert (tmp_path / "a" / "fitness.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def test_a_run_interrupted_after_a_generation_resumes_bit_identically(tmp_path):
+    """Stopped by an error after its second generation's checkpoint (as a kill would leave it), then resumed."""
+    config = evaluator_config(generations=4, final_games=2, opponents="minimax:depth=1,hof")
+    train(config, tmp_path / "straight", best_player_copy=None)
+
+    class Stop(Exception):
+        pass
+
+    def stop_after_two(evolution, row: dict) -> None:
+        if row["generation"] == 1:
+            raise Stop
+
+    with pytest.raises(Stop):
+        train(config, tmp_path / "stopped", best_player_copy=None, on_generation=stop_after_two)
+    stopped = open_run(tmp_path / "stopped")
+    assert stopped.generations_done == 2 and not stopped.finished
+    assert resume(tmp_path / "stopped").trained_now == 2
+    assert state_of(tmp_path / "stopped") == state_of(tmp_path / "straight")
+    for name in ("logbook.csv", "hall_of_fame.txt", "fitness.png"):
+        assert (tmp_path / "stopped" / name).read_bytes() == (tmp_path / "straight" / name).read_bytes(), name
+    saved = [json.loads((tmp_path / run / "best_evaluator.json").read_text()) for run in ("stopped", "straight")]
+    assert saved[0]["tree"] == saved[1]["tree"] and saved[0]["fitness"] == saved[1]["fitness"]
+
+
 def test_the_number_of_workers_does_not_change_the_run(tmp_path):
     config = evaluator_config(generations=2, games=2, seed=2, final_games=2, opponents="minimax:depth=1,hof")
     with make_runner(2) as runner:
@@ -156,6 +180,8 @@ def test_the_cli_trains_an_evaluator_and_refuses_rule_options(tmp_path, capsys):
         ["train", "--cost-weight", "0.1", "--run-dir", str(tmp_path / "y")],
         ["train", "--genome", "evaluator", "--cost-weight", "2", "--run-dir", str(tmp_path / "y")],
         ["train", "--genome", "evaluator", "--depth", "9", "--run-dir", str(tmp_path / "y")],
+        ["experiment", "--set", "genome=trees", "--out", str(tmp_path / "y")],
+        ["experiment", "--set", "genome=evaluator", "--set", "depth=7", "--out", str(tmp_path / "y")],
         ["train", "--genome", "evaluator", "--games", "3", "--run-dir", str(tmp_path / "z")],
         ["train", "--genome", "evaluator", "--run-dir", str(run), "--quiet"],
         ["train", "--resume", "--depth", "2", "--run-dir", str(run), "--quiet"],
@@ -164,6 +190,14 @@ def test_the_cli_trains_an_evaluator_and_refuses_rule_options(tmp_path, capsys):
         capsys.readouterr()
         assert main(arguments) == 2, arguments
         one_line_error(capsys)
+    for arguments in (  # refused by the option parser
+        ["train", "--genome", "evaluator", "--depth", "0", "--run-dir", str(tmp_path / "y")],
+        ["train", "--genome", "trees", "--run-dir", str(tmp_path / "y")],
+    ):
+        with pytest.raises(SystemExit) as stopped:
+            main(arguments)
+        assert stopped.value.code == 2
+        assert capsys.readouterr().err.strip().splitlines()[-1].startswith("gpquarto train: error: argument --")
     assert not (tmp_path / "x").exists() and not (tmp_path / "y").exists()
 
 
