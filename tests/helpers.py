@@ -12,6 +12,7 @@ from pathlib import Path
 
 from gpquarto.games.quarto.board import Board
 from gpquarto.games.quarto.lines import Rules
+from gpquarto.players.base import QuartoPlayer
 
 #: The public raw state of a Board (everything but its history), as search code reads it.
 RAW_STATE_FIELDS = (
@@ -24,6 +25,18 @@ RAW_STATE_FIELDS = (
     "winner_index",
     "placed_count",
 )
+
+
+class LowestPlayer(QuartoPlayer):
+    """Deterministic: lowest legal piece, lowest legal square."""
+
+    name = "lowest"
+
+    def choose_piece(self, board):
+        return board.legal_pieces()[0]
+
+    def place_piece(self, board, piece):
+        return board.legal_squares()[0]
 
 
 def play_randomly(rng: random.Random, actions: int, rules: Rules | str = Rules.CLASSIC) -> Board:

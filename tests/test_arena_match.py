@@ -9,21 +9,9 @@ import pytest
 
 from gpquarto.arena import play_match, wilson_interval
 from gpquarto.jobs.matches import run_match
-from gpquarto.players.base import QuartoPlayer
 from gpquarto.resolve import make_player
 from gpquarto.runner import make_runner
-
-
-class LowestPlayer(QuartoPlayer):
-    """Deterministic: lowest legal piece, lowest legal square."""
-
-    name = "lowest"
-
-    def choose_piece(self, board):
-        return board.legal_pieces()[0]
-
-    def place_piece(self, board, piece):
-        return board.legal_squares()[0]
+from tests.helpers import LowestPlayer
 
 
 class Cheater(LowestPlayer):

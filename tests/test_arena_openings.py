@@ -13,20 +13,8 @@ from gpquarto.arena.openings import MAX_OPENING_PLIES, opening_seed, random_open
 from gpquarto.arena.record import GameRecord
 from gpquarto.games.registry import get_game
 from gpquarto.jobs.matches import run_match
-from gpquarto.players.base import QuartoPlayer
 from gpquarto.runner import make_runner
-
-
-class LowestPlayer(QuartoPlayer):
-    """Deterministic: lowest legal piece, lowest legal square."""
-
-    name = "lowest"
-
-    def choose_piece(self, board):
-        return board.legal_pieces()[0]
-
-    def place_piece(self, board, piece):
-        return board.legal_squares()[0]
+from tests.helpers import LowestPlayer
 
 
 class HighestPlayer(LowestPlayer):

@@ -95,6 +95,31 @@ def lowest(counts: dict[int, int], wanted) -> int:
     return min((key for key, value in counts.items() if wanted(value)), default=NO_ACTION)
 
 
+def hand_fit(board: Board, square: int) -> int:
+    """Pieces on the fullest line through ``square`` (neither empty nor full) whose pieces all have a characteristic
+    that the piece in hand has too; 0 when there is none."""
+    best = 0
+    for line in board.rules.lines:
+        pieces = [board.piece_at(s) for s in line if board.piece_at(s) != NO_PIECE]
+        if square in line and 0 < len(pieces) < 4:
+            shared = CHARACTERISTICS[board.in_hand]
+            for piece in pieces:
+                shared &= CHARACTERISTICS[piece]
+            if shared:
+                best = max(best, len(pieces))
+    return best
+
+
+def best_fitting(board: Board, counts: dict[int, int], wanted) -> int:
+    """Of the squares whose count is ``wanted``, the one where the piece in hand fits the fullest line, lowest on
+    ties (a plain loop over the squares in order, keeping a strictly better fit)."""
+    best, best_fit = NO_ACTION, -1
+    for square in range(16):
+        if square in counts and wanted(counts[square]) and hand_fit(board, square) > best_fit:
+            best, best_fit = square, hand_fit(board, square)
+    return best
+
+
 @pytest.fixture(scope="module")
 def positions():
     return random_positions(31, 150, min_actions=6, max_actions=26)
@@ -108,14 +133,18 @@ def test_the_family_is_in_the_library_and_leaves_with_tactics():
 
 
 def test_placement_facts_match_the_slow_definitions(positions):
-    checked = 0
+    checked = ties_broken = 0
     for board in positions:
         if board.in_hand == NO_PIECE:
             continue
         features = Features(board.view())
         left = safe_left_after(board)
-        assert lookahead.square_leaving_odd_safe_pieces(features) == lowest(left, lambda n: n % 2 == 1)
-        assert lookahead.square_leaving_even_safe_pieces(features) == lowest(left, lambda n: n > 0 and n % 2 == 0)
+        odd = best_fitting(board, left, lambda n: n % 2 == 1)
+        assert lookahead.square_leaving_odd_safe_pieces(features) == odd
+        assert lookahead.square_leaving_even_safe_pieces(features) == best_fitting(
+            board, left, lambda n: n > 0 and n % 2 == 0
+        )
+        ties_broken += odd != lowest(left, lambda n: n % 2 == 1)
         others = board.available_pieces()
         before = live_characteristics(board, others)
         created = [
@@ -140,6 +169,7 @@ def test_placement_facts_match_the_slow_definitions(positions):
         assert lookahead.trap_square(features) == min(trap_squares(board), default=NO_ACTION)
         checked += 1
     assert checked > 40
+    assert ties_broken > 5  # the fit decides, not only the lowest square
 
 
 def test_choice_facts_match_the_slow_definitions(positions):
@@ -199,3 +229,11 @@ def test_a_piece_leaving_no_safe_placement_wins_against_any_reply():
             for reply in placed.legal_pieces():
                 assert any(placed.is_winning_placement(s, reply) for s in placed.empty_squares())
     assert found > 0
+
+
+def test_in_the_opening_a_parity_square_joins_a_line_the_piece_fits():
+    # One piece on square 14 (row 3, column 2); the piece in hand shares three characteristics with it. Every
+    # square leaves 14 safe pieces (even): the lowest square, 0, shares no line with it; square 2 (column 2) does.
+    features = Features(Board.from_text("..../..../..../..0. 1").view())
+    assert lookahead.square_leaving_even_safe_pieces(features) == 2
+    assert lookahead.square_leaving_odd_safe_pieces(features) == NO_ACTION

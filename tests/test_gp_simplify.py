@@ -228,12 +228,13 @@ def test_training_keeps_both_forms_and_show_prints_the_simplified_one(tmp_path, 
 def test_evaluator_runs_keep_both_forms_and_show_prints_the_simplified_formula(tmp_path, capsys, monkeypatch):
     from gpquarto.cli import main
     from gpquarto.gp.evaluator_files import evaluator_data, load_evaluator, read_evaluator_file, save_evaluator
+    from gpquarto.training import EvolutionConfig, train
     from gpquarto.training import simplified as simplified_module
-    from gpquarto.training.evaluator_training import EvaluatorConfig, train_evaluator
 
     monkeypatch.setattr(simplified_module, "EVALUATOR_CHECK_POSITIONS", 200)
     folder = tmp_path / "run"
-    train_evaluator(EvaluatorConfig(depth=1, generations=1, population=4, games=2, seed=1), folder)
+    config = EvolutionConfig.for_game(genome="evaluator", depth=1, generations=1, population=4, games=2, seed=1)
+    train(config, folder, best_player_copy=None)
     original = read_evaluator_file(folder / "best_evaluator.json")
     data = read_evaluator_file(folder / "best_evaluator.simplified.json")
     assert data["simplification"]["nodes_before"] == load_evaluator(folder / "best_evaluator.json").genome.size

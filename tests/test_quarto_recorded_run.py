@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from gpquarto.cli import main
@@ -42,6 +43,9 @@ ADDED_FIELDS: tuple[tuple[str, str, object], ...] = (
     ("config", "board_size", 0),
     ("config", "game_rules", ""),
     ("config", "openings", 0),
+    ("config", "genome", "rules"),
+    ("config", "depth", 1),
+    ("config", "cost_weight", 0.0),
 )
 
 
@@ -71,16 +75,21 @@ def test_quarto_training_matches_the_recorded_run(tmp_path):
     assert produced == comparable_player((REFERENCE / "best_player.json").read_text())
 
 
-def record() -> None:
-    """Write the reference files again (run it as ``python -m tests.test_quarto_recorded_run``)."""
+def record_reference(train: Callable[[Path], None], reference: Path, files: tuple[str, ...]) -> None:
+    """Run ``train`` into a fresh folder and keep its ``files`` as the reference files in ``reference``."""
     import tempfile
 
     with tempfile.TemporaryDirectory() as folder:
-        train_into(Path(folder) / "run")
-        REFERENCE.mkdir(parents=True, exist_ok=True)
-        for name in FILES:
-            (REFERENCE / name).write_bytes((Path(folder) / "run" / name).read_bytes())
-    print(f"recorded {', '.join(FILES)} in {REFERENCE}", file=sys.stderr)
+        train(Path(folder) / "run")
+        reference.mkdir(parents=True, exist_ok=True)
+        for name in files:
+            (reference / name).write_bytes((Path(folder) / "run" / name).read_bytes())
+    print(f"recorded {', '.join(files)} in {reference}", file=sys.stderr)
+
+
+def record() -> None:
+    """Write the reference files again (run it as ``python -m tests.test_quarto_recorded_run``)."""
+    record_reference(train_into, REFERENCE, FILES)
 
 
 if __name__ == "__main__":

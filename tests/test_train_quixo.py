@@ -159,7 +159,7 @@ def test_train_game_quixo_end_to_end_then_resume_show_and_refusals(tmp_path, cap
     assert main(["train", "--game", "quixo", "--accuracy-weight", "1", "--run-dir", str(tmp_path / "x")]) == 2
     assert "accuracy term grades Quarto decisions" in capsys.readouterr().err
     assert main(["train", "--genome", "evaluator", "--game", "quixo", "--run-dir", str(tmp_path / "y")]) == 2
-    assert "--genome evaluator evolves evaluators of Quarto positions" in capsys.readouterr().err
+    assert "evaluator genomes evaluate Quarto positions, not quixo" in capsys.readouterr().err
 
 
 def test_a_quarto_run_refuses_to_resume_as_quixo(tmp_path, capsys):

@@ -7,7 +7,10 @@ when every member plays the same ``final_games`` fresh games. ``--resume`` conti
 the saved settings (options given again must agree with them, except ``--generations``, which may extend the
 run), and copies the best player where the run was told to at its start. ``--game quixo`` (with ``--size``
 and ``--rules``) evolves Quixo rule players, with Quixo's defaults for the settings not given
-(:data:`~gpquarto.training.config.GAME_DEFAULTS`).
+(:data:`~gpquarto.training.config.GAME_DEFAULTS`). ``--genome evaluator --depth D`` evolves Quarto evaluators for
+``minimax:depth=D`` in the same loop and run folder (the same lock, checkpoint, ``--resume`` and
+``finished.json``), with its own defaults (:data:`~gpquarto.training.config.GENOME_DEFAULTS`); the run ends with
+``best_evaluator.json`` (and its formula simplified) instead of the player files.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from gpquarto.cli.common import (
     positive_int,
 )
 from gpquarto.games.registry import DEFAULT_GAME, game_names
+from gpquarto.training.config import EVALUATOR, GENOMES
 
 #: Command-line options that set fields of the evolution config (option dest == config field).
 CONFIG_OPTIONS = (
@@ -44,6 +48,9 @@ CONFIG_OPTIONS = (
     "start_from",
     "final_games",
     "hall_of_fame_per_generation",
+    "genome",
+    "depth",
+    "cost_weight",
 )
 #: Command-line options that choose the game and its settings (fields of the evolution config; rule runs only).
 GAME_OPTIONS = ("game", "board_size", "game_rules")
@@ -168,13 +175,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.add_argument(
         "--genome",
-        choices=("rules", "evaluator"),
-        default="rules",
+        choices=GENOMES,
+        default=None,
         help="what evolves: rules (if/then rule players, the default) or evaluator (an evaluation for minimax's "
-        "leaves; see gpquarto.training.evaluator_training)",
+        "leaves, with its own defaults: 10 generations, population 16, 20 games against minimax:depth=DEPTH, "
+        "200 final games, no accuracy term; see gpquarto.training.genome_kinds)",
     )
     parser.add_argument(
-        "--depth", type=positive_int, default=None, help="search depth of an evaluator genome's minimax (default 1)"
+        "--depth",
+        type=positive_int,
+        default=None,
+        help="search depth (1 to 4) of an evaluator genome's minimax (default 1)",
     )
     parser.add_argument(
         "--cost-weight",
@@ -225,25 +236,15 @@ def run(args: argparse.Namespace) -> int:
 
     from gpquarto import training
 
-    if args.genome == "evaluator" and any(getattr(args, name) not in (None, DEFAULT_GAME) for name in GAME_OPTIONS):
-        raise UsageError(
-            "--genome evaluator evolves evaluators of Quarto positions: --game, --size and --rules are for rule players"
-        )
-
-    if args.genome == "evaluator":
-        from gpquarto.cli.train_evaluator import run_evaluator
-
-        return run_evaluator(args, CONFIG_OPTIONS)
-    if args.depth is not None or args.cost_weight is not None:
-        option = "--depth" if args.depth is not None else "--cost-weight"
-        raise UsageError(f"{option} is for --genome evaluator (rule players do not search)")
-
+    if args.filename is not None and args.genome == EVALUATOR:
+        raise UsageError("--filename is for rule players: an evaluator run saves best_evaluator.json in its folder")
     run_dir = Path(args.run_dir)
     if args.resume:
         folder = training.open_run(run_dir) if (run_dir / "config.json").exists() else None
         if folder is None or not folder.checkpoint_path.exists():
             raise UsageError(f"nothing to resume: {run_dir / 'checkpoint.dill'} does not exist")
         _check_resume_options(args, folder)
+        rules = folder.config.genome != EVALUATOR
         generations = args.generations if args.generations is not None else folder.config.generations
         done = folder.generations_done
         if done >= generations and folder.finished:
@@ -255,6 +256,7 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"{run_dir} already holds a run: use --resume to continue it, or another --run-dir")
         config = _config(args)
         total, start = config.generations, 0
+        rules = config.genome != EVALUATOR
     began = time.perf_counter()
     # The runner is made before the run folder is written: an unreachable scheduler leaves nothing behind.
     with make_runner_from_args(args) as runner:
@@ -277,20 +279,31 @@ def run(args: argparse.Namespace) -> int:
                 result = training.train(
                     config,
                     run_dir,
-                    best_player_copy=args.filename or "best_player.p",
+                    best_player_copy=(args.filename or "best_player.p") if rules else None,
                     runner=runner,
                     on_generation=after_generation,
                 )
         finally:
             bar.close()
     elapsed = time.perf_counter() - began
+    done = f"trained {result.trained_now} generations ({result.generations_done} in all, {elapsed:.1f} s this session)"
+    if not rules:
+        from gpquarto.gp.evaluator import format_formula
+        from gpquarto.gp.evaluator_files import load_evaluator
+
+        path = run_dir / "best_evaluator.json"
+        evaluator = load_evaluator(path, plugins=result.config.plugins)
+        print(
+            f"{done}; best evaluator {format_formula(evaluator.genome.tree)}; saved {path} "
+            f"(play it as {result.best_player_spec})"
+        )
+        return 0
     player = result.best_player()
     score = player.metadata.get("fitness", {}).get("score", float("nan"))
     games = player.metadata.get("fitness", {}).get("games")
     copies = f" and {result.best_player_copy}" if result.best_player_copy else ""
     print(
-        f"trained {result.trained_now} generations ({result.generations_done} in all, {elapsed:.1f} s this session); "
-        f"champion score {score:.3f} (the hall of fame re-scored on {games} games); "
+        f"{done}; champion score {score:.3f} (the hall of fame re-scored on {games} games); "
         f"saved {result.best_player_path}{copies}"
     )
     return 0

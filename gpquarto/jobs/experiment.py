@@ -266,7 +266,7 @@ def measure(plan: ExperimentPlan, run: RunFolder, runner: Runner) -> dict:
     scores = {}
     for index, opponent in enumerate(plan.opponents):
         result = run_match(
-            str(run.best_player_path),
+            run.best_player_spec,
             opponent,
             plan.evaluation_games,
             seed=derive_seed(run.config.seed, "evaluation", index),
@@ -278,7 +278,7 @@ def measure(plan: ExperimentPlan, run: RunFolder, runner: Runner) -> dict:
         scores[opponent] = result.score_rate
     if plan.grade_positions:
         bank = load_or_build_bank(BankParameters(positions=plan.grade_positions), runner=runner)
-        scores[GRADE_METRIC] = grade_player(str(run.best_player_path), bank).accuracy
+        scores[GRADE_METRIC] = grade_player(run.best_player_spec, bank).accuracy
     return {"games": plan.evaluation_games, "score": scores}
 
 

@@ -1,6 +1,7 @@
 """Checkpoints: a run's state after a generation, as plain data, written atomically and read back safely.
 
-A checkpoint holds the *next* generation's index, its population (as text), the random generator's state, the
+One format for every genome kind (the config's ``genome`` says which; rule players' rules or an evaluator's
+tree, as text). A checkpoint holds the *next* generation's index, its population (as text), the random generator's state, the
 hall of fame (genomes as text, with their fitness and games) and the logbook, so a resumed run is
 bit-identical to an uninterrupted one. It is a pickle of plain data only: reading it never runs code.
 """
@@ -15,10 +16,12 @@ from dataclasses import dataclass
 import dill
 
 from gpquarto.atomic import write_bytes_atomic
+from gpquarto.gp.evaluator import EvaluatorGenome
 from gpquarto.gp.genome import Genome
 from gpquarto.gp.primitives import PrimitiveLibrary
 from gpquarto.plain_files import read_checked_file
 from gpquarto.training.config import EvolutionConfig
+from gpquarto.training.genome_kinds import genome_kind
 
 CHECKPOINT_FORMAT = "gpquarto-checkpoint/1"
 CHECKPOINT_KEYS = {"format", "config", "generation", "population", "rng", "hall_of_fame", "logbook"}
@@ -31,10 +34,10 @@ class Checkpoint:
 
     config: EvolutionConfig
     generation: int
-    population: list[Genome]
+    population: list[Genome] | list[EvaluatorGenome]
     rng_state: tuple
     #: Best first, each with its fitness and record.
-    hall_of_fame: list[Genome]
+    hall_of_fame: list[Genome] | list[EvaluatorGenome]
     logbook: list[dict]
 
     def to_data(self) -> dict:
@@ -63,17 +66,15 @@ class Checkpoint:
                 raise ValueError(f"cannot resume: the config differs from the checkpoint's in {', '.join(changed)}")
         else:
             config = saved
-        pset = library.primitive_set()
+        kind = genome_kind(config)
         hall_of_fame = []
         for entry in data["hall_of_fame"]:
-            genome = Genome.from_data(entry["genome"], pset, config.game)
+            genome = kind.read_genome(entry["genome"], library, config)
             genome.fitness.values = tuple(entry["fitness"])
             genome.record = dict(entry["record"])
             hall_of_fame.append(genome)
-        population = [Genome.from_data(genome, pset, config.game) for genome in data["population"]]
-        for genome in population:  # every rule of a bred population has been screened
-            for rule in genome.all_rules():
-                rule.screened = True
+        population = [kind.read_genome(genome, library, config) for genome in data["population"]]
+        kind.restored_population(population)  # rules: every rule of a bred population has been screened
         return cls(config, data["generation"], population, _as_state(data["rng"]), hall_of_fame, list(data["logbook"]))
 
 

@@ -41,16 +41,15 @@ def as_deap_logbook(rows: list[dict]) -> tools.Logbook:
 
 
 def write_hall_of_fame(path: Path, hall_of_fame) -> None:
-    """``hall_of_fame.txt``: each member's fitness and rules in the safe text form."""
+    """``hall_of_fame.txt``: each member's fitness and games, and its rules (or an evaluator's formula)."""
     parts = []
     for rank, genome in enumerate(hall_of_fame, 1):
         record = genome.record
         when = f" in generation {record['generation']}" if "generation" in record else ""
-        parts.append(
-            f"# {rank}. score {genome.fitness.values[0]!r}{when}: {record.get('wins')} wins, "
-            f"{record.get('draws')} draws, {record.get('losses')} losses, {record.get('fallbacks')} fallbacks in "
-            f"{record.get('decisions')} decisions, size {record.get('size')}"
-        )
+        games = f"{record.get('wins')} wins, {record.get('draws')} draws, {record.get('losses')} losses"
+        if "fallbacks" in record:  # rule players
+            games += f", {record.get('fallbacks')} fallbacks in {record.get('decisions')} decisions"
+        parts.append(f"# {rank}. score {genome.fitness.values[0]!r}{when}: {games}, size {record.get('size')}")
         parts.append(genome.describe())
         parts.append("")
     write_text_atomic(path, "\n".join(parts))

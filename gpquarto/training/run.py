@@ -5,7 +5,10 @@ evolution config, the run's id and where its best player is copied), ``checkpoin
 generation, written atomically, plain data only), ``logbook.csv``, ``hall_of_fame.txt``, and at the end
 ``fitness.png``, ``best_player.p`` and ``best_player.json``, and the same champion simplified for reading,
 ``best_player.simplified.json`` (:mod:`gpquarto.training.simplified`; Quarto runs only: the simplifier reads
-Quarto rules, and ``finished.json`` of a run of another game says it has no simplified player). Example::
+Quarto rules, and ``finished.json`` of a run of another game says it has no simplified player). A run of
+evaluator genomes (``genome = "evaluator"``) has the same folder, lock, checkpoint and completion mark, and ends
+with ``best_evaluator.json`` and ``best_evaluator.simplified.json`` instead of the player files (its champion
+plays as :attr:`RunFolder.best_player_spec`). Example::
 
     >>> from gpquarto.training import EvolutionConfig, train, open_run
     >>> config = EvolutionConfig(generations=2, population=4, games=2, opponents="random", final_games=0)
@@ -35,40 +38,40 @@ from gpquarto.atomic import check_writable_folder, write_bytes_atomic, write_tex
 from gpquarto.gp.genome import Genome
 from gpquarto.gp.library import get_library
 from gpquarto.gp.player import EvolvedPlayer
-from gpquarto.gp.storage import load_player, player_data, read_player_file, save_player
+from gpquarto.gp.storage import load_player, read_player_file, save_player
 from gpquarto.plain_files import file_sha256, read_plain_file
 from gpquarto.runner import Runner, SerialRunner
 from gpquarto.training.checkpoint import read_checkpoint_data
 from gpquarto.training.config import EvolutionConfig
 from gpquarto.training.evolution import Evolution
+from gpquarto.training.genome_kinds import (
+    BEST_PLAYER,
+    BEST_PLAYER_TEXT,
+    SIMPLIFIED_PLAYER,
+    genome_kind,
+)
 from gpquarto.training.lock import folder_lock
 from gpquarto.training.outputs import as_deap_logbook, write_fitness_plot, write_hall_of_fame, write_logbook
-from gpquarto.training.simplified import simplify_champion
 
 RUN_FORMAT = "gpquarto-run/1"
 CONFIG_FILE = "config.json"
 CHECKPOINT = "checkpoint.dill"
-BEST_PLAYER = "best_player.p"
-BEST_PLAYER_TEXT = "best_player.json"
 LOGBOOK, HALL_OF_FAME, FITNESS_PLOT = "logbook.csv", "hall_of_fame.txt", "fitness.png"
 FINISHED_FILE = "finished.json"
-#: The champion simplified for reading (:mod:`gpquarto.training.simplified`).
-SIMPLIFIED_PLAYER = "best_player.simplified.json"
 FINISHED_FORMAT = "gpquarto-finished/1"
-#: What a run's end writes in its folder (and lists, with the best player's copy, in ``finished.json``); a run
-#: of another game than Quarto writes no simplified player (:func:`run_outputs`).
+#: What a rule run's end writes in its folder (and lists, with the best player's copy, in ``finished.json``); a
+#: run of another game than Quarto writes no simplified player, an evaluator run its evaluator files
+#: (:func:`run_outputs`).
 OUTPUTS = (LOGBOOK, HALL_OF_FAME, FITNESS_PLOT, BEST_PLAYER, BEST_PLAYER_TEXT, SIMPLIFIED_PLAYER)
-#: Games whose champions the simplifier can treat (:mod:`gpquarto.training.simplified` reads Quarto rules).
-SIMPLIFIED_GAMES = ("quarto",)
-#: What ``finished.json`` says of a run without a simplified player.
+#: What ``finished.json`` says of a rule run without a simplified player.
 NO_SIMPLIFIED_NOTE = "no best_player.simplified.json: the simplifier treats Quarto rules only"
+#: The checkpoint format of evaluator runs made before they joined rule training (``checkpoint.json``).
+OLD_EVALUATOR_FORMAT = "gpquarto-evaluator-run/1"
 
 
 def run_outputs(config: EvolutionConfig) -> tuple[str, ...]:
     """What the end of a run of ``config`` writes in its folder."""
-    if config.game in SIMPLIFIED_GAMES:
-        return OUTPUTS
-    return tuple(name for name in OUTPUTS if name != SIMPLIFIED_PLAYER)
+    return (LOGBOOK, HALL_OF_FAME, FITNESS_PLOT, *genome_kind(config).outputs(config))
 
 
 #: The keys of ``config.json``.
@@ -107,6 +110,11 @@ class RunFolder:
             raise RunError(f"{folder}: not a run folder (no {CONFIG_FILE})")
         try:
             data = read_plain_file(config_file, "run config", json_format=True)
+            if isinstance(data, dict) and data.get("genome") == "evaluator" and "format" not in data:
+                raise RunError(
+                    f"{folder}: an evaluator run of the old format {OLD_EVALUATOR_FORMAT} (checkpoint.json), from "
+                    "before evaluator training joined rule training; it cannot be resumed: start a new run"
+                )
             config, copy, hashes = check_run_config(data)
         except ValueError as error:
             raise RunError(f"{config_file}: unreadable run config ({error})") from None
@@ -121,8 +129,14 @@ class RunFolder:
 
     @property
     def best_player_path(self) -> Path:
-        """Where the best player is saved when the run ends."""
+        """Where the best player is saved when the run ends (rule runs)."""
         return self.path / BEST_PLAYER
+
+    @property
+    def best_player_spec(self) -> str:
+        """The player spec of the run's champion: its player file, or (evaluator runs) the ``minimax`` that
+        evaluates with ``best_evaluator.json`` at the run's depth."""
+        return genome_kind(self.config).player_spec(self.path, self.config)
 
     def _state(self) -> dict:
         try:
@@ -202,7 +216,10 @@ class RunFolder:
             raise RunError(str(error)) from None
 
     def best_player(self, *, seed: int | None = None) -> EvolvedPlayer:
-        """The best player the run saved (a :class:`RunError` before the run has finished)."""
+        """The best rule player the run saved (a :class:`RunError` before the run has finished, or for an
+        evaluator run: see :attr:`best_player_spec`)."""
+        if self.config.genome != "rules":
+            raise RunError(f"{self.path}: an evaluator run; its champion plays as {self.best_player_spec}")
         if not self.best_player_path.is_file():
             raise RunError(f"{self.path}: the run has not finished, so it has no best player yet")
         return load_player(self.best_player_path, seed=seed, plugins=self.checked_plugins(), game=self.config.game)
@@ -352,33 +369,11 @@ def _finish(run: RunFolder, evolution: Evolution, runner: Runner) -> None:
     write_hall_of_fame(run.path / HALL_OF_FAME, evolution.hall_of_fame)
     write_fitness_plot(run.path / FITNESS_PLOT, evolution.logbook)
     config = run.config
-    fitness = {"score": best.fitness.values[0], **best.record, "games": config.final_games or config.games}
     name = run.best_player_copy.stem if run.best_player_copy is not None else run.path.name
-    data = player_data(
-        best,
-        evolution.library,
-        name=name,
-        config=config.as_dict(),
-        fitness=fitness,
-        run={"id": run.run_id, "folder": str(run.path.absolute())},
-    )
-    save_player(run.best_player_path, data)
-    save_player(run.path / BEST_PLAYER_TEXT, data)
+    info = {"id": run.run_id, "folder": str(run.path.absolute())}
+    data = evolution.kind.save_champion(run.path, evolution, best, name, info)
     _copy_best_player(run, data)
     outputs = list(run_outputs(config))  # by name in the run folder; the copy by its absolute path
-    if SIMPLIFIED_PLAYER in outputs:
-        simplified, report = simplify_champion(
-            best, evolution.library, evolution.opponents_now(), config.seed, config.final_games or config.games
-        )
-        simplified_data = player_data(
-            simplified,
-            evolution.library,
-            name=f"{name}-simplified",
-            config=data["config"],
-            fitness=fitness,
-            run=data["run"],
-        )
-        save_player(run.path / SIMPLIFIED_PLAYER, {**simplified_data, "simplification": report.to_data()})
     if run.best_player_copy is not None and run.best_player_copy.resolve() != run.best_player_path.resolve():
         outputs.append(str(run.best_player_copy))
     mark = {
@@ -386,7 +381,7 @@ def _finish(run: RunFolder, evolution: Evolution, runner: Runner) -> None:
         "generations": evolution.generation,
         "outputs": {name: file_sha256(run.path / name) for name in outputs},
     }
-    if SIMPLIFIED_PLAYER not in outputs:
+    if config.genome == "rules" and SIMPLIFIED_PLAYER not in outputs:
         mark["notes"] = [NO_SIMPLIFIED_NOTE]
     write_text_atomic(run.finished_path, json.dumps(mark, indent=2) + "\n")
 

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from deap import tools
 
+from gpquarto.gp.evaluator import EvaluatorGenome
 from gpquarto.gp.genome import Genome
 
 
@@ -18,17 +19,18 @@ def _fallback_rate(genome: Genome) -> float:
 def generation_row(
     generation: int,
     evaluations: int,
-    population: Sequence[Genome],
+    population: Sequence[Genome] | Sequence[EvaluatorGenome],
     hall_of_fame: tools.HallOfFame,
     *,
     accuracy: bool,
+    fallbacks: bool = True,
 ) -> dict:
-    """The logbook row of ``generation``: scores (best, mean, std, worst), the best genome's games, fallback
-    rates, sizes, the hall of fame's best and (with ``accuracy``) the accuracy term's share of good decisions."""
+    """The logbook row of ``generation``: scores (best, mean, std, worst), the best genome's games, (with
+    ``fallbacks``: rule players) fallback rates, sizes, the hall of fame's best and (with ``accuracy``) the
+    accuracy term's share of good decisions."""
     scores = [genome.fitness.values[0] for genome in population]
     best = max(population, key=lambda genome: genome.fitness.wvalues)
     mean = sum(scores) / len(scores)
-    rates = [_fallback_rate(genome) for genome in population]
     row = {
         "generation": generation,
         "evaluations": evaluations,
@@ -39,12 +41,14 @@ def generation_row(
         "best_wins": best.record["wins"],
         "best_draws": best.record["draws"],
         "best_losses": best.record["losses"],
-        "best_fallback_rate": _fallback_rate(best),
-        "mean_fallback_rate": sum(rates) / len(rates),
-        "best_size": best.record["size"],
-        "mean_size": sum(genome.record["size"] for genome in population) / len(population),
-        "hall_of_fame_best": hall_of_fame[0].fitness.values[0],
     }
+    if fallbacks:
+        rates = [_fallback_rate(genome) for genome in population]
+        row["best_fallback_rate"] = _fallback_rate(best)
+        row["mean_fallback_rate"] = sum(rates) / len(rates)
+    row["best_size"] = best.record["size"]
+    row["mean_size"] = sum(genome.record["size"] for genome in population) / len(population)
+    row["hall_of_fame_best"] = hall_of_fame[0].fitness.values[0]
     if accuracy:
         accuracies = [genome.record["accuracy"] for genome in population]
         row["best_accuracy"] = best.record["accuracy"]
