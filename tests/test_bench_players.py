@@ -9,7 +9,11 @@ import pytest
 from gpquarto.bench import players as bench
 from gpquarto.bench.players import STAGES, benchmark_positions, time_player
 from gpquarto.games.quarto.board import iter_positions
+from gpquarto.gp.evaluator import EvaluatorGenome
+from gpquarto.gp.evaluator_files import evaluator_data, save_evaluator
+from gpquarto.gp.library import load_library
 from gpquarto.players.base import QuartoPlayer
+from tests.conftest import REPO
 
 
 def test_positions_cover_every_stage_and_both_decisions() -> None:
@@ -103,3 +107,56 @@ def test_compare_times_the_reference_and_prints_rows_with_the_speed_up(capsys) -
 def test_compare_needs_a_module_with_make_player() -> None:
     with pytest.raises(ValueError, match="make_player"):
         bench.reference_factory("gpquarto.games.quarto.tables")
+
+
+def test_every_pass_times_a_fresh_player_not_answers_it_remembers() -> None:
+    # minimax remembers its root answers by position across games: a second pass over the same positions with
+    # the same player would search nothing. Each pass builds the player afresh, so it searches as much again.
+    positions = benchmark_positions(seed=3, per_kind=1)
+    measurement = bench._Measurement("minimax:depth=1", positions, bench.make_player, seed=1)
+    measurement.repeat(1e-9)
+    first_pass = measurement.total_nodes
+    measurement.repeat(1e-9)
+    assert first_pass > 0 and measurement.total_nodes == 2 * first_pass
+
+
+def test_the_factory_is_called_once_per_pass(monkeypatch) -> None:
+    built = []
+
+    def factory(spec, seed=None):
+        built.append(CountingPlayer())
+        return built[-1]
+
+    positions = benchmark_positions(seed=1, per_kind=1)
+    timing = time_player("counting", positions, repeats=3, seconds=1e-9, factory=factory)
+    passes = timing.decisions // len(positions)
+    assert len(built) == passes + 1  # one to look at the player, one per pass
+    assert all(len(player.seen) == len(positions) for player in built[1:])
+
+
+def test_saved_players_and_evaluator_searches_are_timed_and_a_missing_file_is_one_line(tmp_path, capsys) -> None:
+    library = load_library()
+    evaluator = str(tmp_path / "safe_pieces.json")
+    save_evaluator(evaluator, evaluator_data(EvaluatorGenome.from_text("safe_piece_count", library), library))
+    saved = str(REPO / "examples" / "players" / "parity_setter.json")
+    args = argparse.Namespace(
+        repeats=1, seconds=1e-9, rules="classic", players=[saved, f"minimax:depth=1,evaluator={evaluator}"]
+    )
+    assert bench.run_players_benchmark(args) == 0
+    rows = capsys.readouterr().out.splitlines()
+    assert [row.split()[0] for row in rows[-2:]] == [saved, f"minimax:depth=1,evaluator={evaluator}"]
+    assert rows[-2].split()[1] == str(len(benchmark_positions()))  # one pass: every position decided once
+    args.players = ["no/such/player.json"]
+    with pytest.raises(ValueError, match="player file not found: no/such/player.json"):
+        bench.run_players_benchmark(args)
+
+
+def test_compare_times_a_saved_player_alone(capsys) -> None:
+    saved = str(REPO / "examples" / "players" / "parity_setter.json")
+    args = argparse.Namespace(
+        repeats=1, seconds=1e-9, rules="classic", players=[saved, "novice"], compare="tests.reference"
+    )
+    assert bench.run_players_benchmark(args) == 0
+    rows = capsys.readouterr().out.splitlines()
+    assert [row.split()[0] for row in rows[-3:]] == [saved, "novice", "novice"]
+    assert not rows[-3].endswith("x") and rows[-1].endswith("x")

@@ -10,6 +10,7 @@ from gpquarto.arena.record import GameRecord
 from gpquarto.games import get_game
 from gpquarto.players.base import BasePlayer
 from gpquarto.resolve import make_unattended_player
+from tests.conftest import REPO
 
 
 class Scripted(BasePlayer):
@@ -402,6 +403,16 @@ def test_bench_players_quixo_prints_alphabeta_medians_at_depths_4_and_5(cli):
         assert f"depth {depth}, CPU:  median " in out and f"target median <= {target} s: " in out
 
 
+def test_bench_players_quixo_times_each_spec_given_a_saved_player_included(cli):
+    saved = str(REPO / "examples" / "players" / "quixo_trap_setter.json")
+    done = cli("bench", "players", "--game", "quixo", "--positions", "3", "--players", f"{saved};alphabeta:depth=1")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "time per decision on 3 positions from games of alphabeta:depth=2, seed 0"
+    assert [line.split(", ")[0] for line in lines[1:]] == [saved, saved, "alphabeta:depth=1", "alphabeta:depth=1"]
+    assert all(line.endswith(" over 3") and " ms (quartiles " in line for line in lines[1:])
+
+
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
@@ -410,6 +421,9 @@ def test_bench_players_quixo_prints_alphabeta_medians_at_depths_4_and_5(cli):
         (("solver", "--size", "5"), "not 5x5"),
         (("engine", "--compare", "nothing.here"), "--compare nothing.here: cannot import it"),
         (("players", "--compare", "tests.reference"), "--compare goes with bench engine"),
+        (("engine", "--players", "random"), "--players goes with bench players"),
+        (("players", "--players", "examples/players/trap_setter.json"), "is a quarto player, not a quixo player"),
+        (("players", "--players", "no/such.json"), "player file not found: no/such.json"),
         (("engine", "--rules", "classic"), "unknown Quixo rules"),
     ],
 )

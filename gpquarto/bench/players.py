@@ -2,8 +2,9 @@
 
 The positions come from seeded random play (:func:`benchmark_positions`): for each stage (0, 4, 8 and 10
 pieces placed) some positions where a piece must be chosen and some where the piece in hand must be
-placed. Before each decision the player gets ``new_game`` and a derived seed, so every decision starts
-from a clean state (no transposition table carried over) and the measurement can be repeated.
+placed. Each pass over the positions builds the player afresh, and before each decision it gets ``new_game``
+and a derived seed, so every decision starts from a clean state (no transposition table or remembered answer
+carried over) and the measurement can be repeated.
 
 Each repeat goes over the positions as many times as needed to last ``seconds`` of wall time (at least
 once); a player gets at least one full pass and then stops repeating once it has used ``repeats * seconds``
@@ -11,7 +12,9 @@ seconds, so a slow player does not hold the benchmark for long. Means are the me
 slowest single decision seen. Players with a cumulative ``nodes`` counter (an int attribute or property)
 also get nodes per second: every search player of the zoo (minimax, frontier, mcts, solver) has one.
 
-Rows are printed as soon as each player is measured. ``--compare MODULE`` (e.g. ``tests.reference``, the
+``--players`` takes zoo specs, saved players (an evolved ``best_player.p`` or ``.json``, a learned ``.npz``) and
+searches with an evolved evaluator (``minimax:depth=2,evaluator=FILE``). Rows are printed as soon as each player
+is measured. ``--compare MODULE`` (e.g. ``tests.reference``, the
 search code before issue 8, from a source checkout) builds each player a second time with
 ``MODULE.make_player`` and times both with interleaved repeats: the speed-up column is a ratio measured on
 the same machine at the same moment.
@@ -31,8 +34,9 @@ from time import perf_counter
 from gpquarto.games.interface import DecisionKind
 from gpquarto.games.quarto.board import Board
 from gpquarto.games.quarto.lines import Rules
+from gpquarto.gp.evaluator_player import is_evaluator_spec
 from gpquarto.players.registry import available_players, parse_spec
-from gpquarto.resolve import make_player
+from gpquarto.resolve import is_player_file, make_player
 from gpquarto.seeding import derive_seed
 
 #: The players measured, when registered (others are skipped, and the report says so).
@@ -91,6 +95,8 @@ class _Measurement:
     """One player's measurement, repeat by repeat (so that two players' repeats can be interleaved)."""
 
     def __init__(self, spec: str, positions: list[Board], factory: Callable[..., object], seed: int) -> None:
+        self.spec = spec
+        self.factory = factory
         self.player = factory(spec, seed=seed)
         self.positions = positions
         self.seed = seed
@@ -112,6 +118,9 @@ class _Measurement:
         # one up (new game, seed, a fresh view) does not, and summing decision times alone kept fast
         # players for minutes.
         while repeat_decisions == 0 or perf_counter() - began < seconds:
+            # A fresh player for every pass: a player may remember answers by position across games (minimax's
+            # root memory does), and a second pass over the same positions would time the memory, not the search.
+            self.player = self.factory(self.spec, seed=self.seed)
             for number, position in enumerate(self.positions):
                 elapsed, nodes = _decide(self.player, position, derive_seed(self.seed, number), self.counts_nodes)
                 repeat_time += elapsed
@@ -191,9 +200,17 @@ def _decide(player, position: Board, seed: int, counts_nodes: bool) -> tuple[flo
 
 
 def registered(specs: tuple[str, ...]) -> tuple[list[str], list[str]]:
-    """Split ``specs`` into those whose player is registered and those that are not."""
+    """Split ``specs`` into those that name a player (a registered zoo name, a saved player file or a search
+    with an evaluator file) and those whose name is not registered. A file that is missing or cannot be
+    loaded is a one-line ``ValueError`` rather than a skip: the user named it on purpose."""
     names = {info.name for info in available_players()}
-    present = [spec for spec in specs if parse_spec(spec)[0] in names]
+    present = []
+    for spec in specs:
+        if is_player_file(spec) or is_evaluator_spec(spec):
+            make_player(spec)  # loads and checks it now, so a bad file stops the benchmark before any timing
+            present.append(spec)
+        elif parse_spec(spec)[0] in names:
+            present.append(spec)
     return present, [spec for spec in specs if spec not in present]
 
 
@@ -253,8 +270,9 @@ def reference_factory(module_name: str) -> Callable[..., object]:
 
 def run_players_benchmark(args) -> int:
     """``bench players``: measure every registered player of :data:`BENCH_PLAYERS` (or ``--players``) and
-    print the table, a row as soon as it is measured; ``--compare MODULE`` times each player's reference
-    version (``MODULE.make_player``) interleaved with it and prints the speed-up."""
+    print the table, a row as soon as it is measured; ``--compare MODULE`` times each zoo player's reference
+    version (``MODULE.make_player``) interleaved with it and prints the speed-up (a saved player file or an
+    evaluator spec has no reference version: it is timed alone)."""
     rules = Rules(args.rules)
     positions = benchmark_positions(rules=rules)
     specs = tuple(getattr(args, "players", None) or BENCH_PLAYERS)
@@ -264,7 +282,7 @@ def run_players_benchmark(args) -> int:
     width = max([6, *(len(spec) + (6 if compare else 0) for spec in present)])
     print(format_header(positions, rules, width, compare), flush=True)
     for spec in present:
-        if reference is None:
+        if reference is None or is_player_file(spec) or is_evaluator_spec(spec):
             timing = time_player(spec, positions, repeats=args.repeats, seconds=args.seconds)
             print(format_row(timing, positions, width), flush=True)
             continue

@@ -161,17 +161,46 @@ def alphabeta_times(
     return times
 
 
-def summary(times: list[float]) -> str:
-    """Median, quartiles and maximum of a list of seconds, as text."""
+def summary(times: list[float], unit: str = "s") -> str:
+    """Median, quartiles and maximum of a list of seconds, as text in seconds (``unit="s"``) or milliseconds
+    (``"ms"``)."""
+    scale = {"s": 1.0, "ms": 1000.0}[unit]
     q1, median, q3 = statistics.quantiles(times, n=4) if len(times) > 1 else (times[0],) * 3
-    return f"median {median:.3f} s (quartiles {q1:.3f}-{q3:.3f}, max {max(times):.3f}) over {len(times)}"
+    q1, median, q3, most = (scale * value for value in (q1, median, q3, max(times)))
+    return f"median {median:.3f} {unit} (quartiles {q1:.3f}-{q3:.3f}, max {most:.3f}) over {len(times)}"
 
 
-def run_players_benchmark(positions: int, seed: int = 0, depths: tuple[int, ...] = (4, 5)) -> str:
-    """``bench players --game quixo``: alpha-beta's seconds per decision at each depth on ``positions`` positions
-    from real games (wall time, and the process's CPU time, which other work on a shared machine does not
-    inflate), with the targets."""
+def player_times(spec: str, positions: list[QuixoBoard], clock: Callable[[], float] = time.perf_counter) -> list[float]:
+    """Seconds per decision of the player ``spec`` (a zoo spec or a saved player file) on each position, read on
+    ``clock``; the player is built afresh for every position (outside the timing), so nothing it remembers from one
+    decision serves the next."""
+    from gpquarto.resolve import make_player
+
+    times = []
+    for number, board in enumerate(positions):
+        player = make_player(spec, seed=number, game="quixo")
+        player.new_game(board.player)
+        view = board.view()
+        began = clock()
+        player.decide(view)
+        times.append(clock() - began)
+    return times
+
+
+def run_players_benchmark(
+    positions: int, seed: int = 0, depths: tuple[int, ...] = (4, 5), players: tuple[str, ...] = ()
+) -> str:
+    """``bench players --game quixo``: seconds per decision on ``positions`` positions from real games (wall time,
+    and the process's CPU time, which other work on a shared machine does not inflate). Without ``players``,
+    alpha-beta at each of ``depths`` with the targets; with them, each of those specs (zoo specs or saved player
+    files, an evolved ``player.json`` included)."""
     boards = game_positions(positions, seed)
+    if players:
+        lines = [f"time per decision on {len(boards)} positions from games of alphabeta:depth=2, seed {seed}"]
+        for spec in players:
+            lines.append(f"{spec}, wall: {summary(player_times(spec, boards), 'ms')}")
+            lines.append(f"{spec}, CPU:  {summary(player_times(spec, boards, clock=time.process_time), 'ms')}")
+        return "\n".join(lines)
     lines = [
         f"alphabeta (lines heuristic, a fresh table per decision) on {len(boards)} positions from games, seed {seed}"
     ]

@@ -2,7 +2,7 @@
 
 ``--game quixo``: ``engine`` times random Quixo games (pure Python, numba, the player API; ``--compare
 tests.reference`` adds the slow reference of the tests side by side), ``players`` alpha-beta's time per decision at
-depths 4 and 5 on positions from real games, ``solver`` the solving of the 3x3 or 4x4 board (``--size``; pure
+depths 4 and 5 on positions from real games (or that of each ``--players`` spec, saved player files included), ``solver`` the solving of the 3x3 or 4x4 board (``--size``; pure
 Python, or ``--compiled``); see :mod:`gpquarto.bench.quixo`. ``learn --game quarto|quixo``: episodes per second of
 each learning method with 1 and 2 workers.
 """
@@ -38,7 +38,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--players",
         type=lambda text: [spec.strip() for spec in text.split(";") if spec.strip()],
-        help="players: the specs to time, separated by ';' (default: the zoo's search players)",
+        help="players: the specs to time, separated by ';': zoo specs, saved player files, "
+        "minimax:depth=D,evaluator=FILE (default: the zoo's search players; --game quixo: alphabeta at depths 4, 5)",
     )
     parser.add_argument(
         "--positions",
@@ -173,13 +174,16 @@ def run_quixo_benchmark(args: argparse.Namespace) -> int:
     """``bench engine|players|solver --game quixo`` (see :mod:`gpquarto.bench.quixo`)."""
     from gpquarto.bench import quixo
     from gpquarto.cli.common import game_settings
+    from gpquarto.resolve import make_player
 
     _, settings = game_settings(args)
     size, rules = settings["size"], settings["rules"]
     if args.target == "train":
         raise UsageError("bench train measures Quarto training: it has no --game quixo")
-    if args.target != "solver" and (args.players or args.empties or args.compiled):
-        raise UsageError("--players, --empties and --compiled go with other benchmarks than this one")
+    if args.players and args.target != "players":
+        raise UsageError("--players goes with bench players")
+    if (args.empties or args.compiled) and args.target != "solver":
+        raise UsageError("--empties and --compiled go with bench solver")
     if args.target == "engine":
         reference = quixo.reference_playout(args.compare) if args.compare else None
         rates = quixo.playout_rates(size, rules, args.repeats, args.seconds, reference)  # type: ignore[arg-type]
@@ -187,7 +191,10 @@ def run_quixo_benchmark(args: argparse.Namespace) -> int:
     elif args.target == "players":
         if args.compare:
             raise UsageError("--compare goes with bench engine --game quixo (the reference playout)")
-        print(quixo.run_players_benchmark(args.positions or 20), flush=True)
+        players = tuple(args.players or ())
+        for spec in players:
+            make_player(spec, game="quixo")  # a bad spec or file is one line before any timing
+        print(quixo.run_players_benchmark(args.positions or 20, players=players), flush=True)
     else:
         if args.compare or args.empties:
             raise UsageError("bench solver --game quixo times the whole board: no --compare or --empties")
