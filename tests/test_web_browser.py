@@ -20,7 +20,13 @@ from gpquarto.search.solver import solve
 from gpquarto.web.players import load_player
 from tests.browser import browser_or_skip
 from tests.conftest import REPO
-from tests.web_support import TINY_RULES, make_run_folder, running_server, save_tiny_player
+from tests.web_support import (
+    TINY_RULES,
+    make_evaluator_run_folder,
+    make_run_folder,
+    running_server,
+    save_tiny_player,
+)
 
 CHROMIUM = browser_or_skip()
 CHROMIUM_ARGS = [
@@ -45,6 +51,7 @@ ENDGAME = "5A3./.C8./1..F/.... -"
 def site(tmp_path_factory):
     root = tmp_path_factory.mktemp("browser")
     make_run_folder(root / "runs")
+    make_evaluator_run_folder(root / "runs")
     save_tiny_player(root / "tiny.json")
     with running_server(runs_dir=root / "runs", players_dirs=[root], time_limit=30) as base:
         yield base, root
@@ -260,3 +267,23 @@ def test_runs_page_shows_the_curve_rules_and_hall_of_fame(page, site):
     assert page.input_value("#play-opponent") == "demo/best_player.json"  # by name in the runs folder
     page.wait_for_function("location.hash === '#play'")
     assert page.is_visible("#page-play")
+
+
+def test_an_evaluator_run_shows_its_formulas_and_plays_as_its_search(page, site):
+    page.goto(page.url.split("#")[0] + "#runs")
+    page.click("a[data-run=evaluator-demo]")
+    page.wait_for_selector("#run-formula")
+    assert page.inner_text("#run-formula") == "evaluation = safe_piece_count + (threats - threats)"
+    assert page.inner_text("#run-simplified") == "simplified: evaluation = safe_piece_count"
+    assert page.locator("#run-best ol").count() == 0  # no rules: an evaluator is a formula
+    screenshot(page, "runs-evaluator")
+    page.click("#run-play")
+    spec = "minimax:depth=1,evaluator=evaluator-demo/best_evaluator.json"
+    assert page.input_value("#play-opponent") == spec
+    page.wait_for_function("location.hash === '#play'")
+    start_game(page, spec, seed=2, seat="1")  # the search moves first
+    assert page.locator("#play-moves li").count() == 1
+    assert "Your turn" in page.inner_text("#play-status")
+    take_first_action(page)  # place the piece it gave
+    take_first_action(page)  # give it a piece: it places and gives one back
+    assert page.locator("#play-moves li").count() == 5

@@ -13,6 +13,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from gpquarto.gp.evaluator import EvaluatorGenome
+from gpquarto.gp.evaluator_files import evaluator_data, save_evaluator
 from gpquarto.gp.genome import Genome
 from gpquarto.gp.storage import default_library, player_data, save_player
 
@@ -89,6 +91,29 @@ def make_run_folder(root: Path, name: str = "demo") -> Path:
     axes.plot([0, 1, 2], [0.25, 0.5, 0.75])
     figure.savefig(folder / "fitness.png")
     plt.close(figure)
+    return folder
+
+
+#: The evaluator run's formula and its folded form (what ``train --genome evaluator`` writes beside it).
+EVALUATOR_FORMULA, SIMPLIFIED_FORMULA = "plus(safe_piece_count, minus(threats, threats))", "safe_piece_count"
+
+
+def make_evaluator_run_folder(root: Path, name: str = "evaluator-demo", depth: int = 1) -> Path:
+    """A small evaluator run folder as ``train --genome evaluator --depth D`` writes it: logbook, best evaluator
+    and its simplified form (no ``config.json``: the page reads the depth from the evaluator file)."""
+    folder = root / name
+    folder.mkdir(parents=True)
+    (folder / "logbook.csv").write_text("generation,evaluations,best,mean\n0,8,0.5,0.25\n1,16,0.625,0.5\n")
+    library = default_library(())
+    for filename, formula in (
+        ("best_evaluator.json", EVALUATOR_FORMULA),
+        ("best_evaluator.simplified.json", SIMPLIFIED_FORMULA),
+    ):
+        genome = EvaluatorGenome.from_text(formula, library)
+        data = evaluator_data(
+            genome, library, name=f"{name}-evaluator", config={"depth": depth}, fitness={"score": 0.625}
+        )
+        save_evaluator(folder / filename, data)
     return folder
 
 

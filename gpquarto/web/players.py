@@ -6,7 +6,9 @@ zoo player through its registry recipe, played in a worker process (:mod:`gpquar
 
 What a request may name is bounded: search budgets up to :data:`BUDGET_CAPS` (and an ``mcts`` time up to the
 server's time limit), and player files only by a relative name inside the runs folder or a folder named at
-start-up (``serve --players-dir``); a file outside them is answered exactly like a missing one.
+start-up (``serve --players-dir``); a file outside them is answered exactly like a missing one. The same holds
+for the evaluator file of a search with an evolved evaluator (``minimax:depth=2,evaluator=RUN/best_evaluator.json``),
+which plays in a worker process within the same caps as its search.
 """
 
 from __future__ import annotations
@@ -18,9 +20,11 @@ from pathlib import Path, PurePosixPath
 
 from gpquarto.games.interface import GameState
 from gpquarto.games.quarto.board import Board
+from gpquarto.gp.evaluator_player import EVALUATOR_PARAMETER, evaluator_player, is_evaluator_spec
 from gpquarto.gp.storage import SUFFIXES
+from gpquarto.learned.storage import LEARNED_SUFFIX
 from gpquarto.players.base import Player
-from gpquarto.players.registry import available_players, named_player_recipe
+from gpquarto.players.registry import available_players, named_player_recipe, parse_spec
 from gpquarto.resolve import PLAYER_FILE_SUFFIXES, make_unattended_player
 from gpquarto.runner.killable import KillablePool
 from gpquarto.web.decisions import RemotePlayer
@@ -48,6 +52,8 @@ TIME_PARAMETERS = {("quarto", "mcts"): "time", ("quixo", "alphabeta"): "seconds"
 IN_PROCESS = frozenset({"random", "novice"})
 #: The longest player spec a request may send.
 MAX_SPEC = 300
+#: What an evaluator file may be called: an evolved evaluator's ``.json``, or a learned player's table.
+EVALUATOR_SUFFIXES = (".json", LEARNED_SUFFIX)
 _ADVICE = "in the browser, you are the human player"
 
 
@@ -79,6 +85,8 @@ class RequestPlayers:
         if len(spec) > MAX_SPEC:
             raise RequestError(f"a player spec is at most {MAX_SPEC} characters")
         try:
+            if is_evaluator_spec(spec):
+                return self._evaluator_player(spec, seed, start)
             if _names_a_file(spec):
                 return make_unattended_player(str(self.player_file(spec)), seed=seed, advice=_ADVICE, game=game)
             info, kwargs = named_player_recipe(spec, seed=seed, game=game)
@@ -96,6 +104,29 @@ class RequestPlayers:
             raise RequestError(f"player {spec!r}: {error}") from None
         return RemotePlayer(spec, info.factory, kwargs, self.pool, self.time_limit, game=info.game)
 
+    def _evaluator_player(self, spec: str, seed: int | None, start: GameState) -> Player:
+        """A search with an evolved evaluator (``minimax:depth=2,evaluator=RUN/best_evaluator.json``): the file found
+        under the roots like a player file, the search within the caps of its zoo player, the decisions in a worker
+        (which reads the file by its checked path)."""
+        if start.game_name != "quarto":
+            raise RequestError(f"evolved evaluators play Quarto, not {start.game_name}")
+        name, values = parse_spec(spec)
+        file_name = values.pop(EVALUATOR_PARAMETER)
+        if not file_name:
+            raise RequestError(
+                f"player spec {spec!r}: evaluator= needs an evaluator file, such as RUN/best_evaluator.json"
+            )
+        path = self.player_file(file_name, EVALUATOR_SUFFIXES)
+        search = f"{name}:{','.join(f'{key}={value}' for key, value in values.items())}" if values else name
+        info, kwargs = named_player_recipe(search, seed=seed, game="quarto")
+        self._check_budget("quarto", info.name, kwargs, start)
+        checked = f"{search}{',' if values else ':'}{EVALUATOR_PARAMETER}={path}"
+        try:
+            evaluator_player(checked)  # the file and the options checked here, in one line
+        except ValueError as error:  # named as the request named it: the server's folders are not shown
+            raise RequestError(str(error).replace(checked, spec).replace(str(path), file_name)) from None
+        return RemotePlayer(spec, evaluator_player, {"spec": checked}, self.pool, self.time_limit, game="quarto")
+
     def _check_budget(self, game: str, name: str, kwargs: dict, start: GameState) -> None:
         for key, value in kwargs.items():
             cap = BUDGET_CAPS.get((game, name, key))
@@ -112,16 +143,17 @@ class RequestPlayers:
                 raise RequestError("the Quixo solver is not available on this server", status=503)
             self.solutions.require(size, rules)  # type: ignore[arg-type]
 
-    def player_file(self, name: str) -> Path:
-        """The saved player ``name`` (a relative path such as ``demo/best_player.json``) in the first root that
-        holds it, symlinks resolved and kept inside the root; :class:`RequestError` 404 otherwise."""
+    def player_file(self, name: str, suffixes: Sequence[str] = SUFFIXES) -> Path:
+        """The saved player ``name`` (a relative path such as ``demo/best_player.json``, ending in one of
+        ``suffixes``) in the first root that holds it, symlinks resolved and kept inside the root;
+        :class:`RequestError` 404 otherwise."""
         parts = PurePosixPath(name).parts
         if "\\" not in name and parts and not PurePosixPath(name).is_absolute() and not {"..", "."} & set(parts):
             for root in self.roots:
                 try:
                     inside = root.resolve()
                     path = (inside / name).resolve()
-                    if path.is_relative_to(inside) and path.is_file() and path.suffix.lower() in SUFFIXES:
+                    if path.is_relative_to(inside) and path.is_file() and path.suffix.lower() in suffixes:
                         return path
                 except (OSError, ValueError):  # a name too long, a loop of links: not a file it can have
                     continue
@@ -129,7 +161,8 @@ class RequestPlayers:
 
     def files(self) -> list[str]:
         """The saved players offered to the page, by the names :meth:`player_file` accepts: each run's
-        ``best_player.json`` in the runs folder (the first root), and the player files directly in the others."""
+        ``best_player.json`` in the runs folder (the first root), and the player files directly in the others;
+        then each evaluator run's best evaluator, as the search it was trained in."""
         candidates = [f"{path.parent.name}/{path.name}" for path in self._glob(0, "*/best_player.json")]
         for index in range(1, len(self.roots)):
             candidates += [path.name for path in self._glob(index, "*") if path.suffix.lower() in SUFFIXES]
@@ -141,7 +174,20 @@ class RequestPlayers:
                 continue
             if name not in found:
                 found.append(name)
-        return found
+        return found + self._evaluator_specs()
+
+    def _evaluator_specs(self) -> list[str]:
+        from gpquarto.gp.evaluator_files import read_evaluator_file
+        from gpquarto.web.runs import BEST_EVALUATOR, evaluator_spec
+
+        specs = []
+        for path in self._glob(0, f"*/{BEST_EVALUATOR}"):
+            try:
+                data = read_evaluator_file(self.player_file(f"{path.parent.name}/{path.name}"))
+            except (RequestError, ValueError, OSError):
+                continue
+            specs.append(evaluator_spec(path.parent.name, data))
+        return specs
 
     def _glob(self, index: int, pattern: str) -> list[Path]:
         root = self.roots[index] if index < len(self.roots) else None

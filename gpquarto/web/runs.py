@@ -1,4 +1,6 @@
-"""Training run folders for the web app's Runs page: ``runs/NAME/`` with its logbook, hall of fame and best player.
+"""Training run folders for the web app's Runs page: ``runs/NAME/`` with its logbook, hall of fame and best player
+(a rule run's ``best_player.json``) or best evaluator (an evaluator run's ``best_evaluator.json``, played as
+``minimax:depth=D,evaluator=NAME/best_evaluator.json``).
 
 The file names are the training library's (:mod:`gpquarto.training.run`): the layout of a run folder is known
 in one place. Folders are shown even without a ``config.json`` (a run being written, or one copied by hand),
@@ -15,11 +17,14 @@ import csv
 import math
 from pathlib import Path
 
+from gpquarto.training.genome_kinds import BEST_EVALUATOR, SIMPLIFIED_EVALUATOR
 from gpquarto.training.run import BEST_PLAYER_TEXT as BEST_PLAYER
 from gpquarto.training.run import CONFIG_FILE, FITNESS_PLOT, HALL_OF_FAME, LOGBOOK, RunError, RunFolder
 from gpquarto.web.sessions import RequestError
 
-RUN_FILES = (LOGBOOK, HALL_OF_FAME, BEST_PLAYER, FITNESS_PLOT)
+RUN_FILES = (LOGBOOK, HALL_OF_FAME, BEST_PLAYER, BEST_EVALUATOR, FITNESS_PLOT)
+#: The search depth of an evaluator whose file does not say (the evaluator genome's default).
+DEFAULT_EVALUATOR_DEPTH = 2
 MAX_TEXT_BYTES = 2_000_000
 #: The longest run name looked up (longer ones cannot be folder names).
 MAX_NAME = 255
@@ -75,6 +80,7 @@ def run_summary(root: Path, name: str) -> dict:
         "logbook": None,
         "hall_of_fame": None,
         "best_player": None,
+        "best_evaluator": None,
         "problems": [],
     }
     if _run_file(root, folder / CONFIG_FILE):
@@ -92,6 +98,12 @@ def run_summary(root: Path, name: str) -> dict:
         try:
             summary["best_player"] = {**best_player(folder / BEST_PLAYER), "spec": f"{name}/{BEST_PLAYER}"}
             summary["game"] = summary["game"] or summary["best_player"]["game"]
+        except ValueError as error:
+            summary["problems"].append(str(error))
+    if _run_file(root, folder / BEST_EVALUATOR):
+        try:
+            summary["best_evaluator"] = best_evaluator(root, name)
+            summary["game"] = summary["game"] or "quarto"
         except ValueError as error:
             summary["problems"].append(str(error))
     return finite(summary)
@@ -131,6 +143,36 @@ def best_player(path: Path) -> dict:
             kind: [f"if {condition} then {action}" for condition, action in pairs]
             for kind, pairs in data["rules"].items()
         },
+    }
+
+
+def evaluator_spec(name: str, data: dict) -> str:
+    """The player spec of run ``name``'s best evaluator: minimax at the depth it was trained for."""
+    depth = data.get("config", {}).get("depth", DEFAULT_EVALUATOR_DEPTH)
+    if not isinstance(depth, int) or isinstance(depth, bool) or depth < 1:
+        depth = DEFAULT_EVALUATOR_DEPTH
+    return f"minimax:depth={depth},evaluator={name}/{BEST_EVALUATOR}"
+
+
+def best_evaluator(root: Path, name: str) -> dict:
+    """Run ``name``'s best evaluator (read by the safe reader, never executed): its name, fitness, formula, the
+    simplified formula when the run wrote one, and the spec that plays it; ``ValueError`` (one line) for a file
+    that is not an evaluator or names primitives this server does not have."""
+    from gpquarto.gp.evaluator_files import evaluator_from_data, read_evaluator_file
+
+    folder = run_folder(root, name)
+    data = read_evaluator_file(folder / BEST_EVALUATOR)
+    formula = evaluator_from_data(data, source=f"{name}/{BEST_EVALUATOR}").genome.describe()
+    simplified = None
+    if _run_file(root, folder / SIMPLIFIED_EVALUATOR):
+        shorter = read_evaluator_file(folder / SIMPLIFIED_EVALUATOR)
+        simplified = evaluator_from_data(shorter, source=f"{name}/{SIMPLIFIED_EVALUATOR}").genome.describe()
+    return {
+        "name": data.get("name", ""),
+        "fitness": data.get("fitness", {}),
+        "formula": formula,
+        "simplified": simplified,
+        "spec": evaluator_spec(name, data),
     }
 
 

@@ -534,26 +534,46 @@ async function showRun(name) {
   if (run.best_player) {
     const player = run.best_player;
     best.append(html("h3", `Best player: ${player.name}`));
-    const fitness = Object.entries(player.fitness).map(([key, value]) => `${key} ${typeof value === "number" ? +value.toFixed(4) : value}`);
-    if (fitness.length) best.append(html("p", fitness.join(", ")));
+    appendFitness(best, player.fitness);
     for (const [kind, rules] of Object.entries(player.rules)) {
       best.append(html("h4", `${kind} rules`));
       const list = html("ol", "", { class: "rules", "data-kind": kind });
       list.append(...rules.map((rule) => html("li", rule)));
       best.append(list);
     }
-    const button = html("button", "Play against it", { type: "button", id: "run-play" });
-    button.addEventListener("click", () => {
-      $("play-game").value = player.game || "quarto"; // an evolved player plays its own game
-      chooseGame("play");
-      $("play-opponent").value = player.spec;
-      location.hash = "#play";
-    });
-    best.append(button);
+    best.append(playButton(player.game || "quarto", player.spec)); // an evolved player plays its own game
+  }
+  if (run.best_evaluator) {
+    const evaluator = run.best_evaluator;
+    best.append(html("h3", `Best evaluator: ${evaluator.name}`));
+    appendFitness(best, evaluator.fitness);
+    best.append(html("p", evaluator.formula, { class: "rules", id: "run-formula" }));
+    if (evaluator.simplified && evaluator.simplified !== evaluator.formula) {
+      best.append(html("p", `simplified: ${evaluator.simplified}`, { class: "rules", id: "run-simplified" }));
+    }
+    best.append(html("p", `played as ${evaluator.spec}`));
+    best.append(playButton("quarto", evaluator.spec)); // evolved evaluators search Quarto positions
   }
   for (const problem of run.problems) best.append(html("p", problem, { class: "problem" }));
   $("run-hof-title").hidden = !run.hall_of_fame;
   $("run-hof").textContent = run.hall_of_fame || "";
+}
+
+function appendFitness(section, fitness) {
+  const parts = Object.entries(fitness).map(([key, value]) => `${key} ${typeof value === "number" ? +value.toFixed(4) : value}`);
+  if (parts.length) section.append(html("p", parts.join(", ")));
+}
+
+// "Play against it": the Play page, set to the game and the opponent spec.
+function playButton(game, spec) {
+  const button = html("button", "Play against it", { type: "button", id: "run-play" });
+  button.addEventListener("click", () => {
+    $("play-game").value = game;
+    chooseGame("play");
+    $("play-opponent").value = spec;
+    location.hash = "#play";
+  });
+  return button;
 }
 
 // The logbook's best and mean score per generation, as two polylines.
