@@ -14,6 +14,7 @@ from gpquarto.gp.features import Features
 from gpquarto.gp.generation import TreeGenerator
 from gpquarto.gp.genome import ACTION_TYPES, CONDITION_TYPE, KINDS, Genome, Rule
 from gpquarto.gp.library import load_library
+from gpquarto.gp.quixo.features import QuixoFeatures
 from gpquarto.gp.simplify import decides_alike, fold_genome, simplify_evaluator_tree, simplify_genome, simplify_tree
 from gpquarto.gp.textform import format_tree, parse_tree
 from gpquarto.gp.types import Score
@@ -254,3 +255,52 @@ def test_evaluator_runs_keep_both_forms_and_show_prints_the_simplified_formula(t
     assert "simplified: 7 -> 1 nodes" in shown and "evaluation = safe_square_count" in shown
     assert main(["show", str(path), "--original"]) == 0
     assert "times" not in capsys.readouterr().out  # the formula is printed readably: (1 * safe_square_count) ...
+
+
+# ------------------------------------------------------------------------------------------------------- Quixo
+QUIXO_LIBRARY = load_library(entry_points=False, game="quixo")
+QUIXO_RULES = QUIXO_LIBRARY.primitive_set()
+QUIXO_SETTINGS = {"size": 4, "rules": "official"}
+
+
+def slow_quixo_decision(genome: Genome, state) -> int | None:
+    """The first move rule whose condition holds and whose move is legal, by re-compiling every tree; None: fallback."""
+    features = QuixoFeatures(state.view())
+    for rule in genome.rules("move"):
+        if compile_tree(rule.condition, QUIXO_LIBRARY)(features):
+            move = compile_tree(rule.action, QUIXO_LIBRARY)(features)
+            if move in state.legal_actions():
+                return move
+    return None
+
+
+def test_quixo_rules_that_can_never_decide_are_dropped_and_the_rest_decide_alike():
+    player = Genome.from_data(
+        {
+            "move": [
+                ["can_win_now", "winning_move"],
+                ["not_(True)", "safe_move"],  # never true
+                ["can_win_now", "winning_move"],  # the same rule again
+                ["or_(safe_move_exists, True)", "move_or(safe_potential_move, safe_potential_move)"],  # always true
+                ["safe_move_exists", "safe_potential_move"],  # the same action after an always-true rule
+                ["True", "first_legal_move"],
+            ]
+        },
+        QUIXO_RULES,
+        "quixo",
+    )
+    usage = decision_positions(player, QUIXO_LIBRARY, "random", 4, 5, "usage", settings=QUIXO_SETTINGS, openings=2)
+    check = decision_positions(
+        player, QUIXO_LIBRARY, "random,alphabeta:depth=1", 20, 5, "check", settings=QUIXO_SETTINGS, openings=2
+    )
+    assert {state.size for state in check} == {4} and len(check) > 50
+    simplified, report = simplify_genome(player, QUIXO_LIBRARY, usage, check)
+    assert simplified.game == "quixo" and simplified.kinds == ("move",)
+    assert report.removed["false condition"] == ["move 2"]
+    assert report.removed["shadowed by an earlier rule"] == ["move 3", "move 5"]
+    assert ["True", "safe_potential_move"] in [list(rule.texts()) for rule in simplified.rules("move")]
+    assert report.rules_before == {"move": 6} and report.rules_after == {"move": len(simplified.rules("move"))}
+    assert "6 -> " in report.summary() and "move rules" in report.summary()
+    for state in check:
+        assert slow_quixo_decision(simplified, state) == slow_quixo_decision(player, state), state.text()
+    assert decides_alike(player, simplified, QUIXO_LIBRARY, check)

@@ -10,12 +10,13 @@ import pytest
 from gpquarto.cli import main
 from gpquarto.gp.library import get_library
 from gpquarto.gp.player import RulePlayer
+from gpquarto.gp.simplify import decides_alike
 from gpquarto.gp.storage import load_player
 from gpquarto.runner import make_runner
 from gpquarto.training import EvolutionConfig, open_run, resume, train
 from gpquarto.training.config import GAME_DEFAULTS
 from gpquarto.training.evolution import Evolution
-from gpquarto.training.run import NO_SIMPLIFIED_NOTE
+from gpquarto.training.simplified import decision_positions
 
 #: A tiny run; its games start from random openings, so the worker and resume tests cover them too.
 TINY = {
@@ -27,7 +28,7 @@ TINY = {
     "opponents": "random:1,hof:1",
     "openings": 3,
 }
-FILES = ("logbook.csv", "hall_of_fame.txt", "best_player.json")
+FILES = ("logbook.csv", "hall_of_fame.txt", "best_player.json", "best_player.simplified.json")
 
 
 def quixo(**settings) -> EvolutionConfig:
@@ -100,8 +101,7 @@ def test_a_quixo_run_writes_its_folder_and_a_quixo_player(straight):
     run = open_run(straight.path)
     assert run.config.game == "quixo" and run.finished and run.generations_done == 4
     finished = json.loads((straight.path / "finished.json").read_text())
-    assert finished["notes"] == [NO_SIMPLIFIED_NOTE]
-    assert not (straight.path / "best_player.simplified.json").exists()
+    assert "best_player.simplified.json" in finished["outputs"] and "notes" not in finished
     player = run.best_player(seed=1)
     assert isinstance(player, RulePlayer) and player.game == "quixo"
     data = json.loads((straight.path / "best_player.json").read_text())
@@ -110,6 +110,30 @@ def test_a_quixo_run_writes_its_folder_and_a_quixo_player(straight):
     assert "move rules:" in (straight.path / "hall_of_fame.txt").read_text()
     with pytest.raises(ValueError, match="is a quixo player, not a quarto player"):
         load_player(straight.path / "best_player.json", game="quarto")
+
+
+def test_a_quixo_run_keeps_a_simplified_player_that_decides_like_its_champion(straight):
+    library = get_library(quixo().library())
+    original = load_player(straight.path / "best_player.json", game="quixo")
+    simplified = load_player(straight.path / "best_player.simplified.json", game="quixo")
+    data = json.loads((straight.path / "best_player.simplified.json").read_text())
+    assert data["game"] == "quixo" and data["simplification"]["rules_before"] == {
+        "move": len(original.genome.rules("move"))
+    }
+    assert simplified.genome.size <= original.genome.size
+    # Fresh games (not those the simplifier saw), from the run's board and openings: the same decision everywhere.
+    positions = decision_positions(
+        original.genome,
+        library,
+        "random,alphabeta:depth=1",
+        20,
+        99,
+        "fresh",
+        settings={"size": 4, "rules": "official"},
+        openings=3,
+    )
+    assert len(positions) > 50
+    assert decides_alike(original.genome, simplified.genome, library, positions)
 
 
 def test_a_quixo_run_is_the_same_on_two_workers(straight, tmp_path):

@@ -73,6 +73,9 @@ class GPGame:
     player_class: str
     #: Game settings training may set, with their defaults (Quixo: size and rules); checked by the game.
     settings: Mapping[str, object] = field(default_factory=dict)
+    #: Every legal value of every action type lies in ``range(action_bound)`` (Quarto: 16 squares and pieces);
+    #: None when no such bound is known. The simplifier drops a rule whose *then* folds to a value outside it.
+    action_bound: int | None = None
 
     def then_type(self, kind: str) -> type:
         """The root type of ``kind``'s *then* trees; ``ValueError`` for a kind of another game."""

@@ -96,5 +96,6 @@ QUARTO_GP = GPGame(
     to_action=to_action,
     rule_set_class="gpquarto.gp.genome:RuleSet",
     player_class="gpquarto.gp.player:EvolvedPlayer",
+    action_bound=16,
 )
 register_gp_game(QUARTO_GP)

@@ -8,7 +8,7 @@ Trees (:func:`simplify_tree`) are rewritten bottom-up:
 * *algebra*: identities of the built-in logic, comparisons and arithmetic (``and_(True, x)`` is ``x``,
   ``score_if(c, a, a)`` is ``a``, ``equal(x, x)`` is ``True``, ``times(x, one)`` is ``x``, ``minus(x, x)`` is 0,
   ``larger(x, x)`` is ``x``, ``negative(negative(x))`` is ``x``, every built-in combinator of two equal
-  arguments (``first_free_square(x, x)``, ``square_in_emptier_row(x, x)``) is ``x``, ``add(x, 0)`` is ``x``...). Every value of an evaluation primitive lies within +-``SCORE_LIMIT``, so dropping a saturation that
+  arguments (``first_free_square(x, x)``, ``square_in_emptier_row(x, x)``, Quixo's ``move_or(x, x)``) is ``x``, ``add(x, 0)`` is ``x``...). Every value of an evaluation primitive lies within +-``SCORE_LIMIT``, so dropping a saturation that
   cannot act is exact.
 
 A genome (:func:`simplify_genome`) then loses, per rule list, the rules that can never decide: a condition that
@@ -28,10 +28,10 @@ from dataclasses import dataclass, field
 
 from deap import gp
 
-from gpquarto.games.quarto.board import Board
+from gpquarto.games.interface import GameState
+from gpquarto.gp.binding import GPGame
 from gpquarto.gp.compiler import compile_tree
-from gpquarto.gp.features import Features
-from gpquarto.gp.genome import ACTION_TYPES, CONDITION_TYPE, KINDS, Genome, Rule, RuleSet
+from gpquarto.gp.genome import CONDITION_TYPE, Genome, Rule, compile_rules
 from gpquarto.gp.primitives import PrimitiveLibrary
 from gpquarto.gp.textform import parse_tree
 
@@ -150,6 +150,20 @@ _ARITHMETIC = {
 _LOGIC = {"and_": (_TRUE, _FALSE), "or_": (_FALSE, _TRUE)}
 
 
+#: Built-in families whose primitives of two arguments of their own type return one of them (Quarto's square and
+#: piece combinators; Quixo's ``move_or``, ``longer_line_move``, ``higher_potential_move``, ``first_safe_move``).
+_CHOOSING_FAMILIES = ("combinators", "quixo_moves", "quixo_lookahead")
+
+
+def _chooses_an_argument(spec) -> bool:
+    return (
+        spec.source == "builtin"
+        and spec.family in _CHOOSING_FAMILIES
+        and len(spec.arg_types) == 2
+        and all(type_ is spec.return_type for type_ in spec.arg_types)
+    )
+
+
 def _rewrite(node: Node, folder: _Folder) -> Node:
     """One identity of the built-in primitives applied at the root of ``node`` (children already folded)."""
     name, children = node
@@ -170,8 +184,8 @@ def _rewrite(node: Node, folder: _Folder) -> Node:
         if name in ("not_equal", "greater_than", "above"):
             return _FALSE
         spec = folder.library.get(name)
-        if name in ("larger", "smaller") or (spec.family == "combinators" and spec.source == "builtin"):
-            return children[0]  # each returns one of its two arguments (the combinators: a square or a piece)
+        if name in ("larger", "smaller") or _chooses_an_argument(spec):
+            return children[0]  # each returns one of its two arguments
         if name in ("minus", "sub"):
             zero = folder.zero(folder.library.get(name).return_type)
             if zero is not None:
@@ -224,7 +238,9 @@ class Simplification:
 
     def summary(self) -> str:
         """One line: rules and nodes before and after, and the reasons."""
-        rules = ", ".join(f"{self.rules_before[kind]} -> {self.rules_after[kind]} {kind} rules" for kind in KINDS)
+        rules = ", ".join(
+            f"{self.rules_before[kind]} -> {self.rules_after[kind]} {kind} rules" for kind in self.rules_before
+        )
         reasons = "; ".join(f"{reason}: {', '.join(rules)}" for reason, rules in self.removed.items() if rules)
         return (
             f"simplified: {rules}, {self.nodes_before} -> {self.nodes_after} nodes"
@@ -244,9 +260,28 @@ class Simplification:
         }
 
 
-def _never_legal(folder: _Folder, node: Node) -> bool:
+def _never_legal(folder: _Folder, node: Node, binding: GPGame) -> bool:
+    """True for a constant action that no position accepts: outside ``range(binding.action_bound)`` (a game that
+    gives no bound: a negative value, ``NO_ACTION``)."""
     constant, value = folder.constant_value(node)
-    return constant and not (isinstance(value, int) and 0 <= value < 16)
+    if not constant:
+        return False
+    if not isinstance(value, int):
+        return True
+    return value < 0 or (binding.action_bound is not None and value >= binding.action_bound)
+
+
+def decision_kind(binding: GPGame, state: GameState) -> str:
+    """The rule kind that decides in ``state`` (a game with one kind: that one)."""
+    return binding.kinds[0] if len(binding.kinds) == 1 else state.decision_kind().value
+
+
+def _decide(rules, state: GameState, rng: random.Random) -> int:
+    """The compiled rules' decision in ``state`` (Quarto's rule set decides by kind, the others by ``decide``)."""
+    view = state.view()
+    if hasattr(rules, "decide"):
+        return rules.decide(view, rng)
+    return rules.choose_piece(view, rng) if state.choice_due else rules.place_piece(view, rng)
 
 
 def fold_genome(
@@ -257,10 +292,11 @@ def fold_genome(
     ``samples`` (features by rule kind), subtrees constant on them fold too (:meth:`_Folder.fold`)."""
     pset = library.primitive_set()
     folder = _Folder(library, pset)
+    binding = genome.binding
     removed: dict[str, list[str]] = {"false condition": [], "never legal action": [], "shadowed by an earlier rule": []}
     kept_rules: dict[str, list[Rule]] = {}
     origins: list[list[int]] = []
-    for kind in KINDS:
+    for kind in binding.kinds:
         kept: list[tuple[Node, Node]] = []
         rules: list[Rule] = []
         origin: list[int] = []
@@ -272,7 +308,7 @@ def fold_genome(
             if condition == _FALSE:
                 removed["false condition"].append(label)
                 continue
-            if _never_legal(folder, action):
+            if _never_legal(folder, action, binding):
                 removed["never legal action"].append(label)
                 continue
             if any(action == earlier_action and earlier in (condition, _TRUE) for earlier, earlier_action in kept):
@@ -283,65 +319,65 @@ def fold_genome(
             rules.append(
                 Rule(
                     parse_tree(_text(condition), pset, CONDITION_TYPE),
-                    parse_tree(_text(action), pset, ACTION_TYPES[kind]),
+                    parse_tree(_text(action), pset, binding.then_type(kind)),
                 )
             )
         kept_rules[kind] = rules
         origins.append(origin)
-    return Genome(kept_rules[KINDS[0]], kept_rules[KINDS[1]]), removed, origins
+    return Genome.of(genome.game, kept_rules), removed, origins
 
 
-def decisions(genome: Genome, library: PrimitiveLibrary, positions: Sequence[Board]) -> list[tuple[int, bool]]:
+def decisions(genome: Genome, library: PrimitiveLibrary, positions: Sequence[GameState]) -> list[tuple[int, bool]]:
     """At each position, the action ``genome`` takes and whether a rule decided it (a random fallback is drawn
     from a generator seeded by the position's index, the same for every genome)."""
-    rules = RuleSet(genome, library)
+    rules = compile_rules(genome, library)
     found = []
     for index, board in enumerate(positions):
-        rng = random.Random(index)
-        view = board.view()
-        action = rules.choose_piece(view, rng) if board.choice_due else rules.place_piece(view, rng)
+        action = _decide(rules, board, random.Random(index))
         found.append((action, rules.last_rule is not None))
     return found
 
 
-def decides_alike(original: Genome, simplified: Genome, library: PrimitiveLibrary, positions: Sequence[Board]) -> bool:
+def decides_alike(
+    original: Genome, simplified: Genome, library: PrimitiveLibrary, positions: Sequence[GameState]
+) -> bool:
     """True when both genomes take the same action at every position (and fall back at the same ones)."""
     return decisions(original, library, positions) == decisions(simplified, library, positions)
 
 
 def simplify_genome(
-    genome: Genome, library: PrimitiveLibrary, usage: Sequence[Board], check: Sequence[Board]
+    genome: Genome, library: PrimitiveLibrary, usage: Sequence[GameState], check: Sequence[GameState]
 ) -> tuple[Genome, Simplification]:
     """``genome`` simplified (see the module docstring): folded, rules that can never decide dropped, then the
     rules that decide at none of the ``usage`` positions dropped while the result still decides like the
     original at every ``check`` position. If even the folded genome does not (a plugin primitive whose name
     suggests an identity it does not have), the original is returned unchanged."""
-    before = {kind: len(genome.rules(kind)) for kind in KINDS}
-    samples: dict[str, list[Features]] = {kind: [] for kind in KINDS}
+    binding = genome.binding
+    kinds = binding.kinds
+    before = {kind: len(genome.rules(kind)) for kind in kinds}
+    samples: dict[str, list] = {kind: [] for kind in kinds}
     for board in usage:
-        samples[KINDS[0] if board.choice_due else KINDS[1]].append(Features(board))
+        samples[decision_kind(binding, board)].append(binding.features(board.view()))
     # Folding by the usage positions first, then exact folding alone, then nothing: the first that decides like
     # the original at every check position.
     attempts = (fold_genome(genome, library, samples), fold_genome(genome, library))
     folded, removed, origins = next(
         (attempt for attempt in attempts if decides_alike(genome, attempt[0], library, check)),
-        (genome, {}, [list(range(len(genome.rules(kind)))) for kind in KINDS]),
+        (genome, {}, [list(range(len(genome.rules(kind)))) for kind in kinds]),
     )
-    rules = RuleSet(folded, library)
-    used: dict[str, set[int]] = {kind: set() for kind in KINDS}
+    rules = compile_rules(folded, library)
+    used: dict[str, set[int]] = {kind: set() for kind in kinds}
     for board in usage:
-        view = board.view()
-        kind = KINDS[0] if board.choice_due else KINDS[1]
-        rng = random.Random(0)
-        rules.choose_piece(view, rng) if board.choice_due else rules.place_piece(view, rng)
+        _decide(rules, board, random.Random(0))
         if rules.last_rule is not None:
-            used[kind].add(rules.last_rule)
+            used[decision_kind(binding, board)].add(rules.last_rule)
     # Drop every unused rule; where the check set disagrees, put back the rules that decide there.
-    keep = {kind: set(used[kind]) for kind in KINDS}
+    keep = {kind: set(used[kind]) for kind in kinds}
     expected = decisions(folded, library, check)
     while True:
-        candidate = Genome(
-            *[[rule for index, rule in enumerate(folded.rules(kind)) if index in keep[kind]] for kind in KINDS]
+        candidate = Genome.of(
+            genome.game,
+            {kind: [rule for index, rule in enumerate(folded.rules(kind)) if index in keep[kind]] for kind in kinds},
         )
         mismatches = [
             index
@@ -353,10 +389,8 @@ def simplify_genome(
         restored = False
         for index in mismatches:
             board = check[index]
-            kind = KINDS[0] if board.choice_due else KINDS[1]
-            rules.choose_piece(board.view(), random.Random(0)) if board.choice_due else rules.place_piece(
-                board.view(), random.Random(0)
-            )
+            kind = decision_kind(binding, board)
+            _decide(rules, board, random.Random(0))
             if rules.last_rule is not None and rules.last_rule not in keep[kind]:
                 keep[kind].add(rules.last_rule)
                 restored = True
@@ -365,7 +399,7 @@ def simplify_genome(
             break
     never = [
         f"{kind} {origins[number][index] + 1}"
-        for number, kind in enumerate(KINDS)
+        for number, kind in enumerate(kinds)
         for index in range(len(folded.rules(kind)))
         if index not in keep[kind]
     ]
@@ -373,7 +407,7 @@ def simplify_genome(
         removed["never decided in the final games"] = never
     report = Simplification(
         before,
-        {kind: len(candidate.rules(kind)) for kind in KINDS},
+        {kind: len(candidate.rules(kind)) for kind in kinds},
         genome.size,
         candidate.size,
         removed,

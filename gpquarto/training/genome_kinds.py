@@ -78,8 +78,6 @@ class Evolution(Protocol):
 BEST_PLAYER, BEST_PLAYER_TEXT, SIMPLIFIED_PLAYER = "best_player.p", "best_player.json", "best_player.simplified.json"
 #: What the end of an evaluator run writes beside them.
 BEST_EVALUATOR, SIMPLIFIED_EVALUATOR = "best_evaluator.json", "best_evaluator.simplified.json"
-#: Games whose rule champions the simplifier can treat (:mod:`gpquarto.training.simplified` reads Quarto rules).
-SIMPLIFIED_GAMES = ("quarto",)
 
 
 class RuleKind:
@@ -188,10 +186,8 @@ class RuleKind:
                 rule.screened = True
 
     def outputs(self, config: EvolutionConfig) -> tuple[str, ...]:
-        """The champion's files the run's end writes (no simplified player for other games than Quarto)."""
-        if config.game in SIMPLIFIED_GAMES:
-            return (BEST_PLAYER, BEST_PLAYER_TEXT, SIMPLIFIED_PLAYER)
-        return (BEST_PLAYER, BEST_PLAYER_TEXT)
+        """The champion's files the run's end writes: the player (pickle and text) and its simplified form."""
+        return (BEST_PLAYER, BEST_PLAYER_TEXT, SIMPLIFIED_PLAYER)
 
     def player_spec(self, folder: Path, config: EvolutionConfig) -> str:
         """The player spec of the run's champion."""
@@ -206,7 +202,13 @@ class RuleKind:
         save_player(folder / BEST_PLAYER_TEXT, data)
         if SIMPLIFIED_PLAYER in self.outputs(config):
             simplified, report = simplify_champion(
-                best, library, evolution.opponents_now(), config.seed, config.final_games or config.games
+                best,
+                library,
+                evolution.opponents_now(),
+                config.seed,
+                config.final_games or config.games,
+                settings=config.game_settings(),
+                openings=config.openings,
             )
             simplified_data = player_data(
                 simplified, library, name=f"{name}-simplified", config=data["config"], fitness=fitness, run=run

@@ -59,12 +59,9 @@ CHECKPOINT = "checkpoint.dill"
 LOGBOOK, HALL_OF_FAME, FITNESS_PLOT = "logbook.csv", "hall_of_fame.txt", "fitness.png"
 FINISHED_FILE = "finished.json"
 FINISHED_FORMAT = "gpquarto-finished/1"
-#: What a rule run's end writes in its folder (and lists, with the best player's copy, in ``finished.json``); a
-#: run of another game than Quarto writes no simplified player, an evaluator run its evaluator files
-#: (:func:`run_outputs`).
+#: What a rule run's end writes in its folder (and lists, with the best player's copy, in ``finished.json``); an
+#: evaluator run writes its evaluator files instead of the players (:func:`run_outputs`).
 OUTPUTS = (LOGBOOK, HALL_OF_FAME, FITNESS_PLOT, BEST_PLAYER, BEST_PLAYER_TEXT, SIMPLIFIED_PLAYER)
-#: What ``finished.json`` says of a rule run without a simplified player.
-NO_SIMPLIFIED_NOTE = "no best_player.simplified.json: the simplifier treats Quarto rules only"
 #: The checkpoint format of evaluator runs made before they joined rule training (``checkpoint.json``).
 OLD_EVALUATOR_FORMAT = "gpquarto-evaluator-run/1"
 
@@ -381,8 +378,6 @@ def _finish(run: RunFolder, evolution: Evolution, runner: Runner) -> None:
         "generations": evolution.generation,
         "outputs": {name: file_sha256(run.path / name) for name in outputs},
     }
-    if config.genome == "rules" and SIMPLIFIED_PLAYER not in outputs:
-        mark["notes"] = [NO_SIMPLIFIED_NOTE]
     write_text_atomic(run.finished_path, json.dumps(mark, indent=2) + "\n")
 
 
