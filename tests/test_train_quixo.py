@@ -8,10 +8,14 @@ import json
 import pytest
 
 from gpquarto.cli import main
+from gpquarto.gp.compiler import compile_tree
 from gpquarto.gp.library import get_library
 from gpquarto.gp.player import RulePlayer
+from gpquarto.gp.quixo.features import QuixoFeatures
 from gpquarto.gp.simplify import decides_alike
 from gpquarto.gp.storage import load_player
+from gpquarto.grading.cache import load_or_build_bank
+from gpquarto.grading.grade import grade_player
 from gpquarto.runner import make_runner
 from gpquarto.training import EvolutionConfig, open_run, resume, train
 from gpquarto.training.config import GAME_DEFAULTS
@@ -70,7 +74,11 @@ def test_quixo_configs_have_their_own_defaults_and_settings():
 @pytest.mark.parametrize(
     ("settings", "message"),
     [
-        ({"game": "quixo", "accuracy_weight": 1.0}, "accuracy term grades Quarto decisions"),
+        (
+            {"game": "quixo", "accuracy_weight": 1.0},
+            r"accuracy term grades decisions by the exact solution: a Quixo bank is made on the 3x3 or 4x4 board \(solved "
+            r"exactly\), not 5x5",
+        ),
         ({"game": "quixo", "board_size": 6, "accuracy_weight": 0.0}, "size is 3, 4 or 5"),
         ({"game": "quixo", "game_rules": "house", "accuracy_weight": 0.0}, "unknown Quixo rules 'house'"),
         ({"board_size": 4}, "quarto has no board size or rules"),
@@ -181,7 +189,7 @@ def test_train_game_quixo_end_to_end_then_resume_show_and_refusals(tmp_path, cap
     assert main(["match", str(tmp_path / "best.json"), "random", "--games", "2"]) == 2
     assert "is a quixo player, not a quarto player" in capsys.readouterr().err
     assert main(["train", "--game", "quixo", "--accuracy-weight", "1", "--run-dir", str(tmp_path / "x")]) == 2
-    assert "accuracy term grades Quarto decisions" in capsys.readouterr().err
+    assert "accuracy term grades decisions by the exact solution" in capsys.readouterr().err
     assert main(["train", "--genome", "evaluator", "--game", "quixo", "--run-dir", str(tmp_path / "y")]) == 2
     assert "evaluator genomes evaluate Quarto positions, not quixo" in capsys.readouterr().err
 
@@ -216,3 +224,36 @@ def test_experiment_game_quixo(tmp_path, capsys):
     assert "vs alphabeta:depth=1" in capsys.readouterr().out
     plan = json.loads((out / "experiment.json").read_text())
     assert plan["configs"]["default"]["game"] == "quixo" and plan["opponents"] == ["random", "alphabeta:depth=1"]
+
+
+def test_on_a_solved_board_the_accuracy_term_grades_decisions_as_grade_does(tmp_path, quixo_4x4_solution):
+    config = quixo(generations=1, population=4, games=2, final_games=2, accuracy_weight=1.0, accuracy_positions=30)
+    bank_parameters = config.training_bank()
+    assert (bank_parameters.game, bank_parameters.size, bank_parameters.purpose) == ("quixo", 4, "training")
+    run = train(config, tmp_path / "accuracy", best_player_copy=None)
+    logbook = (run.path / "logbook.csv").read_text().splitlines()
+    assert "accuracy" in logbook[0]
+    best = json.loads((run.path / "best_player.json").read_text())
+    # The accuracy the run recorded is grade's "keeps the value" share on the same bank, by grade's own code.
+    bank = load_or_build_bank(bank_parameters)
+    assert len(bank) == 30 and {position.game_name for position in bank} == {"quixo"}
+    player = load_player(run.path / "best_player.json", game="quixo")
+    report = grade_player(player, bank)
+    # grade seeds the random fallback otherwise: where a rule decides, both count the same decision.
+    library = get_library(config.library())
+    fallbacks = sum(first_rule_move(player.genome, library, position.board()) is None for position in bank)
+    recorded = best["fitness"]["accuracy"] * len(bank)
+    assert abs(recorded - report.total.correct) <= fallbacks and recorded == round(recorded)
+    assert 0 < best["fitness"]["accuracy"] <= 1
+
+
+def first_rule_move(genome, library, state) -> int | None:
+    """The move of the first rule whose condition holds and whose move is legal (trees compiled here); None when
+    no rule decides."""
+    features = QuixoFeatures(state.view())
+    for rule in genome.rules("move"):
+        if compile_tree(rule.condition, library)(features):
+            move = compile_tree(rule.action, library)(features)
+            if move in state.legal_actions():
+                return move
+    return None

@@ -114,8 +114,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--accuracy-weight",
         type=float,
         default=None,
-        help="score added per unit of accuracy on a training bank of solved endgame decisions (default 1; 0: off); "
-        "every decision is graded, a dense signal beside the games",
+        help="score added per unit of accuracy on a training bank of solved endgame decisions (default 1; 0: off; "
+        "quixo: default 0, and only on the solved 3x3 and 4x4 boards); every decision is graded, a dense signal "
+        "beside the games",
     )
     parser.add_argument(
         "--accuracy-positions",

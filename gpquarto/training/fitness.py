@@ -281,18 +281,20 @@ def evaluate(task: EvaluationTask) -> EvaluationResult:
     decisions, fallbacks = player.decisions, player.fallbacks
     rate = fallbacks / decisions if decisions else 0.0
     score = (wins + draws / 2) / games - task.fallback_weight * rate
-    accuracy = bank_accuracy(player, task.accuracy_positions) if task.accuracy_positions else None
+    accuracy = bank_accuracy(player, task.accuracy_positions, library.game) if task.accuracy_positions else None
     if accuracy is not None:
         score += task.accuracy_weight * accuracy
     return EvaluationResult(score, wins, draws, losses, fallbacks, decisions, genome.size, accuracy)
 
 
-def bank_accuracy(player: EvolvedPlayer, positions: tuple[tuple[str, tuple[int, ...]], ...]) -> float:
-    """The share of ``positions`` (solved decisions) where ``player`` takes an action that keeps the value;
-    each decision is seeded from its index, as ``grade`` does."""
+def bank_accuracy(
+    player: Player, positions: tuple[tuple[str, tuple[int, ...]], ...], game: str = DEFAULT_GAME
+) -> float:
+    """The share of ``positions`` (solved decisions of ``game``) where ``player`` takes an action that keeps the
+    value; each decision is seeded from its index, as ``grade`` does."""
     correct = 0
     for index, (text, best_actions) in enumerate(positions):
-        position = BankPosition(text, 0, best_actions, index)
+        position = BankPosition(text, 0, best_actions, index, game)
         action, _, _ = decide(player, position, derive_seed("accuracy", index))
         correct += action in best_actions
     return correct / len(positions)
