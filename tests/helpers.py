@@ -126,3 +126,18 @@ def isolated_environment(folder: Path, *installs: str | Path, offline: bool = Tr
 def environment_without_checkout() -> dict[str, str]:
     """This process's environment without ``PYTHONPATH``, so that a subprocess cannot see the checkout."""
     return {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+
+
+def first_quixo_rule_move(genome, library, state) -> int | None:
+    """The move of a Quixo genome's first rule whose condition holds and whose move is legal in ``state``, its trees
+    compiled afresh (the slow reference of the rule sets); None when no rule decides (the fallback would)."""
+    from gpquarto.gp.compiler import compile_tree
+    from gpquarto.gp.quixo.features import QuixoFeatures
+
+    features = QuixoFeatures(state.view())
+    for rule in genome.rules("move"):
+        if compile_tree(rule.condition, library)(features):
+            move = compile_tree(rule.action, library)(features)
+            if move in state.legal_actions():
+                return move
+    return None

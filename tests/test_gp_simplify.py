@@ -14,12 +14,11 @@ from gpquarto.gp.features import Features
 from gpquarto.gp.generation import TreeGenerator
 from gpquarto.gp.genome import ACTION_TYPES, CONDITION_TYPE, KINDS, Genome, Rule
 from gpquarto.gp.library import load_library
-from gpquarto.gp.quixo.features import QuixoFeatures
 from gpquarto.gp.simplify import decides_alike, fold_genome, simplify_evaluator_tree, simplify_genome, simplify_tree
 from gpquarto.gp.textform import format_tree, parse_tree
 from gpquarto.gp.types import Score
 from gpquarto.training.simplified import decision_positions
-from tests.helpers import random_positions
+from tests.helpers import first_quixo_rule_move, random_positions
 
 LIBRARY = load_library(entry_points=False)
 RULES = LIBRARY.primitive_set()
@@ -263,17 +262,6 @@ QUIXO_RULES = QUIXO_LIBRARY.primitive_set()
 QUIXO_SETTINGS = {"size": 4, "rules": "official"}
 
 
-def slow_quixo_decision(genome: Genome, state) -> int | None:
-    """The first move rule whose condition holds and whose move is legal, by re-compiling every tree; None: fallback."""
-    features = QuixoFeatures(state.view())
-    for rule in genome.rules("move"):
-        if compile_tree(rule.condition, QUIXO_LIBRARY)(features):
-            move = compile_tree(rule.action, QUIXO_LIBRARY)(features)
-            if move in state.legal_actions():
-                return move
-    return None
-
-
 def test_quixo_rules_that_can_never_decide_are_dropped_and_the_rest_decide_alike():
     player = Genome.from_data(
         {
@@ -302,5 +290,7 @@ def test_quixo_rules_that_can_never_decide_are_dropped_and_the_rest_decide_alike
     assert report.rules_before == {"move": 6} and report.rules_after == {"move": len(simplified.rules("move"))}
     assert "6 -> " in report.summary() and "move rules" in report.summary()
     for state in check:
-        assert slow_quixo_decision(simplified, state) == slow_quixo_decision(player, state), state.text()
+        assert first_quixo_rule_move(simplified, QUIXO_LIBRARY, state) == first_quixo_rule_move(
+            player, QUIXO_LIBRARY, state
+        ), state.text()
     assert decides_alike(player, simplified, QUIXO_LIBRARY, check)

@@ -8,10 +8,8 @@ import json
 import pytest
 
 from gpquarto.cli import main
-from gpquarto.gp.compiler import compile_tree
 from gpquarto.gp.library import get_library
 from gpquarto.gp.player import RulePlayer
-from gpquarto.gp.quixo.features import QuixoFeatures
 from gpquarto.gp.simplify import decides_alike
 from gpquarto.gp.storage import load_player
 from gpquarto.grading.cache import load_or_build_bank
@@ -21,6 +19,7 @@ from gpquarto.training import EvolutionConfig, open_run, resume, train
 from gpquarto.training.config import GAME_DEFAULTS
 from gpquarto.training.evolution import Evolution
 from gpquarto.training.simplified import decision_positions
+from tests.helpers import first_quixo_rule_move
 
 #: A tiny run; its games start from random openings, so the worker and resume tests cover them too.
 TINY = {
@@ -241,19 +240,7 @@ def test_on_a_solved_board_the_accuracy_term_grades_decisions_as_grade_does(tmp_
     report = grade_player(player, bank)
     # grade seeds the random fallback otherwise: where a rule decides, both count the same decision.
     library = get_library(config.library())
-    fallbacks = sum(first_rule_move(player.genome, library, position.board()) is None for position in bank)
+    fallbacks = sum(first_quixo_rule_move(player.genome, library, position.board()) is None for position in bank)
     recorded = best["fitness"]["accuracy"] * len(bank)
     assert abs(recorded - report.total.correct) <= fallbacks and recorded == round(recorded)
     assert 0 < best["fitness"]["accuracy"] <= 1
-
-
-def first_rule_move(genome, library, state) -> int | None:
-    """The move of the first rule whose condition holds and whose move is legal (trees compiled here); None when
-    no rule decides."""
-    features = QuixoFeatures(state.view())
-    for rule in genome.rules("move"):
-        if compile_tree(rule.condition, library)(features):
-            move = compile_tree(rule.action, library)(features)
-            if move in state.legal_actions():
-                return move
-    return None
