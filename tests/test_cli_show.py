@@ -10,10 +10,10 @@ import sys
 import pytest
 
 from gpquarto.cli import main
-from gpquarto.cli.show import bounded_text, printable
 from gpquarto.gp.library import shared_library
 from gpquarto.gp.storage import player_data, save_player
 from gpquarto.gp.variation import random_genome
+from gpquarto.safe_text import bounded_text, printable
 from gpquarto.training.evolution import make_generator
 
 

@@ -13,7 +13,14 @@ ROOT = Path(__file__).resolve().parent.parent
 
 #: Layers from the ground up; a module may import its own layer and the ones below, never above.
 LAYERS = (
-    ("gpquarto.atomic", "gpquarto.cache_dir", "gpquarto.seeding", "gpquarto.plain_files", "gpquarto.runner"),
+    (
+        "gpquarto.atomic",
+        "gpquarto.cache_dir",
+        "gpquarto.seeding",
+        "gpquarto.plain_files",
+        "gpquarto.safe_text",
+        "gpquarto.runner",
+    ),
     ("gpquarto.games",),
     ("gpquarto.search",),
     ("gpquarto.players",),

@@ -21,7 +21,9 @@ from gpquarto.web.players import load_player
 from tests.browser import browser_or_skip
 from tests.conftest import REPO
 from tests.web_support import (
+    SIMPLIFIED_RULES,
     TINY_RULES,
+    add_simplified_player,
     make_evaluator_run_folder,
     make_run_folder,
     running_server,
@@ -51,6 +53,7 @@ ENDGAME = "5A3./.C8./1..F/.... -"
 def site(tmp_path_factory):
     root = tmp_path_factory.mktemp("browser")
     make_run_folder(root / "runs")
+    add_simplified_player(make_run_folder(root / "runs", "simplified"))
     make_evaluator_run_folder(root / "runs")
     save_tiny_player(root / "tiny.json")
     with running_server(runs_dir=root / "runs", players_dirs=[root], time_limit=30) as base:
@@ -267,6 +270,24 @@ def test_runs_page_shows_the_curve_rules_and_hall_of_fame(page, site):
     assert page.input_value("#play-opponent") == "demo/best_player.json"  # by name in the runs folder
     page.wait_for_function("location.hash === '#play'")
     assert page.is_visible("#page-play")
+
+
+def test_a_simplified_champion_is_shown_first_with_the_original_folded_away(page, site):
+    page.goto(page.url.split("#")[0] + "#runs")
+    page.click("a[data-run=simplified]")
+    page.wait_for_selector("#run-simplification")
+    assert page.inner_text("#run-simplification").startswith("simplified: 2 -> 1 choose rules")
+    shown = page.locator("#run-best > ol[data-kind=choose] li").all_inner_texts()
+    assert shown == ["if {} then {}".format(*pair) for pair in SIMPLIFIED_RULES["choose"]]
+    original = page.locator("#run-original ol[data-kind=choose] li")
+    assert not original.first.is_visible()
+    page.click("#run-original summary")
+    assert original.all_inner_texts() == ["if {} then {}".format(*pair) for pair in TINY_RULES["choose"]]
+    # A long rule wraps: the page is never wider than the window.
+    page.evaluate(
+        "document.querySelector('#run-best > ol li').textContent = 'if True then ' + 'first_free_square('.repeat(60)"
+    )
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1280
 
 
 def test_an_evaluator_run_shows_its_formulas_and_plays_as_its_search(page, site):

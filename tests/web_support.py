@@ -94,6 +94,27 @@ def make_run_folder(root: Path, name: str = "demo") -> Path:
     return folder
 
 
+#: The simplified form of the tiny player (its never-true first choose rule dropped) and what the file says of it.
+SIMPLIFIED_RULES = {"choose": [["True", "tall_piece"]], "place": [["True", "corner_square"]]}
+SIMPLIFICATION = {
+    "rules_before": {"choose": 2, "place": 1},
+    "rules_after": {"choose": 1, "place": 1},
+    "nodes_before": 6,
+    "nodes_after": 4,
+    "removed": {"false condition": ["choose 1"]},
+    "checked_positions": 321,
+}
+
+
+def add_simplified_player(folder: Path, report: object = None) -> None:
+    """Write ``best_player.simplified.json`` beside the tiny run's player, with ``report`` as its
+    ``"simplification"`` (default :data:`SIMPLIFICATION`)."""
+    library = default_library(())
+    genome = Genome.from_data(SIMPLIFIED_RULES, library.primitive_set())
+    data = player_data(genome, library, name="tiny-simplified", fitness={"score": 0.5})
+    save_player(folder / "best_player.simplified.json", {**data, "simplification": report or SIMPLIFICATION})
+
+
 #: The evaluator run's formula and its folded form (what ``train --genome evaluator`` writes beside it).
 EVALUATOR_FORMULA, SIMPLIFIED_FORMULA = "plus(safe_piece_count, minus(threats, threats))", "safe_piece_count"
 

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -13,6 +12,7 @@ from gpquarto.cli import UsageError
 from gpquarto.cli.common import add_plugin_argument
 from gpquarto.learned.storage import LEARNED_SUFFIX
 from gpquarto.plain_files import read_plain_file
+from gpquarto.safe_text import bounded_text, printable
 
 if TYPE_CHECKING:  # the CLI imports the GP layer only when a command needs it
     from gpquarto.gp.genome import Genome
@@ -63,59 +63,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run)
 
 
-#: How much of a file's metadata ``show`` prints: the file is not trusted, so its text is bounded and escaped.
-MAX_METADATA_CHARACTERS = 2000
-MAX_METADATA_DEPTH = 8
-
-
-def printable(text: str) -> str:
-    """``text`` with control characters (terminal escape codes among them) written as escapes."""
-    return "".join(
-        character if character.isprintable() else character.encode("unicode_escape").decode("ascii")
-        for character in text
-    )
-
-
-def bounded_text(value: object, limit: int = MAX_METADATA_CHARACTERS) -> str:
-    """A compact, escaped rendering of plain data that stops after ``limit`` characters and
-    ``MAX_METADATA_DEPTH`` levels, whatever the data holds (shared references, cycles, odd keys)."""
-    parts: list[str] = []
-    budget = [limit]
-
-    def emit(text: str) -> bool:
-        text = printable(text)
-        parts.append(text[: budget[0]])
-        budget[0] -= len(text)
-        return budget[0] > 0
-
-    def walk(item: object, depth: int, seen: frozenset[int]) -> bool:
-        if depth > MAX_METADATA_DEPTH or id(item) in seen:
-            return emit("...")
-        if isinstance(item, dict):
-            if not emit("{"):
-                return False
-            for number, (key, inner) in enumerate(item.items()):
-                if (number and not emit(", ")) or not walk(key, depth + 1, seen | {id(item)}) or not emit(": "):
-                    return False
-                if not walk(inner, depth + 1, seen | {id(item)}):
-                    return False
-            return emit("}")
-        if isinstance(item, list | tuple):
-            if not emit("["):
-                return False
-            for number, inner in enumerate(item):
-                if (number and not emit(", ")) or not walk(inner, depth + 1, seen | {id(item)}):
-                    return False
-            return emit("]")
-        if isinstance(item, float):
-            return emit(f"{item:.4g}")
-        return emit(json.dumps(item) if isinstance(item, str) else repr(item))
-
-    if not walk(value, 0, frozenset()):
-        parts.append(" ...")
-    return "".join(parts)
-
-
 def describe(data: dict, genome) -> str:
     """Readable text: metadata, fitness, then numbered ``if ... then ...`` rules (metadata bounded and escaped)."""
     name = printable(str(data.get("name", "?")))[:200]
@@ -132,19 +79,11 @@ def describe(data: dict, genome) -> str:
             lines.append(f"{label}: {bounded_text(data[key])}")
     simplification = data.get("simplification")
     if isinstance(simplification, dict):
+        from gpquarto.gp.simplify import simplification_text
+
         lines.append(simplification_text(simplification))
     lines.append(genome.describe())
     return "\n".join(lines)
-
-
-def simplification_text(report: dict) -> str:
-    """What a simplified player's file says was removed, in one line (bounded: the file is not trusted)."""
-    try:
-        from gpquarto.gp.simplify import Simplification
-
-        return printable(Simplification(**report).summary())[:MAX_METADATA_CHARACTERS]
-    except (TypeError, ValueError, KeyError, AttributeError):
-        return f"simplification: {bounded_text(report)}"
 
 
 def simplified_sibling(path: str) -> Path | None:

@@ -34,6 +34,7 @@ from gpquarto.gp.compiler import compile_tree
 from gpquarto.gp.genome import CONDITION_TYPE, Genome, Rule, compile_rules
 from gpquarto.gp.primitives import PrimitiveLibrary
 from gpquarto.gp.textform import parse_tree
+from gpquarto.safe_text import MAX_METADATA_CHARACTERS, bounded_text, printable
 
 #: A tree as nested tuples: (name, children).
 Node = tuple[str, tuple]
@@ -258,6 +259,15 @@ class Simplification:
             "removed": {reason: list(rules) for reason, rules in self.removed.items()},
             "checked_positions": self.checked_positions,
         }
+
+
+def simplification_text(report: dict) -> str:
+    """What a simplified player's file says was removed (its ``"simplification"``), in one line; bounded and escaped,
+    since the file is not trusted."""
+    try:
+        return printable(Simplification(**report).summary())[:MAX_METADATA_CHARACTERS]
+    except (TypeError, ValueError, KeyError, AttributeError):
+        return f"simplification: {bounded_text(report)}"
 
 
 def _never_legal(folder: _Folder, node: Node, binding: GPGame) -> bool:

@@ -17,7 +17,9 @@ import csv
 import math
 from pathlib import Path
 
-from gpquarto.training.genome_kinds import BEST_EVALUATOR, SIMPLIFIED_EVALUATOR
+from gpquarto.gp.simplify import simplification_text
+from gpquarto.gp.storage import read_player_file
+from gpquarto.training.genome_kinds import BEST_EVALUATOR, SIMPLIFIED_EVALUATOR, SIMPLIFIED_PLAYER
 from gpquarto.training.run import BEST_PLAYER_TEXT as BEST_PLAYER
 from gpquarto.training.run import CONFIG_FILE, FITNESS_PLOT, HALL_OF_FAME, LOGBOOK, RunError, RunFolder
 from gpquarto.web.sessions import RequestError
@@ -98,6 +100,9 @@ def run_summary(root: Path, name: str) -> dict:
         try:
             summary["best_player"] = {**best_player(folder / BEST_PLAYER), "spec": f"{name}/{BEST_PLAYER}"}
             summary["game"] = summary["game"] or summary["best_player"]["game"]
+            summary["best_player"]["simplified"] = None
+            if _run_file(root, folder / SIMPLIFIED_PLAYER):
+                summary["best_player"]["simplified"] = simplified_player(folder / SIMPLIFIED_PLAYER)
         except ValueError as error:
             summary["problems"].append(str(error))
     if _run_file(root, folder / BEST_EVALUATOR):
@@ -132,7 +137,7 @@ def read_logbook(path: Path) -> dict:
 def best_player(path: Path) -> dict:
     """The saved player's name, game, fitness and rule texts (read by the safe reader, never executed); the page
     names it by ``RUN/best_player.json`` (see :class:`~gpquarto.web.players.RequestPlayers`)."""
-    from gpquarto.gp.storage import player_game, read_player_file
+    from gpquarto.gp.storage import player_game
 
     data = read_player_file(path)
     return {
@@ -144,6 +149,14 @@ def best_player(path: Path) -> dict:
             for kind, pairs in data["rules"].items()
         },
     }
+
+
+def simplified_player(path: Path) -> dict:
+    """The simplified champion's rule texts and what was removed, in one line (``show``'s words); the file is read
+    by the safe reader and its report bounded, never trusted."""
+    shown = best_player(path)
+    report = read_player_file(path).get("simplification")
+    return {"rules": shown["rules"], "summary": simplification_text(report) if isinstance(report, dict) else ""}
 
 
 def evaluator_spec(name: str, data: dict) -> str:

@@ -535,11 +535,15 @@ async function showRun(name) {
     const player = run.best_player;
     best.append(html("h3", `Best player: ${player.name}`));
     appendFitness(best, player.fitness);
-    for (const [kind, rules] of Object.entries(player.rules)) {
-      best.append(html("h4", `${kind} rules`));
-      const list = html("ol", "", { class: "rules", "data-kind": kind });
-      list.append(...rules.map((rule) => html("li", rule)));
-      best.append(list);
+    if (player.simplified) { // the simplified form first, as show prints it; the original folded away
+      best.append(html("p", player.simplified.summary, { id: "run-simplification" }));
+      appendRules(best, player.simplified.rules);
+      const original = html("details", "", { id: "run-original" });
+      original.append(html("summary", "original rules"));
+      appendRules(original, player.rules);
+      best.append(original);
+    } else {
+      appendRules(best, player.rules);
     }
     best.append(playButton(player.game || "quarto", player.spec)); // an evolved player plays its own game
   }
@@ -557,6 +561,15 @@ async function showRun(name) {
   for (const problem of run.problems) best.append(html("p", problem, { class: "problem" }));
   $("run-hof-title").hidden = !run.hall_of_fame;
   $("run-hof").textContent = run.hall_of_fame || "";
+}
+
+function appendRules(section, rulesByKind) {
+  for (const [kind, rules] of Object.entries(rulesByKind)) {
+    section.append(html("h4", `${kind} rules`));
+    const list = html("ol", "", { class: "rules", "data-kind": kind });
+    list.append(...rules.map((rule) => html("li", rule)));
+    section.append(list);
+  }
 }
 
 function appendFitness(section, fitness) {

@@ -1,5 +1,6 @@
-"""Evolved evaluators in the web app: an evaluator run on the Runs page, its search offered and played against, and
-every bad evaluator spec refused in one line with a 4xx (the file only from the folders the server was given)."""
+"""The web app's Runs page beyond the plain rule run: a simplified champion shown first (its report bounded and
+escaped), and evolved evaluators: an evaluator run on the page, its search offered and played against, every bad
+evaluator spec refused in one line with a 4xx (the file only from the folders the server was given)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from gpquarto.gp.evaluator_files import load_evaluator
 from gpquarto.search.heuristics import get_heuristic
 from gpquarto.search.negamax import Negamax
 from tests.web_support import (
+    SIMPLIFIED_RULES,
+    add_simplified_player,
     call,
     make_evaluator_run_folder,
     make_run_folder,
@@ -23,6 +26,8 @@ SPEC = "minimax:depth=1,evaluator=evaluator-demo/best_evaluator.json"
 def site(tmp_path_factory):
     root = tmp_path_factory.mktemp("web-evaluators")
     make_run_folder(root / "runs")
+    add_simplified_player(make_run_folder(root / "runs", "simplified"))
+    add_simplified_player(make_run_folder(root / "runs", "hostile"), {"removed": "\x1b[2J" + "x" * 50_000})
     make_evaluator_run_folder(root / "runs")
     (root / "elsewhere").mkdir()
     make_evaluator_run_folder(root / "elsewhere", name="hidden")
@@ -33,7 +38,12 @@ def site(tmp_path_factory):
 def test_the_runs_page_shows_the_evaluator_its_simplified_formula_and_the_spec_that_plays_it(site):
     base, _ = site
     status, listing = call(base, "GET", "/api/runs")
-    assert status == 200 and sorted(run["name"] for run in listing["runs"]) == ["demo", "evaluator-demo"]
+    assert status == 200 and sorted(run["name"] for run in listing["runs"]) == [
+        "demo",
+        "evaluator-demo",
+        "hostile",
+        "simplified",
+    ]
     status, run = call(base, "GET", "/api/runs/evaluator-demo")
     assert status == 200 and run["problems"] == [] and run["best_player"] is None
     evaluator = run["best_evaluator"]
@@ -43,7 +53,33 @@ def test_the_runs_page_shows_the_evaluator_its_simplified_formula_and_the_spec_t
     assert run["game"] == "quarto"
     assert call(base, "GET", "/api/runs/demo")[1]["best_evaluator"] is None  # a rule run has none
     status, players = call(base, "GET", "/api/players")
-    assert players["files"] == ["demo/best_player.json", SPEC]
+    assert players["files"] == [
+        "demo/best_player.json",
+        "hostile/best_player.json",
+        "simplified/best_player.json",
+        SPEC,
+    ]
+
+
+def test_a_simplified_champion_comes_with_its_rules_and_what_was_removed(site):
+    base, _ = site
+    status, run = call(base, "GET", "/api/runs/simplified")
+    assert status == 200 and run["problems"] == []
+    simplified = run["best_player"]["simplified"]
+    assert simplified["rules"] == {
+        kind: [f"if {condition} then {action}" for condition, action in rules]
+        for kind, rules in SIMPLIFIED_RULES.items()
+    }
+    assert simplified["summary"] == (
+        "simplified: 2 -> 1 choose rules, 1 -> 1 place rules, 6 -> 4 nodes (removed false condition: choose 1); "
+        "decides like the original at 321 positions"
+    )
+    assert run["best_player"]["rules"]["choose"] == ["if False then tall_piece", "if True then tall_piece"]
+    assert run["best_player"]["spec"] == "simplified/best_player.json"  # the original plays: they decide alike
+    assert call(base, "GET", "/api/runs/demo")[1]["best_player"]["simplified"] is None
+    # A report that is not one: shown bounded, its control characters escaped.
+    summary = call(base, "GET", "/api/runs/hostile")[1]["best_player"]["simplified"]["summary"]
+    assert summary.startswith("simplification: {") and "\x1b" not in summary and len(summary) < 2_100
 
 
 #: A position where the piece in hand (5) goes to a square the test evaluator prefers at depth 1 (9 or 3), none of
