@@ -14,7 +14,10 @@ final value into its heuristic range.
   all have characteristic ``c``).
 * Safety: ``safe_piece_count`` (pieces that could be given now without handing over a win),
   ``safe_parity`` (that count modulo 2), ``safe_square_count`` (squares for the piece in hand after which a
-  safe piece remains, or that win).
+  safe piece remains, or that win), ``safe_pair_count`` (the (square, piece to give) pairs for the piece in
+  hand that hand over no win), ``forced_win`` (100 when the piece in hand can put the opponent in guaranteed
+  loss: a square and a safe piece after which every square for that piece leaves no safe piece to give back;
+  looked for on boards of at most six empty squares).
 * Squares: ``empty_square_count``; ``threat_making_squares`` (empty squares where the piece in hand would
   make a line of three sharing a characteristic: where it sets up the opponent).
 * Constants ``one``, ``two``, ``five``, ``ten``; ``as_score(Count)``; ``plus``, ``minus``, ``times``,
@@ -29,6 +32,7 @@ from gpquarto.gp.compiler import branches
 from gpquarto.gp.features import GIVEN_NOTED, GIVEN_NOTHING, Features, reads_given_piece
 from gpquarto.gp.primitives import primitive
 from gpquarto.gp.types import SCORE_LIMIT, Characteristic, Count, Score
+from gpquarto.search.heuristics import HEURISTIC_LIMIT
 
 FAMILY = "evaluation"
 
@@ -122,6 +126,24 @@ def safe_parity(features: Features) -> Score:
 def safe_square_count(features: Features) -> Score:
     """Squares for the piece in hand that win or leave a safe piece to give (0 when a piece must be chosen)."""
     return features.safe_square_count
+
+
+@primitive
+@reads_given_piece(GIVEN_NOTED)
+def safe_pair_count(features: Features) -> Score:
+    """(Square, piece to give) pairs for the piece in hand that hand over no win at once (0 when choosing)."""
+    return features.safe_pair_count
+
+
+@primitive
+@reads_given_piece(GIVEN_NOTED)
+def forced_win(features: Features) -> Score:
+    """100 (``HEURISTIC_LIMIT``, the score a search gives its best unproven leaf) when the piece in hand wins at once,
+    or has a square and a safe piece to give after which the opponent is in guaranteed loss (every square for that
+    piece leaves no safe piece to give back): a win two placements ahead, worth more than any count; else 0, and 0 on
+    boards with more than six empty squares (``FORCED_WIN_HORIZON``: earlier the look is costly and rarely finds
+    one). A score, not a condition, so that rule players (conditions) do not get it."""
+    return HEURISTIC_LIMIT if features.forced_win else 0
 
 
 # ---------------------------------------------------------------------- squares

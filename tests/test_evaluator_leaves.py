@@ -17,6 +17,7 @@ import pytest
 
 from gpquarto.games.quarto.board import Board
 from gpquarto.games.quarto.lines import Rules
+from gpquarto.games.quarto.pieces import NO_PIECE
 from gpquarto.gp.compiler import compile_tree
 from gpquarto.gp.evaluator import CompiledEvaluator, EvaluatorGenome
 from gpquarto.gp.features import (
@@ -33,7 +34,7 @@ from gpquarto.gp.library import load_library
 from gpquarto.gp.types import EVALUATOR_NODE_TYPES, Characteristic, Count, Score
 from gpquarto.search.heuristics import ALL_ATTRIBUTES, Heuristic
 from gpquarto.search.negamax import Negamax
-from gpquarto.search.tactics import SearchLeaf, safe_pieces_mask, winning_squares
+from gpquarto.search.tactics import FORCED_WIN_HORIZON, SearchLeaf, safe_pieces_mask, winning_squares
 from tests.helpers import random_positions
 
 LIBRARY = load_library(entry_points=False)
@@ -161,6 +162,7 @@ TEXTS = (
     "plus(score_if(in_hand_has(tall), five, safe_parity), score_if(in_hand_has(most_used_characteristic), two, one))",
     "minus(threat_making_squares, score_if(in_hand_has(square), as_score(hand_fit), threats))",
     "score_if(above(safe_square_count, five), score_if(in_hand_has(coloured), ten, one), odd_threats)",
+    "plus(times(forced_win, ten), minus(safe_pair_count, safe_square_count))",
 )
 
 
@@ -232,3 +234,92 @@ def test_safe_square_counts_equal_the_board_counts_for_every_piece_early_and_lat
             assert count == safe_square_count(given(board, piece)), (board.text(), piece)
             checked += 1
     assert checked > 500
+
+
+# ---------------------------------------------------------------------- facts that look at the piece and the square
+def wins_somewhere(board: Board) -> bool:
+    """The piece in hand wins at once on some empty square (played out on the board)."""
+    for square in board.empty_squares():
+        board.place(square)
+        won = board.winner_index != NO_PIECE
+        board.undo()
+        if won:
+            return True
+    return False
+
+
+def slow_safe_pairs(board: Board) -> int:
+    """(Square, piece) pairs: the piece in hand placed there does not win, and the piece given then cannot win."""
+    count = 0
+    for square in board.empty_squares():
+        board.place(square)
+        if board.winner_index == NO_PIECE:
+            for piece in range(16):
+                if board.available_mask >> piece & 1:
+                    board.choose(piece)
+                    count += not wins_somewhere(board)
+                    board.undo()
+        board.undo()
+    return count
+
+
+def slow_forced_win(board: Board) -> bool:
+    """The piece in hand wins at once, or some placement and piece given leave the opponent, wherever it places that
+    piece (never winning), only pieces to give back that win at once (and at least one piece to give)."""
+    for square in board.empty_squares():
+        board.place(square)
+        if board.winner_index != NO_PIECE:
+            board.undo()
+            return True
+        for piece in [p for p in range(16) if board.available_mask >> p & 1]:
+            board.choose(piece)
+            lost = not wins_somewhere(board) and all(
+                opponent_must_give_a_win(board, reply) for reply in board.empty_squares()
+            )
+            board.undo()
+            if lost:
+                board.undo()
+                return True
+        board.undo()
+    return False
+
+
+def opponent_must_give_a_win(board: Board, square: int) -> bool:
+    board.place(square)
+    left = [piece for piece in range(16) if board.available_mask >> piece & 1]
+    must = bool(left)
+    for piece in left:
+        board.choose(piece)
+        must = must and wins_somewhere(board)
+        board.undo()
+    board.undo()
+    return must
+
+
+@pytest.mark.parametrize("rules", [Rules.CLASSIC, Rules.ADVANCED])
+def test_safe_pairs_and_forced_wins_equal_their_played_out_definitions(rules):
+    """``safe_pair_count`` and ``forced_win`` on a Board (within its horizon of empty squares), and the leaf's counts
+    for every piece at once (on any board), equal the definitions played out move by move in this test; forced wins
+    occur on some positions and not on others."""
+    boards = [
+        *random_positions(81, 40, rules, min_actions=9, max_actions=20),
+        *random_positions(82, 60, rules, min_actions=18, max_actions=30),
+    ]
+    seen = set()
+    for board in boards:
+        if board.placement_due:
+            features = Features(board)
+            assert features.safe_pair_count == slow_safe_pairs(board.copy()), board.text()
+            horizon = len(board.empty_squares()) <= FORCED_WIN_HORIZON
+            assert features.forced_win == (horizon and slow_forced_win(board.copy())), board.text()
+            continue
+        pieces = board.available_mask
+        candidates = tuple(piece for piece in range(16) if pieces >> piece & 1)
+        leaf = SearchLeaf.from_board(board)
+        pairs = leaf.safe_pair_counts(pieces, candidates)
+        wins = leaf.forced_wins(pieces, candidates)
+        for piece, count, won in zip(candidates, pairs, wins, strict=True):
+            assert count == slow_safe_pairs(given(board, piece)), (board.text(), piece)
+            assert won == slow_forced_win(given(board, piece)), (board.text(), piece)
+            seen.add(won)
+    assert seen == {0, 1}

@@ -6,7 +6,8 @@ tests.test_evaluator_recorded_run`` records them again: only when evaluator trai
 say so in the commit). They were recorded when evaluator training joined the loop of rule training: the run plays
 ``hof`` opponents, so it follows the shared hall of fame's rules (one member per generation, a tree already in
 the hall not entered again: that generation's next best takes its place), which the loop before had not (its
-hall was each generation's best tree, once, the earlier on a tie). ``logbook.csv`` and ``hall_of_fame.txt`` must
+hall was each generation's best tree, once, the earlier on a tie). Recorded again when the evaluator primitives
+``safe_pair_count`` and ``forced_win`` joined the vocabulary (the random trees changed). ``logbook.csv`` and ``hall_of_fame.txt`` must
 match byte for byte, ``best_evaluator.json`` once the run's identity and the gpquarto version are left out.
 
 :data:`BEFORE_THE_FOLD` is what the evaluator loop before the fold logged and chose for a run without ``hof``
@@ -18,9 +19,11 @@ from __future__ import annotations
 
 import csv
 import json
+from dataclasses import replace
 from pathlib import Path
 
 from gpquarto.cli import main
+from gpquarto.gp import library, plugins
 from tests.test_quarto_recorded_run import record_reference
 
 REFERENCE = Path(__file__).resolve().parent / "reference" / "evaluator_run"
@@ -67,7 +70,19 @@ def test_evaluator_training_matches_the_recorded_run(tmp_path):
     assert produced == comparable_evaluator((REFERENCE / "best_evaluator.json").read_text())
 
 
-def test_without_hof_opponents_the_loop_gives_the_results_of_the_evaluator_loop_it_replaced(tmp_path):
+#: Evaluator primitives added since the loop before the fold: its run is replayed without them.
+ADDED_PRIMITIVES = frozenset({"safe_pair_count", "forced_win"})
+
+
+def test_without_hof_opponents_the_loop_gives_the_results_of_the_evaluator_loop_it_replaced(tmp_path, monkeypatch):
+    load_builtin = plugins.load_builtin
+
+    def builtin_of_the_fold(*args, **kwargs):
+        loaded = load_builtin(*args, **kwargs)
+        return replace(loaded, specs=tuple(spec for spec in loaded.specs if spec.name not in ADDED_PRIMITIVES))
+
+    monkeypatch.setattr(plugins, "load_builtin", builtin_of_the_fold)
+    monkeypatch.setattr(library, "_SHARED_LIBRARIES", {})  # a library loaded before this test is not reused
     train_into(tmp_path / "run", [*COMMON, "--generations", "3", "--seed", "3"])
     with open(tmp_path / "run" / "logbook.csv", newline="") as handle:
         rows = list(csv.DictReader(handle))

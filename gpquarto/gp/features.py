@@ -262,6 +262,43 @@ class Features:
         return len(self.safe_squares)
 
     @cached_fact
+    def safe_pair_count(self) -> int:
+        """(Square, piece to give) pairs for the piece in hand that hand over no win at once: squares where it does not
+        win, and the pieces left that are safe once it is there (0 when a choice is due)."""
+        if self.in_hand == NO_PIECE:
+            return 0
+        board = self.board.copy()
+        count = 0
+        for square in self.empty_squares:
+            if square in self.winning_squares:
+                continue
+            board.place(square)
+            count += tactics.safe_pieces_mask(board).bit_count()
+            board.undo()
+        return count
+
+    @cached_fact
+    def forced_win(self) -> bool:
+        """The piece in hand wins at once, or has a square and a safe piece to give after which the opponent is in
+        guaranteed loss: every square for that piece leaves it no safe piece to give back (False when choosing, and
+        on boards with more than :data:`~gpquarto.search.tactics.FORCED_WIN_HORIZON` empty squares)."""
+        if self.in_hand == NO_PIECE or len(self.empty_squares) > tactics.FORCED_WIN_HORIZON:
+            return False
+        if self.winning_squares:
+            return True
+        board = self.board.copy()
+        for square in MEMBERS[tactics.safe_placements_mask(board, self.in_hand)]:
+            board.place(square)
+            for piece in tactics.safe_pieces(board):
+                board.choose(piece)
+                lost = board.available_mask and not tactics.safe_placements_mask(board, piece)
+                board.undo()
+                if lost:
+                    return True
+            board.undo()
+        return False
+
+    @cached_fact
     def tightest_safe_square(self) -> int:
         """The safe square after which the fewest (but at least one) safe pieces are left to give, lowest on ties;
         ``NO_ACTION`` (-1) when there is none or a choice is due. Winning squares are not considered."""
@@ -322,6 +359,10 @@ def given_piece_reads(function: Callable[..., object], uses_features: bool) -> s
     return getattr(function, _GIVEN_MARK, GIVEN_PIECE if uses_features else GIVEN_NOTHING)
 
 
+def _horizon_forced_wins(leaf: SearchLeaf, pieces: int, given: tuple[int, ...]) -> list[int]:
+    return leaf.forced_wins(pieces, given, tactics.FORCED_WIN_HORIZON)
+
+
 class LeafFeatures(Features):
     """The facts of a leaf of the fast search (:class:`~gpquarto.search.tactics.SearchLeaf`, with the pieces left
     ``available`` and ``in_hand`` to place), equal to ``Features`` of the same position but cheaper: the tactical
@@ -355,6 +396,16 @@ class LeafFeatures(Features):
     def safe_square_count(self) -> int:
         """How many :attr:`safe_squares` there are (see :meth:`given_piece_fact`)."""
         return self.given_piece_fact("safe_square_count", SearchLeaf.safe_square_counts)
+
+    @cached_fact
+    def safe_pair_count(self) -> int:
+        """As :attr:`Features.safe_pair_count` (see :meth:`given_piece_fact`)."""
+        return self.given_piece_fact("safe_pair_count", SearchLeaf.safe_pair_counts)
+
+    @cached_fact
+    def forced_win(self) -> bool:
+        """As :attr:`Features.forced_win` (see :meth:`given_piece_fact`)."""
+        return bool(self.given_piece_fact("forced_win", _horizon_forced_wins))
 
     @cached_fact
     def board(self) -> Board:  # type: ignore[override]

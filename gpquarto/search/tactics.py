@@ -256,6 +256,23 @@ def square_plans(chars: list[int], occupied: int, counters: int, others) -> list
     return plans
 
 
+#: The most empty squares on which the evaluation fact ``forced_win`` looks (0 on emptier boards). A look costs
+#: walks of the board after each placement of the piece in hand; on a depth-2 search's leaves of the opening and
+#: middle game it cost 20 to 100 times ``safe_square_count`` and rarely found a win (measured, docs/experiments.md).
+FORCED_WIN_HORIZON = 6
+
+
+def _keeps_a_safe_piece(plans: list[SquarePlan], own: int, rest: int) -> bool:
+    """True when some square of ``plans`` for a piece with set ``own`` leaves a piece of ``rest`` safe to give."""
+    unsafe, carry, high, counter_of = UNSAFE_OF_COUNTERS, COUNTER_CARRY, COUNTER_HIGH, COUNTER_OF
+    for _square, after, _dropped, pairs in plans:
+        for common in pairs:
+            after += counter_of[common & own]
+        if rest & ~unsafe[(after + carry) & high]:
+            return True
+    return False
+
+
 #: Boards with at most this many pieces try the early-game shortcut of :meth:`SearchLeaf.safe_square_counts`: it
 #: holds on every random board of 1 or 2 pieces, 83% of 3, 55% of 4, 22% of 5 (measured); trying it from 5 pieces
 #: on cost more than it saved (depth-2 searches from 4 to 13 pieces, 10% slower at 6).
@@ -281,6 +298,7 @@ class SearchLeaf:
         "occupied",
         "counters",
         "_squares",
+        "_plans",
         "_winners",
         "_open_lines",
         "_given",
@@ -293,6 +311,7 @@ class SearchLeaf:
         self.occupied = occupied
         self.counters = counters
         self._squares: list[tuple[int, int, int, int]] | None = None
+        self._plans: list[SquarePlan] | None = None
         self._winners = -1
         self._open_lines: tuple[tuple[int, int, int], ...] | None = None
         self._given: dict[str, tuple[int, dict[int, int], bool]] = {}
@@ -421,6 +440,104 @@ class SearchLeaf:
                     count += 1
             counts.append(count)
         return counts
+
+    def safe_pair_counts(self, pieces: int, given: tuple[int, ...]) -> list[int]:
+        """For each piece of ``given`` (in hand, the others of ``pieces`` left), the (square, piece to give) pairs that
+        leave no win at once: squares where it does not win, and pieces of the rest that are safe once it is there."""
+        meeting = PIECES_MEETING
+        squares = self.square_threats()
+        counts = []
+        for piece in given:
+            own = CHARACTERISTICS[piece]
+            rest = pieces & ~(1 << piece)
+            count = 0
+            for _bit, filled, left, pairs in squares:
+                if not filled & own:
+                    count += (rest & ~meeting[left | pairs & own]).bit_count()
+            counts.append(count)
+        return counts
+
+    def forced_wins(self, pieces: int, given: tuple[int, ...], most_empty: int = 16) -> list[int]:
+        """For each piece of ``given`` (in hand, the others of ``pieces`` left): 1 when it wins at once, or has a square
+        and a safe piece to give after which every square for that piece leaves no safe piece to give back (the
+        opponent is in guaranteed loss, ``guaranteed_loss``), else 0. It reads the board two placements ahead. Boards
+        with more than ``most_empty`` empty squares are not looked at: 0 for every piece (see
+        :data:`FORCED_WIN_HORIZON`)."""
+        if (self.occupied ^ ALL_SQUARES_MASK).bit_count() > most_empty:
+            return [0] * len(given)
+        if self._plans is None:
+            self._plans = square_plans(self.chars, self.occupied, self.counters, OTHERS_THROUGH[self.rules])
+        plans, chars, occupied = self._plans, self.chars, self.occupied
+        others = OTHERS_THROUGH[self.rules]
+        unsafe, carry, high, counter_of = UNSAFE_OF_COUNTERS, COUNTER_CARRY, COUNTER_HIGH, COUNTER_OF
+        threats_of, meeting = THREATS_OF_COUNTERS, PIECES_MEETING
+        # A reply square s' adds at most the characteristics of the lines of two pieces through it, and of the lines of
+        # one through it and the first square (they hold the first piece then), met by the reply: a piece left that
+        # meets none of those nor the threats after the first placement is safe after the reply there. If some
+        # square keeps one so, the reply is not lost, without walking the board after the first placement.
+        doubles = [0] * 16
+        singles = [0] * 16
+        for mask, count, shared in self.open_lines():
+            if shared and count <= 2:
+                grown = doubles if count == 2 else singles
+                for square in MEMBERS[mask & ~occupied]:
+                    grown[square] |= shared
+        empties = MEMBERS[occupied ^ ALL_SQUARES_MASK]
+        # Whatever the first piece and square: its threats are at most ``left | pairs`` of that square, so three pieces
+        # meeting none of them nor what a reply square adds stay safe after a reply there. Two such squares (one is
+        # not the first square) spare every reply: no forced win at all (most of the early game).
+        reach = winners = 0
+        for _bit, filled, left, pairs in self.square_threats():
+            reach |= left | pairs
+            winners |= filled
+        sparing = 0
+        for square in empties:
+            kept = pieces & ~meeting[reach | doubles[square] | singles[square]]
+            if kept.bit_count() >= 3:
+                sparing += 1
+                if sparing == 2:  # only a piece that wins at once wins
+                    return [1 if CHARACTERISTICS[piece] & winners else 0 for piece in given]
+        found = []
+        for piece in given:
+            own = CHARACTERISTICS[piece]
+            rest = pieces & ~(1 << piece)
+            growth = [(square, doubles[square] | singles[square] & own) for square in empties]  # see above
+            won = 0
+            for square, after, dropped, pairs in plans:
+                if any(shared & own for shared in dropped):
+                    won = 1
+                    break
+                for common in pairs:
+                    after += counter_of[common & own]
+                state = (after + carry) & high
+                safe = rest & ~unsafe[state]
+                if not safe:
+                    continue
+                threats = threats_of[state]
+                bounds = None
+                replies = None
+                for reply in MEMBERS[safe]:
+                    if safe >> (reply ^ 15) & 1:
+                        continue  # its complement shares no characteristic with it: it stays safe after any reply
+                    left = rest ^ (1 << reply)
+                    if not left:
+                        continue
+                    reply_own = CHARACTERISTICS[reply]
+                    if bounds is None:
+                        bounds = {grown for other, grown in growth if other != square}
+                    if any(left & ~meeting[threats | grown & reply_own] for grown in bounds):
+                        continue
+                    if replies is None:
+                        chars[square] = own
+                        replies = square_plans(chars, occupied | 1 << square, after, others)
+                        chars[square] = 0xFF
+                    if not _keeps_a_safe_piece(replies, reply_own, left):
+                        won = 1
+                        break
+                if won:
+                    break
+            found.append(won)
+        return found
 
     def safe_placements(self, piece: int, available: int) -> int:
         """Mask of the empty squares after which, with ``piece`` there, a piece of ``available`` is safe to give."""
