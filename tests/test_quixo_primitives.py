@@ -254,6 +254,70 @@ def test_traps(slow):
         assert lookahead.trap_exists(f) is bool(s.traps)
 
 
+def slow_has_trap(board: QuixoBoard) -> bool:
+    """The player to move has a trap: a move neither winning nor losing at once, leaving no winning reply, after
+    which every reply loses at once or leaves the mover a winning move."""
+    for action in board.legal_actions():
+        if result_after(board, action) == 0:
+            board.apply(action)
+            no_reply = not slow_winning(board)
+            board.undo()
+            if no_reply and sets_a_trap(board, action):
+                return True
+    return False
+
+
+def slow_trap_proof(s: Slow) -> list[int]:
+    """The safe moves that win, or after which the opponent has no trap."""
+    proof = []
+    for action in s.safe:
+        if s.results[action] == 1:
+            proof.append(action)
+            continue
+        board = s.board
+        board.apply(action)
+        after = QuixoBoard.from_masks(board.x_mask, board.o_mask, board.player, board.size, board.rules)
+        board.undo()
+        if not slow_has_trap(after):  # set up afresh: no repetition within the three plies it plays
+            proof.append(action)
+    return proof
+
+
+def slow_trap_threat(board: QuixoBoard) -> bool:
+    flipped = QuixoBoard.from_masks(board.x_mask, board.o_mask, 1 - board.player, board.size, board.rules)
+    return slow_has_trap(flipped)
+
+
+@cache
+def two_turn_cases() -> tuple[tuple[Slow, list[int], bool], ...]:
+    """A sample of the positions (every sixth, and every position with no safe move: the slow definition plays
+    three plies for each safe move), with their trap-proof moves and whether the opponent threatens a trap."""
+    return tuple(
+        (s, slow_trap_proof(s), slow_trap_threat(s.board))
+        for index, s in enumerate(cases())
+        if index % 6 == 0 or not s.safe
+    )
+
+
+def test_trap_proof_moves_and_the_opponents_trap_threat():
+    checked = two_turn_cases()
+    assert sum(len(proof) < len(s.safe) for s, proof, _ in checked) >= 5, "some safe moves leave a trap"
+    assert sum(bool(s.safe) and not proof for s, proof, _ in checked) >= 1, "some positions have none trap-proof"
+    assert sum(threat for _, _, threat in checked) >= 5
+    for s, proof, threat in checked:
+        f = QuixoFeatures(s.board.view())
+        assert f.opponent_trap_threat is threat
+        assert lookahead.opponent_trap_threat(f) is threat
+        assert f.trap_proof_move == first(proof)
+        assert lookahead.trap_proof_move(f) == first(proof)
+        assert lookahead.trap_proof_exists(f) is bool(proof)
+        assert lookahead.trap_proof_potential_move(f) == best(s.potential, proof)
+        assert lookahead.trap_proof_longest_line_move(f) == best(s.longest, proof)
+        for a in sample_moves(s):
+            assert lookahead.is_trap_proof_move(f, a) is (a in proof)
+        assert lookahead.is_trap_proof_move(f, NO_ACTION) is False
+
+
 def test_best_moves_by_a_measure(slow):
     for s in slow:
         features = QuixoFeatures(s.board.view())
@@ -424,7 +488,7 @@ def test_the_primitives_command_lists_the_quixo_families(capsys):
 
 
 # ---------------------------------------------------------------------- the yardsticks
-@pytest.mark.parametrize("name", ["quixo_safe_lines", "quixo_safe_potential", "quixo_trap_setter"])
+@pytest.mark.parametrize("name", ["quixo_safe_lines", "quixo_safe_potential", "quixo_trap_setter", "quixo_trap_proof"])
 def test_the_hand_written_quixo_players_load_and_beat_random(name):
     from gpquarto.arena.match import play_match
     from gpquarto.resolve import make_player

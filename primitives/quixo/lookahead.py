@@ -83,3 +83,39 @@ def trap_move(features: QuixoFeatures) -> Move:
 def trap_exists(features: QuixoFeatures) -> bool:
     """Some move sets a trap: the mover wins next turn whatever the opponent replies."""
     return features.trap_move != NO_ACTION
+
+
+@primitive
+def opponent_trap_threat(features: QuixoFeatures) -> bool:
+    """The opponent would have a trap if it were its turn now."""
+    return features.opponent_trap_threat
+
+
+@primitive
+def trap_proof_move(features: QuixoFeatures) -> Move:
+    """A safe move after which the opponent has no trap (or that wins)."""
+    return features.trap_proof_move
+
+
+@primitive
+def trap_proof_potential_move(features: QuixoFeatures) -> Move:
+    """The trap-proof move leaving the best line potential."""
+    return features.trap_proof_potential_move
+
+
+@primitive
+def trap_proof_longest_line_move(features: QuixoFeatures) -> Move:
+    """The trap-proof move after which the mover's longest line is longest."""
+    return features.trap_proof_longest_line_move
+
+
+@primitive
+def is_trap_proof_move(features: QuixoFeatures, move: Move) -> bool:
+    """The proposed move is safe and leaves the opponent no trap (or wins)."""
+    return move != NO_ACTION and features.is_trap_proof(move)
+
+
+@primitive
+def trap_proof_exists(features: QuixoFeatures) -> bool:
+    """Some move is safe and leaves the opponent no trap."""
+    return features.trap_proof_move != NO_ACTION

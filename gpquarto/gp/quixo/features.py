@@ -92,6 +92,26 @@ def winning_actions(table: Tables, own: int, other: int, course: bool) -> tuple[
     return tuple(wins)
 
 
+def first_trap(table: Tables, own: int, other: int, course: bool) -> int:
+    """The lowest trap of the player whose cubes are ``own`` when it is its turn (a move that neither wins nor loses
+    at once, leaves the other player no winning reply, and after which every reply of the other player loses at
+    once or leaves ``own`` a winning move), or ``NO_ACTION`` when there is none.
+
+    Each candidate's replies are tried until one leaves ``own`` no win, which is usually the first."""
+    play, judge = table.play, table.mover_result
+    for action in table.legal(other):
+        own2, other2 = play(own, other, action)
+        if judge(own2, other2, course) != NONE or winning_actions(table, other2, own2, course):
+            continue
+        for reply in table.legal(own2):
+            other3, own3 = play(other2, own2, reply)
+            if judge(other3, own3, course) != LOSS and not winning_actions(table, own3, other3, course):
+                break
+        else:
+            return action
+    return NO_ACTION
+
+
 def lowest(moves: tuple[int, ...]) -> int:
     """The first (lowest) of ``moves``, or ``NO_ACTION`` when there is none."""
     return moves[0] if moves else NO_ACTION
@@ -130,6 +150,7 @@ class QuixoFeatures:
         self.own: int = view.x_mask if view.player == 0 else view.o_mask
         self.other: int = view.o_mask if view.player == 0 else view.x_mask
         self.course: bool = view.rules == "course"
+        self._leaves_trap: dict[int, bool] = {}
 
     @cached_fact
     def tables(self) -> Tables:
@@ -310,6 +331,60 @@ class QuixoFeatures:
             else:
                 return action
         return NO_ACTION
+
+    # ------------------------------------------------------------------ the opponent's traps (two turns)
+    @cached_fact
+    def opponent_trap_threat(self) -> bool:
+        """The opponent would have a trap if it were its turn now."""
+        if self.view.termination is not None:
+            return False
+        return first_trap(self.tables, self.other, self.own, self.course) != NO_ACTION
+
+    def leaves_trap(self, action: int) -> bool:
+        """After ``action`` (a legal move that does not end the game) the opponent has a trap; computed on first
+        asking and kept for the decision."""
+        known = self._leaves_trap.get(action)
+        if known is None:
+            table = self.tables
+            own2, other2 = table.play(self.own, self.other, action)
+            known = self._leaves_trap[action] = first_trap(table, other2, own2, self.course) != NO_ACTION
+        return known
+
+    def is_trap_proof(self, action: int) -> bool:
+        """``action`` is safe and wins at once or leaves the opponent no trap."""
+        return action in self.safe_move_set and (action in self.winning_move_set or not self.leaves_trap(action))
+
+    @cached_fact
+    def winning_move_set(self) -> frozenset[int]:
+        """The winning moves as a set."""
+        return frozenset(self.winning_moves)
+
+    def first_trap_proof(self, moves: Iterable[int]) -> int:
+        """The first of ``moves`` that is trap-proof, or ``NO_ACTION``: only the moves up to it are examined."""
+        for action in moves:
+            if self.is_trap_proof(action):
+                return action
+        return NO_ACTION
+
+    def by_score(self, scores: dict[int, int]) -> list[int]:
+        """The safe moves by ``scores``, highest first, the lowest action first on ties."""
+        return sorted(self.safe_moves, key=lambda action: (-scores[action], action))
+
+    @cached_fact
+    def trap_proof_move(self) -> int:
+        """The lowest trap-proof move (safe, and winning or leaving the opponent no trap), or ``NO_ACTION``."""
+        return self.first_trap_proof(self.safe_moves)
+
+    @cached_fact
+    def trap_proof_potential_move(self) -> int:
+        """The trap-proof move that leaves the best line potential (lowest action on ties), or ``NO_ACTION``."""
+        return self.first_trap_proof(self.by_score(self.potential_after))
+
+    @cached_fact
+    def trap_proof_longest_line_move(self) -> int:
+        """The trap-proof move after which the mover's longest line is longest (lowest action on ties), or
+        ``NO_ACTION``."""
+        return self.first_trap_proof(self.by_score(self.lines_after))
 
     # ------------------------------------------------------------------ best moves by a measure
     def best_move(self, measure: Callable[[int, int], int]) -> int:
