@@ -318,6 +318,50 @@ def test_trap_proof_moves_and_the_opponents_trap_threat():
         assert lookahead.is_trap_proof_move(f, NO_ACTION) is False
 
 
+@cache
+def positions_with_history() -> tuple[QuixoBoard, ...]:
+    """Positions from the last plies of games of the trap-proof yardstick against ``alphabeta:depth=1`` from seeded
+    openings (the two deterministic players repeat positions), each with its game's history."""
+    from gpquarto.arena.match import play_match
+    from gpquarto.resolve import make_player
+    from tests.conftest import REPO
+
+    player = make_player(str(REPO / "examples" / "players" / "quixo_trap_proof.json"), game="quixo")
+    opponent = make_player("alphabeta:depth=1", game="quixo")
+    result = play_match(player, opponent, 6, game="quixo", seed=5, openings=4, keep_records=True)
+    boards = []
+    for record in result.records:
+        board = QuixoBoard.from_text(record.start)
+        for ply, action in enumerate(record.actions):
+            if ply >= len(record.actions) - 12 and ply % 3 == 0:
+                boards.append(board.copy())
+            board.apply(action)
+    return tuple(boards)
+
+
+def test_moves_to_positions_not_seen_in_the_game():
+    boards = positions_with_history()
+    assert sum(len(QuixoFeatures(b.view()).new_position_moves) < len(b.legal_actions()) for b in boards) >= 5
+    features = [QuixoFeatures(b.view()) for b in boards]
+    assert sum(f.new_trap_proof_move != f.trap_proof_potential_move for f in features) >= 3, "the history matters"
+    for board in boards:
+        fresh = []
+        for action in board.legal_actions():
+            board.apply(action)
+            keys = board.position_keys()
+            if keys[-1] not in keys[:-1]:
+                fresh.append(action)
+            board.undo()
+        f = QuixoFeatures(board.view())
+        assert sorted(f.new_position_moves) == fresh
+        copy = QuixoBoard.from_masks(board.x_mask, board.o_mask, board.player, board.size, board.rules)
+        s = slow_facts(copy)
+        proof = slow_trap_proof(s)
+        assert lookahead.new_trap_proof_move(f) == best(s.potential, [a for a in proof if a in fresh])
+        for a in [NO_ACTION, *board.legal_actions()[:3], *fresh[:1]]:
+            assert lookahead.is_new_position_move(f, a) is (a in fresh)
+
+
 def test_best_moves_by_a_measure(slow):
     for s in slow:
         features = QuixoFeatures(s.board.view())
@@ -488,7 +532,10 @@ def test_the_primitives_command_lists_the_quixo_families(capsys):
 
 
 # ---------------------------------------------------------------------- the yardsticks
-@pytest.mark.parametrize("name", ["quixo_safe_lines", "quixo_safe_potential", "quixo_trap_setter", "quixo_trap_proof"])
+@pytest.mark.parametrize(
+    "name",
+    ["quixo_safe_lines", "quixo_safe_potential", "quixo_trap_setter", "quixo_trap_proof", "quixo_trap_proof_new"],
+)
 def test_the_hand_written_quixo_players_load_and_beat_random(name):
     from gpquarto.arena.match import play_match
     from gpquarto.resolve import make_player

@@ -14,11 +14,13 @@ the main diagonal, the anti-diagonal).
 <gpquarto.games.quixo.tables.Tables.mover_result>`): under the official rules a move that completes an opponent
 line loses, even if it completes one of the mover's too; under the course rules the first complete line in scan
 order decides, whoever moved. A *winning move* wins at once, a *losing move* loses at once. The facts read the
-board only: a move that would make a third repetition, or reach the ply limit, is judged by the board it leaves.
+board only: a move that would make a third repetition, or reach the ply limit, is judged by the board it leaves;
+the one exception is :attr:`QuixoFeatures.new_position_moves`, which reads the game's position keys.
 
 **One-turn lookahead** (like Quarto's ``lookahead`` family: the opponent's replies are checked, nothing deeper):
 a *safe move* wins at once, or does not lose and leaves the opponent no winning reply. *Threats* are the moves
-that would win for the opponent if it were its turn now.
+that would win for the opponent if it were its turn now. A *trap-proof* move looks a turn further: safe, and winning at once
+or leaving the opponent no trap (see :func:`first_trap`).
 
 **Why it is fast**: a move adds at most one cube of the mover's to any line (a push changes one row or column,
 which meets every other line in one cell, and a push along a line takes one cube out of it and puts one in). So
@@ -385,6 +387,29 @@ class QuixoFeatures:
         """The trap-proof move after which the mover's longest line is longest (lowest action on ties), or
         ``NO_ACTION``."""
         return self.first_trap_proof(self.by_score(self.lines_after))
+
+    # ------------------------------------------------------------------ the game's history
+    @cached_fact
+    def new_position_moves(self) -> frozenset[int]:
+        """The legal moves whose resulting position (board and side to move) has not occurred yet in the game (the
+        one fact that reads the history rather than the board: a player that keeps to them cannot be drawn by
+        repetition through its own moves)."""
+        n, mover = self.size, self.mover
+        seen = frozenset(self.view.position_keys())
+        cells, side = n * n, (mover ^ 1) << (2 * n * n)
+        fresh = []
+        for action, own2, other2, _ in self.move_results:
+            x, o = (own2, other2) if mover == 0 else (other2, own2)
+            if x | o << cells | side not in seen:
+                fresh.append(action)
+        return frozenset(fresh)
+
+    @cached_fact
+    def new_trap_proof_move(self) -> int:
+        """The trap-proof move leaving the best line potential among those that lead to a position not seen yet in
+        the game (lowest action on ties), or ``NO_ACTION``."""
+        fresh = self.new_position_moves
+        return self.first_trap_proof(action for action in self.by_score(self.potential_after) if action in fresh)
 
     # ------------------------------------------------------------------ best moves by a measure
     def best_move(self, measure: Callable[[int, int], int]) -> int:
