@@ -174,6 +174,7 @@ LOOKAHEAD_FACTS = (
     "safe_potential_move",
     "trap_move",
     "trap_proof_potential_move",
+    "new_trap_proof_move",
     "opponent_trap_threat",
 )
 
