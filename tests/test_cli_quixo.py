@@ -401,6 +401,8 @@ def test_bench_players_quixo_prints_alphabeta_medians_at_depths_4_and_5(cli):
     for depth, target in ((4, "0.3"), (5, "3")):
         assert f"depth {depth}, wall: median " in out
         assert f"depth {depth}, CPU:  median " in out and f"target median <= {target} s: " in out
+    for fact in ("safe_moves", "trap_move", "trap_proof_potential_move", "opponent_trap_threat"):
+        assert f"\n{fact}: median " in out
 
 
 def test_bench_players_quixo_times_each_spec_given_a_saved_player_included(cli):

@@ -254,6 +254,114 @@ def test_traps(slow):
         assert lookahead.trap_exists(f) is bool(s.traps)
 
 
+def slow_has_trap(board: QuixoBoard) -> bool:
+    """The player to move has a trap: a move neither winning nor losing at once, leaving no winning reply, after
+    which every reply loses at once or leaves the mover a winning move."""
+    for action in board.legal_actions():
+        if result_after(board, action) == 0:
+            board.apply(action)
+            no_reply = not slow_winning(board)
+            board.undo()
+            if no_reply and sets_a_trap(board, action):
+                return True
+    return False
+
+
+def slow_trap_proof(s: Slow) -> list[int]:
+    """The safe moves that win, or after which the opponent has no trap."""
+    proof = []
+    for action in s.safe:
+        if s.results[action] == 1:
+            proof.append(action)
+            continue
+        board = s.board
+        board.apply(action)
+        after = QuixoBoard.from_masks(board.x_mask, board.o_mask, board.player, board.size, board.rules)
+        board.undo()
+        if not slow_has_trap(after):  # set up afresh: no repetition within the three plies it plays
+            proof.append(action)
+    return proof
+
+
+def slow_trap_threat(board: QuixoBoard) -> bool:
+    flipped = QuixoBoard.from_masks(board.x_mask, board.o_mask, 1 - board.player, board.size, board.rules)
+    return slow_has_trap(flipped)
+
+
+@cache
+def two_turn_cases() -> tuple[tuple[Slow, list[int], bool], ...]:
+    """A sample of the positions (every sixth, and every position with no safe move: the slow definition plays
+    three plies for each safe move), with their trap-proof moves and whether the opponent threatens a trap."""
+    return tuple(
+        (s, slow_trap_proof(s), slow_trap_threat(s.board))
+        for index, s in enumerate(cases())
+        if index % 6 == 0 or not s.safe
+    )
+
+
+def test_trap_proof_moves_and_the_opponents_trap_threat():
+    checked = two_turn_cases()
+    assert sum(len(proof) < len(s.safe) for s, proof, _ in checked) >= 5, "some safe moves leave a trap"
+    assert sum(bool(s.safe) and not proof for s, proof, _ in checked) >= 1, "some positions have none trap-proof"
+    assert sum(threat for _, _, threat in checked) >= 5
+    for s, proof, threat in checked:
+        f = QuixoFeatures(s.board.view())
+        assert f.opponent_trap_threat is threat
+        assert lookahead.opponent_trap_threat(f) is threat
+        assert f.trap_proof_move == first(proof)
+        assert lookahead.trap_proof_move(f) == first(proof)
+        assert lookahead.trap_proof_exists(f) is bool(proof)
+        assert lookahead.trap_proof_potential_move(f) == best(s.potential, proof)
+        assert lookahead.trap_proof_longest_line_move(f) == best(s.longest, proof)
+        for a in sample_moves(s):
+            assert lookahead.is_trap_proof_move(f, a) is (a in proof)
+        assert lookahead.is_trap_proof_move(f, NO_ACTION) is False
+
+
+@cache
+def positions_with_history() -> tuple[QuixoBoard, ...]:
+    """Positions from the last plies of games of the trap-proof yardstick against ``alphabeta:depth=1`` from seeded
+    openings (the two deterministic players repeat positions), each with its game's history."""
+    from gpquarto.arena.match import play_match
+    from gpquarto.resolve import make_player
+    from tests.conftest import REPO
+
+    player = make_player(str(REPO / "examples" / "players" / "quixo_trap_proof.json"), game="quixo")
+    opponent = make_player("alphabeta:depth=1", game="quixo")
+    result = play_match(player, opponent, 6, game="quixo", seed=5, openings=4, keep_records=True)
+    boards = []
+    for record in result.records:
+        board = QuixoBoard.from_text(record.start)
+        for ply, action in enumerate(record.actions):
+            if ply >= len(record.actions) - 12 and ply % 3 == 0:
+                boards.append(board.copy())
+            board.apply(action)
+    return tuple(boards)
+
+
+def test_moves_to_positions_not_seen_in_the_game():
+    boards = positions_with_history()
+    assert sum(len(QuixoFeatures(b.view()).new_position_moves) < len(b.legal_actions()) for b in boards) >= 5
+    features = [QuixoFeatures(b.view()) for b in boards]
+    assert sum(f.new_trap_proof_move != f.trap_proof_potential_move for f in features) >= 3, "the history matters"
+    for board in boards:
+        fresh = []
+        for action in board.legal_actions():
+            board.apply(action)
+            keys = board.position_keys()
+            if keys[-1] not in keys[:-1]:
+                fresh.append(action)
+            board.undo()
+        f = QuixoFeatures(board.view())
+        assert sorted(f.new_position_moves) == fresh
+        copy = QuixoBoard.from_masks(board.x_mask, board.o_mask, board.player, board.size, board.rules)
+        s = slow_facts(copy)
+        proof = slow_trap_proof(s)
+        assert lookahead.new_trap_proof_move(f) == best(s.potential, [a for a in proof if a in fresh])
+        for a in [NO_ACTION, *board.legal_actions()[:3], *fresh[:1]]:
+            assert lookahead.is_new_position_move(f, a) is (a in fresh)
+
+
 def test_best_moves_by_a_measure(slow):
     for s in slow:
         features = QuixoFeatures(s.board.view())
@@ -424,7 +532,10 @@ def test_the_primitives_command_lists_the_quixo_families(capsys):
 
 
 # ---------------------------------------------------------------------- the yardsticks
-@pytest.mark.parametrize("name", ["quixo_safe_lines", "quixo_safe_potential", "quixo_trap_setter"])
+@pytest.mark.parametrize(
+    "name",
+    ["quixo_safe_lines", "quixo_safe_potential", "quixo_trap_setter", "quixo_trap_proof", "quixo_trap_proof_new"],
+)
 def test_the_hand_written_quixo_players_load_and_beat_random(name):
     from gpquarto.arena.match import play_match
     from gpquarto.resolve import make_player

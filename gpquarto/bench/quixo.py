@@ -1,6 +1,6 @@
 """Quixo benchmarks, run by ``bench engine|players|solver --game quixo``: random games per second (pure Python,
-numba, the player API, and the slow reference of the tests side by side), alpha-beta's time per decision on
-positions from real games, and the exact solver's time.
+numba, the player API, and the slow reference of the tests side by side), alpha-beta's time per decision and the
+rule players' lookahead facts' on positions from real games, and the exact solver's time.
 
 The targets of issue 19 are printed beside the figures: random playouts >= 10,000 games/s in pure Python on one
 core and >= 5x the slow reference, >= 200,000 games/s with numba; alpha-beta's median time per decision <= 0.3 s at
@@ -170,6 +170,46 @@ def summary(times: list[float], unit: str = "s") -> str:
     return f"median {median:.3f} {unit} (quartiles {q1:.3f}-{q3:.3f}, max {most:.3f}) over {len(times)}"
 
 
+#: The lookahead facts whose cost per decision ``bench players --game quixo`` prints (each from a fresh
+#: ``QuixoFeatures``, so each figure includes the facts it builds on).
+LOOKAHEAD_FACTS = (
+    "safe_moves",
+    "safe_potential_move",
+    "trap_move",
+    "trap_proof_potential_move",
+    "new_trap_proof_move",
+    "opponent_trap_threat",
+)
+
+
+def fact_times(
+    fact: str, positions: list[QuixoBoard], repeats: int = 3, clock: Callable[[], float] = time.process_time
+) -> list[float]:
+    """Seconds to compute ``fact`` of :class:`~gpquarto.gp.quixo.features.QuixoFeatures` on each position from a
+    fresh object (the best of ``repeats``: what one core does undisturbed), read on ``clock``."""
+    from gpquarto.gp.quixo.features import QuixoFeatures
+
+    times = []
+    for board in positions:
+        view = board.view()
+        best = float("inf")
+        for _ in range(repeats):
+            began = clock()
+            getattr(QuixoFeatures(view), fact)
+            best = min(best, clock() - began)
+        times.append(best)
+    return times
+
+
+def micro_summary(times: list[float]) -> str:
+    """Median, 90th percentile and maximum of a list of seconds, in microseconds."""
+    ordered = sorted(times)
+    p90 = ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]
+    return (
+        f"median {1e6 * statistics.median(ordered):,.0f} us, p90 {1e6 * p90:,.0f} us, max {1e6 * ordered[-1]:,.0f} us"
+    )
+
+
 def player_times(spec: str, positions: list[QuixoBoard], clock: Callable[[], float] = time.perf_counter) -> list[float]:
     """Seconds per decision of the player ``spec`` (a zoo spec or a saved player file) on each position, read on
     ``clock``; the player is built afresh for every position (outside the timing), so nothing it remembers from one
@@ -211,6 +251,9 @@ def run_players_benchmark(
         verdict = "" if target is None else f"; target median <= {target:g} s: {_met(statistics.median(cpu) <= target)}"
         lines.append(f"depth {depth}, wall: {summary(wall)}")
         lines.append(f"depth {depth}, CPU:  {summary(cpu)}{verdict}")
+    lines.append("the rule players' lookahead facts, CPU per decision (a fresh QuixoFeatures, best of 3):")
+    for fact in LOOKAHEAD_FACTS:
+        lines.append(f"{fact}: {micro_summary(fact_times(fact, boards))}")
     return "\n".join(lines)
 
 

@@ -14,11 +14,13 @@ the main diagonal, the anti-diagonal).
 <gpquarto.games.quixo.tables.Tables.mover_result>`): under the official rules a move that completes an opponent
 line loses, even if it completes one of the mover's too; under the course rules the first complete line in scan
 order decides, whoever moved. A *winning move* wins at once, a *losing move* loses at once. The facts read the
-board only: a move that would make a third repetition, or reach the ply limit, is judged by the board it leaves.
+board only: a move that would make a third repetition, or reach the ply limit, is judged by the board it leaves;
+the one exception is :attr:`QuixoFeatures.new_position_moves`, which reads the game's position keys.
 
 **One-turn lookahead** (like Quarto's ``lookahead`` family: the opponent's replies are checked, nothing deeper):
 a *safe move* wins at once, or does not lose and leaves the opponent no winning reply. *Threats* are the moves
-that would win for the opponent if it were its turn now.
+that would win for the opponent if it were its turn now. A *trap-proof* move looks a turn further: safe, and winning at once
+or leaving the opponent no trap (see :func:`first_trap`).
 
 **Why it is fast**: a move adds at most one cube of the mover's to any line (a push changes one row or column,
 which meets every other line in one cell, and a push along a line takes one cube out of it and puts one in). So
@@ -92,6 +94,26 @@ def winning_actions(table: Tables, own: int, other: int, course: bool) -> tuple[
     return tuple(wins)
 
 
+def first_trap(table: Tables, own: int, other: int, course: bool) -> int:
+    """The lowest trap of the player whose cubes are ``own`` when it is its turn (a move that neither wins nor loses
+    at once, leaves the other player no winning reply, and after which every reply of the other player loses at
+    once or leaves ``own`` a winning move), or ``NO_ACTION`` when there is none.
+
+    Each candidate's replies are tried until one leaves ``own`` no win, which is usually the first."""
+    play, judge = table.play, table.mover_result
+    for action in table.legal(other):
+        own2, other2 = play(own, other, action)
+        if judge(own2, other2, course) != NONE or winning_actions(table, other2, own2, course):
+            continue
+        for reply in table.legal(own2):
+            other3, own3 = play(other2, own2, reply)
+            if judge(other3, own3, course) != LOSS and not winning_actions(table, own3, other3, course):
+                break
+        else:
+            return action
+    return NO_ACTION
+
+
 def lowest(moves: tuple[int, ...]) -> int:
     """The first (lowest) of ``moves``, or ``NO_ACTION`` when there is none."""
     return moves[0] if moves else NO_ACTION
@@ -130,6 +152,7 @@ class QuixoFeatures:
         self.own: int = view.x_mask if view.player == 0 else view.o_mask
         self.other: int = view.o_mask if view.player == 0 else view.x_mask
         self.course: bool = view.rules == "course"
+        self._leaves_trap: dict[int, bool] = {}
 
     @cached_fact
     def tables(self) -> Tables:
@@ -310,6 +333,83 @@ class QuixoFeatures:
             else:
                 return action
         return NO_ACTION
+
+    # ------------------------------------------------------------------ the opponent's traps (two turns)
+    @cached_fact
+    def opponent_trap_threat(self) -> bool:
+        """The opponent would have a trap if it were its turn now."""
+        if self.view.termination is not None:
+            return False
+        return first_trap(self.tables, self.other, self.own, self.course) != NO_ACTION
+
+    def leaves_trap(self, action: int) -> bool:
+        """After ``action`` (a legal move that does not end the game) the opponent has a trap; computed on first
+        asking and kept for the decision."""
+        known = self._leaves_trap.get(action)
+        if known is None:
+            table = self.tables
+            own2, other2 = table.play(self.own, self.other, action)
+            known = self._leaves_trap[action] = first_trap(table, other2, own2, self.course) != NO_ACTION
+        return known
+
+    def is_trap_proof(self, action: int) -> bool:
+        """``action`` is safe and wins at once or leaves the opponent no trap."""
+        return action in self.safe_move_set and (action in self.winning_move_set or not self.leaves_trap(action))
+
+    @cached_fact
+    def winning_move_set(self) -> frozenset[int]:
+        """The winning moves as a set."""
+        return frozenset(self.winning_moves)
+
+    def first_trap_proof(self, moves: Iterable[int]) -> int:
+        """The first of ``moves`` that is trap-proof, or ``NO_ACTION``: only the moves up to it are examined."""
+        for action in moves:
+            if self.is_trap_proof(action):
+                return action
+        return NO_ACTION
+
+    def by_score(self, scores: dict[int, int]) -> list[int]:
+        """The safe moves by ``scores``, highest first, the lowest action first on ties."""
+        return sorted(self.safe_moves, key=lambda action: (-scores[action], action))
+
+    @cached_fact
+    def trap_proof_move(self) -> int:
+        """The lowest trap-proof move (safe, and winning or leaving the opponent no trap), or ``NO_ACTION``."""
+        return self.first_trap_proof(self.safe_moves)
+
+    @cached_fact
+    def trap_proof_potential_move(self) -> int:
+        """The trap-proof move that leaves the best line potential (lowest action on ties), or ``NO_ACTION``."""
+        return self.first_trap_proof(self.by_score(self.potential_after))
+
+    @cached_fact
+    def trap_proof_longest_line_move(self) -> int:
+        """The trap-proof move after which the mover's longest line is longest (lowest action on ties), or
+        ``NO_ACTION``."""
+        return self.first_trap_proof(self.by_score(self.lines_after))
+
+    # ------------------------------------------------------------------ the game's history
+    @cached_fact
+    def new_position_moves(self) -> frozenset[int]:
+        """The legal moves whose resulting position (board and side to move) has not occurred yet in the game (the
+        one fact that reads the history rather than the board: a player that keeps to them cannot be drawn by
+        repetition through its own moves)."""
+        n, mover = self.size, self.mover
+        seen = frozenset(self.view.position_keys())
+        cells, side = n * n, (mover ^ 1) << (2 * n * n)
+        fresh = []
+        for action, own2, other2, _ in self.move_results:
+            x, o = (own2, other2) if mover == 0 else (other2, own2)
+            if x | o << cells | side not in seen:
+                fresh.append(action)
+        return frozenset(fresh)
+
+    @cached_fact
+    def new_trap_proof_move(self) -> int:
+        """The trap-proof move leaving the best line potential among those that lead to a position not seen yet in
+        the game (lowest action on ties), or ``NO_ACTION``."""
+        fresh = self.new_position_moves
+        return self.first_trap_proof(action for action in self.by_score(self.potential_after) if action in fresh)
 
     # ------------------------------------------------------------------ best moves by a measure
     def best_move(self, measure: Callable[[int, int], int]) -> int:
