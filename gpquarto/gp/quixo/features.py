@@ -105,13 +105,21 @@ def first_trap(table: Tables, own: int, other: int, course: bool) -> int:
         own2, other2 = play(own, other, action)
         if judge(own2, other2, course) != NONE or winning_actions(table, other2, own2, course):
             continue
-        for reply in table.legal(own2):
-            other3, own3 = play(other2, own2, reply)
-            if judge(other3, own3, course) != LOSS and not winning_actions(table, own3, other3, course):
-                break
-        else:
+        if every_reply_leaves_a_win(table, own2, other2, course):
             return action
     return NO_ACTION
+
+
+def every_reply_leaves_a_win(table: Tables, own: int, other: int, course: bool) -> bool:
+    """After a move of the player whose cubes are ``own``, every reply of the other player (whose turn it is) loses
+    at once or leaves ``own`` a winning move. The replies are tried until one leaves ``own`` no win, which is
+    usually the first."""
+    play, judge = table.play, table.mover_result
+    for reply in table.legal(own):
+        other2, own2 = play(other, own, reply)
+        if judge(other2, own2, course) != LOSS and not winning_actions(table, own2, other2, course):
+            return False
+    return True
 
 
 def lowest(moves: tuple[int, ...]) -> int:
@@ -322,15 +330,8 @@ class QuixoFeatures:
         The opponent's replies to each candidate are tried until one leaves the mover no win, which is usually the
         first: most candidates cost a reply or two."""
         table, course, replies = self.tables, self.course, self.replies_winning
-        play, judge = table.play, table.mover_result
         for action, own2, other2, result in self.move_results:
-            if result != NONE or replies[action]:
-                continue
-            for reply in table.legal(own2):
-                other3, own3 = play(other2, own2, reply)
-                if judge(other3, own3, course) != LOSS and not winning_actions(table, own3, other3, course):
-                    break
-            else:
+            if result == NONE and not replies[action] and every_reply_leaves_a_win(table, own2, other2, course):
                 return action
         return NO_ACTION
 
