@@ -69,7 +69,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         choices=game_names(),
         default=None,
         help="the game the rule players play (default quarto; quixo has its own defaults: 40 generations, "
-        "population 30, 20 games from 4-ply openings, opponents random:1,alphabeta:depth=2:1, 200 final games, "
+        "population 30, 40 games from 4-ply openings, opponents random:1,alphabeta:depth=2:1, 200 final games, "
         "no accuracy term)",
     )
     game.add_argument(
