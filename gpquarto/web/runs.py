@@ -18,7 +18,7 @@ import math
 from pathlib import Path
 
 from gpquarto.gp.simplify import simplification_text
-from gpquarto.gp.storage import read_player_file
+from gpquarto.gp.storage import player_game, read_player_file
 from gpquarto.training.genome_kinds import BEST_EVALUATOR, SIMPLIFIED_EVALUATOR, SIMPLIFIED_PLAYER
 from gpquarto.training.run import BEST_PLAYER_TEXT as BEST_PLAYER
 from gpquarto.training.run import CONFIG_FILE, FITNESS_PLOT, HALL_OF_FAME, LOGBOOK, RunError, RunFolder
@@ -137,9 +137,21 @@ def read_logbook(path: Path) -> dict:
 def best_player(path: Path) -> dict:
     """The saved player's name, game, fitness and rule texts (read by the safe reader, never executed); the page
     names it by ``RUN/best_player.json`` (see :class:`~gpquarto.web.players.RequestPlayers`)."""
-    from gpquarto.gp.storage import player_game
+    return _player_summary(read_player_file(path))
 
+
+def simplified_player(path: Path) -> dict:
+    """The simplified champion's rule texts and what was removed, in one line (``show``'s words); the file is read
+    by the safe reader and its report bounded, never trusted."""
     data = read_player_file(path)
+    report = data.get("simplification")
+    return {
+        "rules": _player_summary(data)["rules"],
+        "summary": simplification_text(report) if isinstance(report, dict) else "",
+    }
+
+
+def _player_summary(data: dict) -> dict:
     return {
         "name": data.get("name", ""),
         "game": player_game(data),
@@ -149,14 +161,6 @@ def best_player(path: Path) -> dict:
             for kind, pairs in data["rules"].items()
         },
     }
-
-
-def simplified_player(path: Path) -> dict:
-    """The simplified champion's rule texts and what was removed, in one line (``show``'s words); the file is read
-    by the safe reader and its report bounded, never trusted."""
-    shown = best_player(path)
-    report = read_player_file(path).get("simplification")
-    return {"rules": shown["rules"], "summary": simplification_text(report) if isinstance(report, dict) else ""}
 
 
 def evaluator_spec(name: str, data: dict) -> str:
