@@ -92,6 +92,10 @@ class GPGame:
         """The game's evolved player of ``genome`` (``options``: ``seed``, ``name``, ``metadata``)."""
         return _imported(self.player_class)(genome, library, **options)
 
+    def kind_at(self, state: GameState | GameView) -> str:
+        """The rule kind that decides in ``state`` (a game with one kind: that one)."""
+        return self.kinds[0] if len(self.kinds) == 1 else state.decision_kind().value
+
     @property
     def root_types(self) -> tuple[type, ...]:
         """Every root type of a rule tree: ``bool`` and each kind's action type."""

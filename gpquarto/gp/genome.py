@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from deap import base, gp
 
 from gpquarto.games.interface import DecisionKind
+from gpquarto.games.quarto.board import PLACE_OFFSET
 from gpquarto.games.registry import DEFAULT_GAME
 from gpquarto.gp.binding import CONDITION_TYPE, GPGame, gp_game
 from gpquarto.gp.binding import pick as _pick
@@ -338,6 +339,10 @@ class RuleSet(CompiledRules):
         self.last_rule = None
         return _pick(view.legal_squares(), rng)
 
+    def decide(self, view, rng: random.Random) -> int:
+        """The game's action for the decision due, as every rule set gives it: a piece, or ``16 + square``."""
+        return self.choose_piece(view, rng) if view.choice_due else PLACE_OFFSET + self.place_piece(view, rng)
+
 
 class GameRuleSet(CompiledRules):
     """A genome of any game ready to decide through its binding: :meth:`decide` takes the first rule of the
@@ -350,11 +355,11 @@ class GameRuleSet(CompiledRules):
         self._is_legal = binding.is_legal
         self._fallback = binding.fallback
         self._to_action = binding.to_action
-        self._single_kind = binding.kinds[0] if len(binding.kinds) == 1 else None
+        self._kind_at = binding.kind_at
 
     def decide(self, view, rng: random.Random) -> int:
         """The game's action for the decision due in ``view``."""
-        kind = self._single_kind or view.decision_kind().value
+        kind = self._kind_at(view)
         self.decisions[kind] += 1
         self.last_kind = kind
         features = self._features(view)

@@ -281,19 +281,6 @@ def _never_legal(folder: _Folder, node: Node, binding: GPGame) -> bool:
     return value < 0 or (binding.action_bound is not None and value >= binding.action_bound)
 
 
-def decision_kind(binding: GPGame, state: GameState) -> str:
-    """The rule kind that decides in ``state`` (a game with one kind: that one)."""
-    return binding.kinds[0] if len(binding.kinds) == 1 else state.decision_kind().value
-
-
-def _decide(rules, state: GameState, rng: random.Random) -> int:
-    """The compiled rules' decision in ``state`` (Quarto's rule set decides by kind, the others by ``decide``)."""
-    view = state.view()
-    if hasattr(rules, "decide"):
-        return rules.decide(view, rng)
-    return rules.choose_piece(view, rng) if state.choice_due else rules.place_piece(view, rng)
-
-
 def fold_genome(
     genome: Genome, library: PrimitiveLibrary, samples: dict[str, Sequence] | None = None
 ) -> tuple[Genome, dict[str, list[str]], list[list[int]]]:
@@ -343,7 +330,7 @@ def decisions(genome: Genome, library: PrimitiveLibrary, positions: Sequence[Gam
     rules = compile_rules(genome, library)
     found = []
     for index, board in enumerate(positions):
-        action = _decide(rules, board, random.Random(index))
+        action = rules.decide(board.view(), random.Random(index))
         found.append((action, rules.last_rule is not None))
     return found
 
@@ -367,7 +354,7 @@ def simplify_genome(
     before = {kind: len(genome.rules(kind)) for kind in kinds}
     samples: dict[str, list] = {kind: [] for kind in kinds}
     for board in usage:
-        samples[decision_kind(binding, board)].append(binding.features(board.view()))
+        samples[binding.kind_at(board)].append(binding.features(board.view()))
     # Folding by the usage positions first, then exact folding alone, then nothing: the first that decides like
     # the original at every check position.
     attempts = (fold_genome(genome, library, samples), fold_genome(genome, library))
@@ -378,9 +365,9 @@ def simplify_genome(
     rules = compile_rules(folded, library)
     used: dict[str, set[int]] = {kind: set() for kind in kinds}
     for board in usage:
-        _decide(rules, board, random.Random(0))
+        rules.decide(board.view(), random.Random(0))
         if rules.last_rule is not None:
-            used[decision_kind(binding, board)].add(rules.last_rule)
+            used[binding.kind_at(board)].add(rules.last_rule)
     # Drop every unused rule; where the check set disagrees, put back the rules that decide there.
     keep = {kind: set(used[kind]) for kind in kinds}
     expected = decisions(folded, library, check)
@@ -399,8 +386,8 @@ def simplify_genome(
         restored = False
         for index in mismatches:
             board = check[index]
-            kind = decision_kind(binding, board)
-            _decide(rules, board, random.Random(0))
+            kind = binding.kind_at(board)
+            rules.decide(board.view(), random.Random(0))
             if rules.last_rule is not None and rules.last_rule not in keep[kind]:
                 keep[kind].add(rules.last_rule)
                 restored = True
