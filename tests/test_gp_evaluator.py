@@ -381,9 +381,9 @@ def test_the_evaluator_benchmark_times_leaves_and_searches_beside_lines(tmp_path
     evaluator = CompiledEvaluator(EvaluatorGenome.from_text("safe_square_count", LIBRARY), LIBRARY)
     table = evaluator_benchmark({"ssc": evaluator}, positions=6, search_positions=2, depths=(1,), repeats=1, seconds=0)
     assert set(table) == {"leaf", "search leaf", "depth 1"}
-    assert set(table["leaf"]) == set(table["depth 1"]) == {"lines", "quarticity", "ssc"} and set(
-        table["search leaf"]
-    ) == {"ssc"}
+    assert set(table["leaf"]) == {"lines", "quarticity", "guaranteed_loss", "ssc"}
+    assert set(table["depth 1"]) == {"lines", "quarticity", "guaranteed_loss", "ssc", "lines, depth 2"}
+    assert set(table["search leaf"]) == {"ssc"}
     assert all(value > 0 for row in table.values() for value in row.values())
     text = format_evaluator_benchmark(table)
     assert "per placement search at depth 1: lines" in text and "x lines)" in text
@@ -395,7 +395,8 @@ def test_the_evaluator_benchmark_times_leaves_and_searches_beside_lines(tmp_path
         == 0
     )
     printed = capsys.readouterr().out
-    assert f"per decision in games at depth 2: {path}" in printed and "minimax:depth=2" in printed
+    for opponent in ("minimax:depth=2", "minimax:depth=2,heuristic=guaranteed_loss", "minimax:depth=3"):
+        assert f"per decision in games at depth 2: {path} " in printed and f"ms, {opponent} " in printed
     assert main(["bench", "engine", "--games", "2"]) == 2
     assert "goes with 'bench evaluators' only" in capsys.readouterr().err
     assert main(["bench", "evaluators"]) == 2

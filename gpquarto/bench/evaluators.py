@@ -9,9 +9,12 @@ twice: on a Board (``evaluator(board)``, what a player outside a search pays) an
 
 The search is the fair comparison: the built-in heuristics' last ply evaluates each square once for all the
 pieces given there, while an evolved evaluator is called for every piece given (its value may depend on it).
-:func:`time_per_search` measures that end to end; ``python -m gpquarto bench evaluators --evaluator FILE``
-prints both tables (:func:`evaluator_benchmark`), and with ``--games N`` the time per decision of each evaluator's
-``minimax:depth=2`` against plain ``minimax:depth=2`` in N seeded games between them (:func:`time_per_decision`).
+:func:`time_per_search` measures that end to end, beside ``lines``, ``quarticity``, ``guaranteed_loss`` (the
+strongest hand-written heuristic, and a costly one: it walks the board one placement past the leaf) and ``lines``
+one ply deeper (what the evaluator's time would buy as depth); ``python -m gpquarto bench evaluators --evaluator
+FILE`` prints both tables (:func:`evaluator_benchmark`), and with ``--games N`` the time per decision of each
+evaluator's ``minimax:depth=2`` against ``minimax:depth=2``, ``minimax:depth=2,heuristic=guaranteed_loss`` and
+``minimax:depth=3``, each in N seeded games between the two (:func:`time_per_decision`).
 """
 
 from __future__ import annotations
@@ -25,6 +28,9 @@ from gpquarto.jobs.matches import run_matches
 from gpquarto.search.heuristics import HEURISTICS
 from gpquarto.search.negamax import Negamax
 from gpquarto.search.tactics import SearchLeaf
+
+#: The hand-written heuristics timed beside the evaluators, per leaf and per search.
+REFERENCE_HEURISTICS = ("lines", "quarticity", "guaranteed_loss")
 
 
 def time_per_leaf(
@@ -49,11 +55,12 @@ def time_per_leaf(
 
 
 def time_per_search(
-    searches: Mapping[str, Callable[[], Negamax]], positions: list[Board], depth: int, *, repeats: int = 3
+    searches: Mapping[str, tuple[Callable[[], Negamax], int]], positions: list[Board], *, repeats: int = 3
 ) -> dict[str, float]:
-    """Median seconds per placement search at ``depth`` of each searcher (a fresh one per batch) over ``positions``."""
+    """Median seconds per placement search of each named ``(make a searcher, depth)`` (a fresh searcher per
+    batch) over ``positions``, the searches interleaved."""
 
-    def batch(make: Callable[[], Negamax]) -> Callable[[], int]:
+    def batch(make: Callable[[], Negamax], depth: int) -> Callable[[], int]:
         def run() -> int:
             search = make()
             for board in positions:
@@ -62,7 +69,7 @@ def time_per_search(
 
         return run
 
-    rates = median_rates({name: batch(make) for name, make in searches.items()}, repeats, 0.0)
+    rates = median_rates({name: batch(*search) for name, search in searches.items()}, repeats, 0.0)
     return {name: 1.0 / rate for name, (rate, _all) in rates.items()}
 
 
@@ -81,13 +88,14 @@ def evaluator_benchmark(
     seed: int = 0,
 ) -> dict[str, dict[str, float]]:
     """Median seconds per leaf (``"leaf"``: heuristics and evaluators on a Board; ``"search leaf"``: evaluators on
-    the fast search's leaf, each with a fresh :class:`SearchLeaf`: the worst case, no sibling sharing its facts) and per placement search at each depth (``"depth D"``) of ``lines``, ``quarticity``
-    and each evaluator, over seeded leaf positions."""
+    the fast search's leaf, each with a fresh :class:`SearchLeaf`: the worst case, no sibling sharing its facts) and
+    per placement search at each depth (``"depth D"``) of the :data:`REFERENCE_HEURISTICS`, of ``lines`` at depth
+    D + 1 (``"lines, depth D+1"``) and of each evaluator, over seeded leaf positions."""
     boards = leaf_positions(positions, seed)
     # The search shares a leaf's board facts among the pieces given there; a fresh SearchLeaf per call times the
     # worst case (no sharing).
     leaves = [(_leaf_state(SearchLeaf.from_board(board)), board.available_mask, board.in_hand) for board in boards]
-    on_board: dict[str, Callable[[Board], int]] = {name: HEURISTICS[name].evaluate for name in ("lines", "quarticity")}
+    on_board: dict[str, Callable[[Board], int]] = {name: HEURISTICS[name].evaluate for name in REFERENCE_HEURISTICS}
     on_board.update(evaluators)
     table: dict[str, dict[str, float]] = {"leaf": time_per_leaf(on_board, boards, repeats=repeats, min_seconds=seconds)}
 
@@ -102,35 +110,51 @@ def evaluator_benchmark(
     rates = median_rates({name: leaf_batch(evaluator) for name, evaluator in evaluators.items()}, repeats, seconds)
     table["search leaf"] = {name: 1.0 / rate for name, (rate, _all) in rates.items()}
     searches: dict[str, Callable[[], Negamax]] = {
-        name: (lambda name=name: Negamax(name)) for name in ("lines", "quarticity")
+        name: (lambda name=name: Negamax(name)) for name in REFERENCE_HEURISTICS
     }
     searches.update({name: (lambda e=evaluator: Negamax(e.heuristic())) for name, evaluator in evaluators.items()})
     for depth in depths:
-        table[f"depth {depth}"] = time_per_search(searches, boards[:search_positions], depth, repeats=repeats)
+        at_depth = {name: (make, depth) for name, make in searches.items()}
+        at_depth[f"lines, depth {depth + 1}"] = (searches["lines"], depth + 1)
+        table[f"depth {depth}"] = time_per_search(at_depth, boards[:search_positions], repeats=repeats)
     return table
 
 
+def reference_players(depth: int) -> tuple[str, ...]:
+    """The players an evaluator's ``minimax:depth=D`` is timed against, per decision: ``minimax:depth=D``
+    (``lines``), the same with ``guaranteed_loss``, and ``minimax:depth=D+1``."""
+    return (f"minimax:depth={depth}", f"minimax:depth={depth},heuristic=guaranteed_loss", f"minimax:depth={depth + 1}")
+
+
 def time_per_decision(
-    paths: Sequence[str], *, depth: int = 2, games: int = 40, seed: int = 0
-) -> dict[str, tuple[float, float]]:
-    """Mean seconds per decision of ``minimax:depth=D,evaluator=PATH`` and of its opponent ``minimax:depth=D``
-    (``lines``) in a seeded match of ``games`` games between them, for each path: the two are timed side by side,
-    in the same games, so their ratio is fair on a shared machine."""
+    paths: Sequence[str],
+    *,
+    depth: int = 2,
+    games: int = 40,
+    seed: int = 0,
+    opponents: Sequence[str] | None = None,
+) -> dict[tuple[str, str], tuple[float, float]]:
+    """Mean seconds per decision of ``minimax:depth=D,evaluator=PATH`` and of its opponent in a seeded match of
+    ``games`` games between them, for each path and each opponent (default :func:`reference_players`), keyed by
+    ``(path, opponent)``: the two are timed side by side, in the same games, so their ratio is fair on a shared
+    machine."""
+    pairs = [(path, opponent) for path in paths for opponent in (opponents or reference_players(depth))]
     results = run_matches(
-        [(f"minimax:depth={depth},evaluator={path}", f"minimax:depth={depth}", seed) for path in paths], games
+        [(f"minimax:depth={depth},evaluator={path}", opponent, seed) for path, opponent in pairs], games
     )
     return {
-        path: (result.mean_decision_time(0), result.mean_decision_time(1))
-        for path, result in zip(paths, results, strict=True)
+        pair: (result.mean_decision_time(0), result.mean_decision_time(1))
+        for pair, result in zip(pairs, results, strict=True)
     }
 
 
-def format_decision_times(times: dict[str, tuple[float, float]], depth: int = 2) -> str:
-    """One line per evaluator: its milliseconds per decision in the games, and the ratio to ``minimax:depth=D``."""
+def format_decision_times(times: dict[tuple[str, str], tuple[float, float]], depth: int = 2) -> str:
+    """One line per evaluator and opponent: the two players' milliseconds per decision in their games, and the
+    ratio."""
     return "\n".join(
-        f"per decision in games at depth {depth}: {name} {mine * 1e3:.3g} ms, minimax:depth={depth} "
-        f"{theirs * 1e3:.3g} ms ({mine / theirs:.1f}x)"
-        for name, (mine, theirs) in times.items()
+        f"per decision in games at depth {depth}: {name} {mine * 1e3:.3g} ms, {opponent} "
+        f"{theirs * 1e3:.3g} ms ({mine / theirs:.2f}x)"
+        for (name, opponent), (mine, theirs) in times.items()
     )
 
 

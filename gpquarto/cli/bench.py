@@ -69,14 +69,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="append",
         default=[],
         metavar="FILE",
-        help="evaluators: an evaluator file to time beside lines and quarticity (repeatable)",
+        help="evaluators: an evaluator file to time beside lines, quarticity, guaranteed_loss and lines one ply "
+        "deeper (repeatable)",
     )
     parser.add_argument(
         "--games",
         type=positive_int,
         default=None,
         help="evaluators: also time decisions in that many seeded games of each evaluator's minimax:depth=2 "
-        "against minimax:depth=2 (side by side)",
+        "against minimax:depth=2, minimax:depth=2,heuristic=guaranteed_loss and minimax:depth=3 (side by side)",
     )
     parser.add_argument(
         "--methods",
@@ -149,7 +150,8 @@ def run_train_benchmark(args: argparse.Namespace) -> int:
 
 
 def run_evaluator_benchmark(args: argparse.Namespace) -> int:
-    """Time per leaf and per placement search (depths 1 and 2) of each ``--evaluator`` beside ``lines``."""
+    """Time per leaf and per placement search (depths 1 and 2) of each ``--evaluator`` beside the hand-written
+    heuristics, and with ``--games`` per decision in games against the reference players."""
     from gpquarto.bench.evaluators import (
         evaluator_benchmark,
         format_decision_times,
