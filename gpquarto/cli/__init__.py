@@ -82,8 +82,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (UsageError, ValueError, OSError, RunnerError) as error:
         print(f"gpquarto: error: {error}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("gpquarto: interrupted", file=sys.stderr)
+    except KeyboardInterrupt as interruption:  # a command may say what was kept and how to go on
+        print(f"gpquarto: interrupted{f'; {interruption}' if str(interruption) else ''}", file=sys.stderr)
         return 130
     finally:
         warnings.showwarning = shown

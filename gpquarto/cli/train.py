@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gpquarto.cli import UsageError
 from gpquarto.cli.common import (
@@ -29,6 +30,10 @@ from gpquarto.cli.common import (
 )
 from gpquarto.games.registry import DEFAULT_GAME, game_names
 from gpquarto.training.config import EVALUATOR, GENOMES
+
+if TYPE_CHECKING:
+    from gpquarto.training.config import EvolutionConfig
+    from gpquarto.training.run import RunFolder
 
 #: Command-line options that set fields of the evolution config (option dest == config field).
 CONFIG_OPTIONS = (
@@ -233,8 +238,6 @@ def _check_resume_options(args: argparse.Namespace, run) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tqdm import tqdm
-
     from gpquarto import training
 
     if args.filename is not None and args.genome == EVALUATOR:
@@ -259,33 +262,15 @@ def run(args: argparse.Namespace) -> int:
         total, start = config.generations, 0
         rules = config.genome != EVALUATOR
     began = time.perf_counter()
-    # The runner is made before the run folder is written: an unreachable scheduler leaves nothing behind.
-    with make_runner_from_args(args) as runner:
-        bar = tqdm(total=total, initial=start, unit="gen", disable=args.quiet, dynamic_ncols=True)
-
-        def after_generation(evolution, row: dict) -> None:
-            bar.set_postfix(gen_best=f"{row['best']:.3f}", mean=f"{row['mean']:.3f}", refresh=False)
-            bar.update(1)
-
-        try:
-            if args.resume:
-                result = training.resume(
-                    run_dir,
-                    generations=args.generations,
-                    plugins=_given(args).get("plugins", ()),
-                    runner=runner,
-                    on_generation=after_generation,
-                )
-            else:
-                result = training.train(
-                    config,
-                    run_dir,
-                    best_player_copy=(args.filename or "best_player.p") if rules else None,
-                    runner=runner,
-                    on_generation=after_generation,
-                )
-        finally:
-            bar.close()
+    try:
+        result = _train_with_progress(args, run_dir, total, start, None if args.resume else config, rules)
+    except KeyboardInterrupt:
+        if (run_dir / "checkpoint.dill").exists():
+            raise KeyboardInterrupt(
+                f"{run_dir} keeps every finished generation; continue with: "
+                f"python -m gpquarto train --resume --run-dir {run_dir}"
+            ) from None
+        raise
     elapsed = time.perf_counter() - began
     done = f"trained {result.trained_now} generations ({result.generations_done} in all, {elapsed:.1f} s this session)"
     if not rules:
@@ -308,3 +293,42 @@ def run(args: argparse.Namespace) -> int:
         f"saved {result.best_player_path}{copies}"
     )
     return 0
+
+
+def _train_with_progress(
+    args: argparse.Namespace, run_dir: Path, total: int, start: int, config: EvolutionConfig | None, rules: bool
+) -> RunFolder:
+    """Start (``config``) or resume (None) the run in ``run_dir`` on the runner the arguments name, with a
+    progress bar of generations."""
+    from tqdm import tqdm
+
+    from gpquarto import training
+
+    # The runner is made before the run folder is written: an unreachable scheduler leaves nothing behind.
+    with make_runner_from_args(args) as runner:
+        bar = tqdm(total=total, initial=start, unit="gen", disable=args.quiet, dynamic_ncols=True)
+
+        def after_generation(evolution, row: dict) -> None:
+            bar.set_postfix(gen_best=f"{row['best']:.3f}", mean=f"{row['mean']:.3f}", refresh=False)
+            bar.update(1)
+
+        try:
+            if config is None:
+                result = training.resume(
+                    run_dir,
+                    generations=args.generations,
+                    plugins=_given(args).get("plugins", ()),
+                    runner=runner,
+                    on_generation=after_generation,
+                )
+            else:
+                result = training.train(
+                    config,
+                    run_dir,
+                    best_player_copy=(args.filename or "best_player.p") if rules else None,
+                    runner=runner,
+                    on_generation=after_generation,
+                )
+        finally:
+            bar.close()
+    return result
