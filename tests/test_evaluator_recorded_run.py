@@ -47,7 +47,7 @@ def train_into(folder: Path, command: list[str]) -> None:
 
 
 #: Config fields written since the recording, with the value that means "as before": (key, value).
-ADDED_CONFIG_FIELDS: tuple[tuple[str, object], ...] = (("openings", 0),)
+ADDED_CONFIG_FIELDS: tuple[tuple[str, object], ...] = (("openings", 0), ("insertion_mutation", False))
 
 
 def comparable_evaluator(text: str) -> dict:
@@ -83,7 +83,8 @@ def test_without_hof_opponents_the_loop_gives_the_results_of_the_evaluator_loop_
 
     monkeypatch.setattr(plugins, "load_builtin", builtin_of_the_fold)
     monkeypatch.setattr(library, "_SHARED_LIBRARIES", {})  # a library loaded before this test is not reused
-    train_into(tmp_path / "run", [*COMMON, "--generations", "3", "--seed", "3"])
+    # the loop before the fold played minimax:depth=D, the evaluator default then
+    train_into(tmp_path / "run", [*COMMON, "--generations", "3", "--seed", "3", "--opponents", "minimax:depth=1"])
     with open(tmp_path / "run" / "logbook.csv", newline="") as handle:
         rows = list(csv.DictReader(handle))
     logged = [

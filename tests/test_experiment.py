@@ -21,6 +21,7 @@ from gpquarto.jobs.experiment import (
 )
 from gpquarto.jobs.experiment_report import format_summary, write_report
 from gpquarto.training import EvolutionConfig
+from gpquarto.training.config import evaluator_opponents
 
 BASE = {"generations": 2, "population": 4, "games": 2, "opponents": "random", "final_games": 2}
 
@@ -202,7 +203,7 @@ def test_an_experiment_compares_evaluator_variants_with_pinned_configs(tmp_path,
     saved = json.loads((out / "experiment.json").read_text())
     pinned = saved["configs"]["cheap"]
     assert (pinned["genome"], pinned["depth"], pinned["cost_weight"]) == ("evaluator", 2, 0.05)
-    assert pinned["opponents"] == "minimax:depth=2" and pinned["hall_of_fame"] == 5
+    assert pinned["opponents"] == evaluator_opponents(2) and pinned["hall_of_fame"] == 5
     assert saved["configs"]["free"]["cost_weight"] == 0.0
     assert (out / "free" / "seed-0" / "best_evaluator.json").is_file()
     assert "vs random" in capsys.readouterr().out

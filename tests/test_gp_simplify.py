@@ -233,7 +233,9 @@ def test_evaluator_runs_keep_both_forms_and_show_prints_the_simplified_formula(t
 
     monkeypatch.setattr(simplified_module, "EVALUATOR_CHECK_POSITIONS", 200)
     folder = tmp_path / "run"
-    config = EvolutionConfig.for_game(genome="evaluator", depth=1, generations=1, population=4, games=2, seed=1)
+    config = EvolutionConfig.for_game(
+        genome="evaluator", depth=1, generations=1, population=4, games=2, seed=1, opponents="minimax:depth=1"
+    )
     train(config, folder, best_player_copy=None)
     original = read_evaluator_file(folder / "best_evaluator.json")
     data = read_evaluator_file(folder / "best_evaluator.simplified.json")

@@ -13,6 +13,7 @@ from gpquarto.gp.genome import ACTION_TYPES, CONDITION_TYPE, KINDS
 from gpquarto.gp.library import load_library
 from gpquarto.gp.textform import format_tree
 from gpquarto.gp.variation import (
+    insertion,
     mutate_genome,
     node_replacement,
     random_genome,
@@ -55,6 +56,7 @@ def test_tree_operators_keep_types_and_height_and_leave_parents_alone(generator)
             "subtree": (subtree_mutation(rng, first, generator),),
             "node": (node_replacement(rng, first, generator),),
             "shrink": (shrink(rng, first),),
+            "insertion": (insertion(rng, first, generator),),
         }
         assert (format_tree(first), format_tree(second)) == before
         for name, trees in children.items():
@@ -62,7 +64,7 @@ def test_tree_operators_keep_types_and_height_and_leave_parents_alone(generator)
                 assert well_typed(tree, root), name
                 assert tree.height <= LIMIT, name
                 changed[name] += format_tree(tree) not in before
-    assert all(changed[name] > 20 for name in ("crossover", "subtree", "node", "shrink")), changed
+    assert all(changed[name] > 20 for name in ("crossover", "subtree", "node", "shrink", "insertion")), changed
 
 
 def test_shrink_makes_trees_no_bigger_and_operators_repeat_with_the_seed(generator):
@@ -72,6 +74,45 @@ def test_shrink_makes_trees_no_bigger_and_operators_repeat_with_the_seed(generat
         other = generator.generate(random.Random(seed + 100), CONDITION_TYPE, 2, 5)
         runs = [subtree_crossover(random.Random(seed), tree, other, LIMIT) for _ in range(2)]
         assert [format_tree(t) for t in runs[0]] == [format_tree(t) for t in runs[1]]
+
+
+def test_insertion_puts_a_new_primitive_above_a_subtree_that_shrink_can_take_away(generator):
+    """Independent check: the child is the parent with one primitive spliced in above some subtree, that subtree
+    one of its arguments, so some shrink of the child gives the parent back."""
+
+    def every_shrink(tree: gp.PrimitiveTree) -> set[str]:
+        results = set()
+        for index, node in enumerate(tree):
+            child = index + 1
+            for _ in range(node.arity):
+                span = tree.searchSubtree(child)
+                if issubclass(tree[child].ret, node.ret):
+                    end = tree.searchSubtree(index)
+                    results.add(
+                        format_tree(
+                            gp.PrimitiveTree(list(tree[: end.start]) + list(tree[span]) + list(tree[end.stop :]))
+                        )
+                    )
+                child = span.stop
+        return results
+
+    rng = random.Random(2)
+    inserted = 0
+    for _ in range(200):
+        root = ROOTS[rng.randrange(len(ROOTS))]
+        tree = generator.generate(rng, root, 1, LIMIT - 2)
+        child = insertion(rng, tree, generator)
+        if format_tree(child) == format_tree(tree):  # no primitive takes the subtree's type, or too high
+            continue
+        inserted += 1
+        assert len(child) > len(tree) and well_typed(child, root) and child.height <= LIMIT
+        assert format_tree(tree) in every_shrink(child), (format_tree(tree), format_tree(child))
+    assert inserted > 100
+    # the same seed, the same child
+    tree = generator.generate(random.Random(3), CONDITION_TYPE, 2, 4)
+    assert format_tree(insertion(random.Random(4), tree, generator)) == format_tree(
+        insertion(random.Random(4), tree, generator)
+    )
 
 
 def _texts(genome, kind):

@@ -46,6 +46,7 @@ ADDED_FIELDS: tuple[tuple[str, str, object], ...] = (
     ("config", "genome", "rules"),
     ("config", "depth", 1),
     ("config", "cost_weight", 0.0),
+    ("config", "insertion_mutation", False),
 )
 
 

@@ -15,10 +15,19 @@ from gpquarto.gp.library import LibraryConfig
 from gpquarto.runner import make_runner
 from gpquarto.training import EvolutionConfig, RunError, open_run, resume, train
 from gpquarto.training.checkpoint import read_checkpoint_data
+from gpquarto.training.fitness import parse_opponents
 from gpquarto.training.genome_kinds import EvaluatorTask, evaluate_evaluator
 from gpquarto.training.lock import folder_lock
 
-TINY = {"genome": "evaluator", "depth": 1, "generations": 3, "population": 4, "games": 4, "seed": 5}
+TINY = {
+    "genome": "evaluator",
+    "depth": 1,
+    "generations": 3,
+    "population": 4,
+    "games": 4,
+    "seed": 5,
+    "opponents": "minimax:depth=1",
+}
 
 
 def evaluator_config(**settings) -> EvolutionConfig:
@@ -36,24 +45,37 @@ def one_line_error(capsys) -> str:
     return err
 
 
-def test_the_evaluator_defaults_are_those_of_the_loop_before_the_fold():
-    config = EvolutionConfig.for_game(genome="evaluator", depth=2)
-    assert (config.generations, config.population, config.games, config.final_games) == (10, 16, 20, 200)
+def test_the_evaluator_defaults_play_every_hand_written_heuristic_and_one_ply_deeper():
+    config = EvolutionConfig.for_game(genome="evaluator")
+    assert config.depth == 2
+    assert (config.generations, config.population, config.games, config.final_games) == (10, 24, 40, 400)
     assert (config.elite, config.tournament_size, config.crossover_rate, config.mutation_rate) == (2, 3, 0.5, 0.4)
     assert (config.hall_of_fame, config.accuracy_weight, config.cost_weight) == (5, 0.0, 0.0)
-    assert config.opponents == "minimax:depth=2"
+    assert dict(parse_opponents(config.opponents)) == {
+        "minimax:depth=2,heuristic=guaranteed_loss": 2,
+        "minimax:depth=2": 1,
+        "minimax:depth=2,heuristic=quarticity": 1,
+        "minimax:depth=3": 1,
+    }
+    assert ("minimax:depth=4", 1) in parse_opponents(EvolutionConfig.for_game(genome="evaluator", depth=3).opponents)
+    assert EvolutionConfig.for_game(genome="evaluator", opponents="minimax:depth=2").opponents == "minimax:depth=2"
     assert EvolutionConfig.from_dict(config.as_dict()) == config
 
 
-def test_same_seed_same_run_and_resume_is_bit_identical(tmp_path):
-    config = evaluator_config(final_games=4)
+@pytest.mark.parametrize("insertion", [False, True])
+def test_same_seed_same_run_and_resume_is_bit_identical(tmp_path, insertion):
+    config = evaluator_config(insertion_mutation=insertion, final_games=4)
     straight = train(config, tmp_path / "a", best_player_copy=None)
     train(config, tmp_path / "b", best_player_copy=None)
     assert state_of(tmp_path / "a") == state_of(tmp_path / "b")
     for name in ("logbook.csv", "hall_of_fame.txt"):
         assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes(), name
     # interrupted after one generation (a run of 1, extended), then resumed
-    short = train(evaluator_config(final_games=4, generations=1), tmp_path / "c", best_player_copy=None)
+    short = train(
+        evaluator_config(insertion_mutation=insertion, final_games=4, generations=1),
+        tmp_path / "c",
+        best_player_copy=None,
+    )
     assert short.generations_done == 1 and short.finished
     resumed = resume(tmp_path / "c", generations=3)
     assert resumed.trained_now == 2 and resumed.finished
@@ -63,9 +85,14 @@ def test_same_seed_same_run_and_resume_is_bit_identical(tmp_path):
     best = load_evaluator(tmp_path / "a" / "best_evaluator.json")
     assert best.genome.text() in [member.text() for member in open_run(tmp_path / "a").hall_of_fame()]
     assert load_evaluator(tmp_path / "c" / "best_evaluator.json").genome.text() == best.genome.text()
-    other = train(evaluator_config(final_games=4, seed=6), tmp_path / "d", best_player_copy=None)
+    other = train(
+        evaluator_config(insertion_mutation=insertion, final_games=4, seed=6), tmp_path / "d", best_player_copy=None
+    )
     assert state_of(other.path)["population"] != state_of(straight.path)["population"]
     assert (tmp_path / "a" / "fitness.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    if insertion:  # the fourth operator draws its own numbers: the run differs from one without it
+        without = train(evaluator_config(final_games=4), tmp_path / "e", best_player_copy=None)
+        assert state_of(without.path)["population"] != state_of(straight.path)["population"]
 
 
 def test_a_run_interrupted_after_a_generation_resumes_bit_identically(tmp_path):
@@ -134,12 +161,15 @@ def test_bad_configs_and_checkpoints_are_refused_in_one_line(tmp_path):
         ({"genome": "trees"}, "genome must be one of rules, evaluator"),
         ({"fallback_weight": 0.1}, "fallback_weight is a setting of rule genomes"),
         ({"cost_weight": 2.0}, "cost_weight must be between 0 and 1"),
+        ({"insertion_mutation": "yes"}, "insertion_mutation must be true or false"),
     ):
         with pytest.raises(ValueError, match=message) as caught:
             evaluator_config(**options)
         assert "\n" not in str(caught.value)
     with pytest.raises(ValueError, match="depth is a setting of evaluator genomes"):
         EvolutionConfig(depth=2)
+    with pytest.raises(ValueError, match="insertion_mutation is a setting of evaluator genomes"):
+        EvolutionConfig(insertion_mutation=True)
     with pytest.raises(ValueError, match="evaluator genomes evaluate Quarto positions"):
         EvolutionConfig(genome="evaluator", game="quixo")
 

@@ -184,14 +184,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         choices=GENOMES,
         default=None,
         help="what evolves: rules (if/then rule players, the default) or evaluator (an evaluation for minimax's "
-        "leaves, with its own defaults: 10 generations, population 16, 20 games against minimax:depth=DEPTH, "
-        "200 final games, no accuracy term; see gpquarto.training.genome_kinds)",
+        "leaves, with its own defaults: depth 2, 10 generations, population 24, 40 games against the "
+        "hand-written heuristics at the same depth and minimax one ply deeper, 400 final games, no accuracy "
+        "term; see gpquarto.training.config.evaluator_opponents)",
     )
     parser.add_argument(
         "--depth",
         type=positive_int,
         default=None,
-        help="search depth (1 to 4) of an evaluator genome's minimax (default 1)",
+        help="search depth (1 to 4) of an evaluator genome's minimax (default 2)",
     )
     parser.add_argument(
         "--cost-weight",

@@ -1,7 +1,7 @@
 """Variation operators: inside a rule's trees, and between the rules of genomes.
 
 Tree operators (:func:`subtree_crossover`, :func:`subtree_mutation`, :func:`node_replacement`,
-:func:`shrink`) never modify their inputs: they return new trees, and return the parent unchanged when the
+:func:`shrink`, :func:`insertion`) never modify their inputs: they return new trees, and return the parent unchanged when the
 child would break the static height limit (DEAP's ``staticLimit`` rule). Crossover picks the shared node type
 from a list sorted by name (not from a ``set``, whose order differs between processes), so runs repeat.
 Genome operators (:func:`rule_crossover`, :func:`tree_crossover`, :func:`mutate_genome`) build new genomes
@@ -105,6 +105,28 @@ def shrink(rng: random.Random, tree: gp.PrimitiveTree) -> gp.PrimitiveTree:
         return tree
     index, span = options[rng.randrange(len(options))]
     return _replace(tree, index, tree[span])
+
+
+def insertion(
+    rng: random.Random, tree: gp.PrimitiveTree, generator: TreeGenerator, max_new_height: int = 1
+) -> gp.PrimitiveTree:
+    """Insert a new primitive above a random subtree: the subtree becomes one of its arguments (of the same type),
+    the other arguments are grown afresh (DEAP's ``mutInsert``, which fills them with terminals). The inverse of
+    :func:`shrink`: it adds a term, ``count`` becoming ``plus(count, term)``, where the other mutations replace
+    what is there."""
+    index = rng.randrange(len(tree))
+    wanted = tree[index].ret
+    choices = [node for node in generator.primitives(wanted) if any(arg is wanted for arg in node.args)]
+    if not choices:
+        return tree
+    node = choices[rng.randrange(len(choices))]
+    slots = [position for position, arg in enumerate(node.args) if arg is wanted]
+    kept = slots[rng.randrange(len(slots))]
+    subtree = tree[tree.searchSubtree(index)]
+    inserted = [node]
+    for position, arg in enumerate(node.args):
+        inserted.extend(subtree if position == kept else generator.generate(rng, arg, 0, max_new_height, "grow"))
+    return _within(_replace(tree, index, inserted), tree, generator.height_limit)
 
 
 def _random_rule(

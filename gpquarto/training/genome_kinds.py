@@ -14,7 +14,7 @@ checkpoint, the hall of fame, the logbook and the run folder are shared.
   ``cost_weight`` per evaluation beyond one per leaf square (counted, not timed), plus ``accuracy_weight``
   times the searcher's accuracy on the training bank. Each generation is bred from a ``random.Random`` seeded
   from (run seed, generation): elites, then tournament winners bred by subtree crossover, subtree mutation,
-  node replacement and shrinking (:mod:`gpquarto.gp.variation`).
+  node replacement, shrinking and (``insertion_mutation``) insertion (:mod:`gpquarto.gp.variation`).
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ from gpquarto.gp.screening import RuleScreen, ScreeningConfig
 from gpquarto.gp.storage import genome_from_data, player_data, read_player_file, save_player
 from gpquarto.gp.types import Score
 from gpquarto.gp.variation import (
+    insertion,
     mutate_genome,
     node_replacement,
     random_genome,
@@ -399,13 +400,15 @@ class EvaluatorKind:
                 first, second = subtree_crossover(rng, first, second, config.height_limit)
             for tree in (first, second):
                 if rng.random() < config.mutation_rate:
-                    operator = rng.randrange(3)
+                    operator = rng.randrange(4 if config.insertion_mutation else 3)
                     if operator == 0:
                         tree = subtree_mutation(rng, tree, generator)
                     elif operator == 1:
                         tree = node_replacement(rng, tree, generator)
-                    else:
+                    elif operator == 2:
                         tree = shrink(rng, tree)
+                    else:
+                        tree = insertion(rng, tree, generator)
                 if len(children) < config.population:
                     children.append(EvaluatorGenome(tree))
         return children
