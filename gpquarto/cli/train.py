@@ -16,6 +16,7 @@ and ``--rules``) evolves Quixo rule players, with Quixo's defaults for the setti
 from __future__ import annotations
 
 import argparse
+import shlex
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -269,7 +270,7 @@ def run(args: argparse.Namespace) -> int:
         if (run_dir / "checkpoint.dill").exists():
             raise KeyboardInterrupt(
                 f"{run_dir} keeps every finished generation; continue with: "
-                f"python -m gpquarto train --resume --run-dir {run_dir}"
+                f"python -m gpquarto train --resume --run-dir {shlex.quote(str(run_dir))}"
             ) from None
         raise
     elapsed = time.perf_counter() - began
