@@ -1,9 +1,10 @@
 """Variation operators: inside a rule's trees, and between the rules of genomes.
 
 Tree operators (:func:`subtree_crossover`, :func:`subtree_mutation`, :func:`node_replacement`,
-:func:`shrink`, :func:`insertion`) never modify their inputs: they return new trees, and return the parent unchanged when the
-child would break the static height limit (DEAP's ``staticLimit`` rule). Crossover picks the shared node type
-from a list sorted by name (not from a ``set``, whose order differs between processes), so runs repeat.
+:func:`shrink`, :func:`insertion`) never modify their inputs: they return new trees, and return the parent
+unchanged when the child would break the static height limit (DEAP's ``staticLimit`` rule). Crossover picks the
+shared node type from a list sorted by name (not from a ``set``, whose order differs between processes), so runs
+repeat.
 Genome operators (:func:`rule_crossover`, :func:`tree_crossover`, :func:`mutate_genome`) build new genomes
 from the parents' rules, going through the rule kinds of the genomes' game in genome order (so a Quarto run
 draws the same random numbers whatever other games exist). Every random choice comes from the ``random.Random`` passed in.

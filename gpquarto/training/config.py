@@ -47,9 +47,10 @@ RULES, EVALUATOR = "rules", "evaluator"
 GENOMES = (RULES, EVALUATOR)
 #: Each genome kind's defaults where they differ from the dataclass's (rule players'): :meth:`EvolutionConfig.
 #: for_game` applies them under the settings given. An evaluator run's defaults (docs/experiments.md, "Evolved
-#: evaluators find the forced win"): depth 2, 10 generations of 24 trees x 40 games, 400 final games, a hall of
-#: fame of 5, no accuracy term, and the opponents of :func:`evaluator_opponents`. With 16 trees x 20 games against the same
-#: mix, 200 final games, no seed found a formula that holds the forced win; with these, each of three did.
+#: evaluators: a larger budget, the targets' mix as the default, and insertion"): depth 2, 10 generations of 24
+#: trees x 40 games, 400 final games, a hall of fame of 5, no accuracy term, and the opponents of
+#: :func:`evaluator_opponents`. With 16 trees x 20 games against the same mix and 200 final games, no seed of three
+#: found a formula that holds the forced win; with these, four seeds of six did.
 GENOME_DEFAULTS: dict[str, dict[str, object]] = {
     RULES: {},
     EVALUATOR: {
