@@ -28,7 +28,10 @@ from tests.test_quarto_recorded_run import record_reference
 
 REFERENCE = Path(__file__).resolve().parent / "reference" / "evaluator_run"
 FILES = ("logbook.csv", "hall_of_fame.txt", "best_evaluator.json")
-COMMON = ["train", "--genome", "evaluator", "--depth", "1", "--population", "8", "--games", "8", "--final-games", "8"]
+COMMON = [
+    *("train", "--genome", "evaluator", "--depth", "1", "--population", "8", "--games", "8", "--final-games", "8"),
+    *("--islands", "1"),
+]
 COMMAND = [
     *COMMON,
     *("--generations", "4", "--seed", "5", "--opponents", "minimax:depth=1:1,hof:1", "--cost-weight", "0.01"),
@@ -47,7 +50,7 @@ def train_into(folder: Path, command: list[str]) -> None:
 
 
 #: Config fields written since the recording, with the value that means "as before": (key, value).
-ADDED_CONFIG_FIELDS: tuple[tuple[str, object], ...] = (("openings", 0), ("insertion_mutation", False))
+ADDED_CONFIG_FIELDS: tuple[tuple[str, object], ...] = (("openings", 0), ("insertion_mutation", False), ("islands", 1))
 
 
 def comparable_evaluator(text: str) -> dict:

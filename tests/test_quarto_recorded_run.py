@@ -47,6 +47,7 @@ ADDED_FIELDS: tuple[tuple[str, str, object], ...] = (
     ("config", "depth", 1),
     ("config", "cost_weight", 0.0),
     ("config", "insertion_mutation", False),
+    ("config", "islands", 1),
 )
 
 

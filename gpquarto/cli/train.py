@@ -57,6 +57,7 @@ CONFIG_OPTIONS = (
     "genome",
     "depth",
     "cost_weight",
+    "islands",
 )
 #: Command-line options that choose the game and its settings (fields of the evolution config; rule runs only).
 GAME_OPTIONS = ("game", "board_size", "game_rules")
@@ -201,6 +202,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=None,
         help="evaluator genomes: score taken off per evaluation beyond one per leaf square, counted in the "
         "fitness games (default 0: no cost term)",
+    )
+    parser.add_argument(
+        "--islands",
+        type=positive_int,
+        default=None,
+        help="evaluator genomes: independent populations of --population trees each, bred apart and played on the "
+        "same games; the final choice replays every island's hall of fame (default 3)",
     )
     parser.set_defaults(handler=run)
 

@@ -94,8 +94,9 @@ def check_checkpoint_data(data: object) -> EvolutionConfig:
     """Check a checkpoint's plain data field by field, before anything uses it, and return its config.
 
     The format and keys; the config (every field); ``generation`` between 0 and the config's generations;
-    a population of the config's size; the random state; a hall of fame of at most the config's size whose
-    members have two finite fitness values and a record of plain values; and a logbook of one row of numbers
+    a population of the config's size (times its islands); the random state; a hall of fame of at most the
+    config's size (times its islands) whose members have two finite fitness values and a record of plain values
+    (naming the member's island, when there are several); and a logbook of one row of numbers
     per generation done. The genomes' rules are read later, against the library. A one-line ``ValueError``
     says what is wrong.
     """
@@ -111,15 +112,16 @@ def check_checkpoint_data(data: object) -> EvolutionConfig:
     if not isinstance(generation, int) or isinstance(generation, bool) or not 0 <= generation <= config.generations:
         raise ValueError(f"generation must be a whole number from 0 to {config.generations}, got {generation!r:.40}")
     population = data["population"]
-    if not isinstance(population, list) or len(population) != config.population:
-        raise ValueError(f"the population must be a list of {config.population} genomes")
+    if not isinstance(population, list) or len(population) != config.population * config.islands:
+        raise ValueError(f"the population must be a list of {config.population * config.islands} genomes")
     try:
         random.Random().setstate(_as_state(data["rng"]))
     except (TypeError, ValueError, OverflowError):
         raise ValueError("the random generator's state is malformed") from None
     hall_of_fame = data["hall_of_fame"]
-    if not isinstance(hall_of_fame, list) or len(hall_of_fame) > config.hall_of_fame:
-        raise ValueError(f"the hall of fame must be a list of at most {config.hall_of_fame} members")
+    hall_size = config.hall_of_fame * config.islands
+    if not isinstance(hall_of_fame, list) or len(hall_of_fame) > hall_size:
+        raise ValueError(f"the hall of fame must be a list of at most {hall_size} members")
     if bool(hall_of_fame) != (generation > 0):
         raise ValueError(f"a hall of fame with {len(hall_of_fame)} members after {generation} generations")
     for rank, entry in enumerate(hall_of_fame, 1):
@@ -129,6 +131,12 @@ def check_checkpoint_data(data: object) -> EvolutionConfig:
         if not isinstance(fitness, list | tuple) or len(fitness) != 2 or not all(map(_is_number, fitness)):
             raise ValueError(f"hall of fame member {rank}: the fitness must be two finite numbers, got {fitness!r:.40}")
         _check_record(entry["record"], f"hall of fame member {rank}: the record")
+        island = entry["record"].get("island")
+        if config.islands > 1 and not (type(island) is int and 0 <= island < config.islands):
+            raise ValueError(
+                f"hall of fame member {rank}: the record must name its island, 0 to {config.islands - 1}, "
+                f"got {island!r:.20}"
+            )
     logbook = data["logbook"]
     if not isinstance(logbook, list) or len(logbook) != generation:
         raise ValueError(f"the logbook must be a list of {generation} rows, one per generation done")

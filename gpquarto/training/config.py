@@ -65,6 +65,7 @@ GENOME_DEFAULTS: dict[str, dict[str, object]] = {
         "crossover_rate": 0.5,
         "mutation_rate": 0.4,
         "final_games": 400,
+        "islands": 3,
     },
 }
 
@@ -99,7 +100,7 @@ RULE_ONLY_FIELDS = (
     "game_rules",
 )
 #: Settings that only evaluator genomes read: a rule config must leave them at their defaults.
-EVALUATOR_ONLY_FIELDS = ("depth", "cost_weight", "insertion_mutation")
+EVALUATOR_ONLY_FIELDS = ("depth", "cost_weight", "insertion_mutation", "islands")
 #: Config fields that may change when a run is resumed (they do not change the results of past generations).
 RESUMABLE_CHANGES = ("generations",)
 #: The largest value of each whole-number setting: far beyond any useful run, small enough that a run's plans
@@ -127,6 +128,7 @@ UPPER_LIMITS = {
     "screening_tries": 100,
     "final_games": 100_000,
     "depth": 4,
+    "islands": 100,
 }
 #: Settings that are shares (between 0 and 1).
 SHARES = (
@@ -213,6 +215,10 @@ class EvolutionConfig:
     #: Evaluators: a mutation may also insert a new primitive above a subtree (:func:`~gpquarto.gp.variation.
     #: insertion`), one of four operators; off, the three of the runs saved before it existed.
     insertion_mutation: bool = False
+    #: Evaluators: independent populations of ``population`` trees each, bred apart (no migration) from seeds of
+    #: their own, playing the same games; the hall of fame keeps ``hall_of_fame`` members of each, and the final
+    #: choice replays them all. Island 0 is the run a single population would make.
+    islands: int = 1
 
     @classmethod
     def for_game(cls, game: str = DEFAULT_GAME, **settings: object) -> EvolutionConfig:
@@ -246,6 +252,11 @@ class EvolutionConfig:
             (self.seed >= 0, "seed must be >= 0"),
             (self.openings >= 0, "openings must be >= 0"),
             (self.population >= 2, "population must be at least 2"),
+            (self.islands >= 1, "islands must be at least 1"),
+            (
+                self.population * self.islands <= UPPER_LIMITS["population"],
+                f"population x islands must be at most {UPPER_LIMITS['population']:,}",
+            ),
             (0 <= self.elite < self.population, "elite must be between 0 and population - 1"),
             (1 <= self.min_rules <= self.max_rules <= self.rule_cap, "need 1 <= min_rules <= max_rules <= rule_cap"),
             (

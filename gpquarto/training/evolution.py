@@ -89,7 +89,9 @@ class Evolution:
         return self._accuracy_positions
 
     def evaluate(self, runner: Runner) -> None:
-        """Play this generation's games with every genome (each distinct genome once) and set fitnesses."""
+        """Play this generation's games with every genome (each distinct genome once, whatever its island) and set
+        fitnesses; with several islands, each genome's record names its island (island ``k`` is the population's
+        ``k``-th slice of ``config.population``)."""
         config = self.config
         plan = game_plan(
             parse_opponents(self.opponents_now()), config.games, config.seed, self.generation, config.openings
@@ -103,10 +105,12 @@ class Evolution:
                 unique[key] = len(tasks)
                 tasks.append(self.kind.task(self, genome, plan, hall, runner))
         results = runner.map(self.kind.evaluate, tasks)
-        for genome in self.population:
+        for index, genome in enumerate(self.population):
             result = results[unique[genome.key()]]
             genome.fitness.values = (result.score, float(result.size))
             genome.record = {**result.as_dict(), "generation": self.generation}
+            if config.islands > 1:
+                genome.record["island"] = index // config.population
         self._evaluations = len(tasks)
 
     def record(self) -> dict:
@@ -148,7 +152,8 @@ class Evolution:
 
         Fitness is noisy (a genome may top a generation by luck), so the final choice plays each hall of fame
         member again on one larger common set of games; the winner's fitness and record are those games'.
-        With ``final_games == 0`` it is simply the hall of fame's first member.
+        With ``final_games == 0`` it is simply the hall of fame's first member. With several islands the hall of
+        fame holds every island's members, so the choice is among all of them; the winner's record keeps its island.
         """
         members = [genome.clone() for genome in self.hall_of_fame]
         if not members or self.config.final_games == 0:
@@ -162,7 +167,8 @@ class Evolution:
         results = runner.map(self.kind.evaluate, tasks)
         for genome, result in zip(members, results, strict=True):
             genome.fitness.values = (result.score, float(result.size))
-            genome.record = result.as_dict()
+            island = {"island": genome.record["island"]} if "island" in genome.record else {}
+            genome.record = {**result.as_dict(), **island}
         return max(members, key=lambda genome: genome.fitness.wvalues)
 
     # -- checkpoints ----------------------------------------------------------------------------------

@@ -330,6 +330,47 @@ def evaluate_evaluator(task: EvaluatorTask) -> EvaluatorResult:
     return EvaluatorResult(score, wins, draws, losses, genome.size, cost, accuracy)
 
 
+def _island_tag(island: int) -> tuple:
+    """What an island adds to the parts of its seeds: nothing for the first (a run of one island is the run
+    from before islands), ``("island", k)`` for the others."""
+    return () if island == 0 else ("island", island)
+
+
+def _bred_island(
+    config: EvolutionConfig, generator: TreeGenerator, population: list[EvaluatorGenome], rng: random.Random
+) -> list[EvaluatorGenome]:
+    """One island's next generation (:meth:`EvaluatorKind.breed`), ``config.population`` trees."""
+
+    def rank(index: int) -> tuple:
+        score, size = population[index].fitness.values
+        return (-score, size, index)
+
+    ranked = sorted(range(len(population)), key=rank)
+
+    def tournament() -> int:
+        return min((rng.randrange(len(population)) for _ in range(config.tournament_size)), key=rank)
+
+    children = [population[index].clone() for index in ranked[: config.elite]]
+    while len(children) < config.population:
+        first, second = population[tournament()].tree, population[tournament()].tree
+        if rng.random() < config.crossover_rate:
+            first, second = subtree_crossover(rng, first, second, config.height_limit)
+        for tree in (first, second):
+            if rng.random() < config.mutation_rate:
+                operator = rng.randrange(4 if config.insertion_mutation else 3)
+                if operator == 0:
+                    tree = subtree_mutation(rng, tree, generator)
+                elif operator == 1:
+                    tree = node_replacement(rng, tree, generator)
+                elif operator == 2:
+                    tree = shrink(rng, tree)
+                else:
+                    tree = insertion(rng, tree, generator)
+            if len(children) < config.population:
+                children.append(EvaluatorGenome(tree))
+    return children
+
+
 class EvaluatorKind:
     """Quarto evaluators for a ``minimax`` at the config's ``depth``; see the module docstring."""
 
@@ -347,13 +388,17 @@ class EvaluatorKind:
 
     def first_population(self, evolution: Evolution, runner: Runner) -> list[EvaluatorGenome]:
         """Random trees (half-and-half, heights ``init_min_height``..``init_max_height``) from a generator seeded
-        from the run seed."""
-        config = evolution.config
-        rng = random.Random(derive_seed(config.seed, "evaluator", "population"))
-        return [
-            EvaluatorGenome(evolution.generator.generate(rng, Score, config.init_min_height, config.init_max_height))
-            for _ in range(config.population)
-        ]
+        from the run seed (and, for islands after the first, the island), ``population`` per island."""
+        config, population = evolution.config, []
+        for island in range(config.islands):
+            rng = random.Random(derive_seed(config.seed, "evaluator", "population", *_island_tag(island)))
+            population += [
+                EvaluatorGenome(
+                    evolution.generator.generate(rng, Score, config.init_min_height, config.init_max_height)
+                )
+                for _ in range(config.population)
+            ]
+        return population
 
     def task(
         self,
@@ -379,38 +424,16 @@ class EvaluatorKind:
     evaluate = staticmethod(evaluate_evaluator)
 
     def breed(self, evolution: Evolution, runner: Runner) -> list[EvaluatorGenome]:
-        """The next generation: the ``elite`` best, then tournament winners (on ``(score, size)``, the earlier on a
-        tie) crossed and mutated, from a generator seeded from (run seed, generation)."""
-        config, generator, population = evolution.config, evolution.generator, evolution.population
-        rng = random.Random(derive_seed(config.seed, "evaluator", "breed", evolution.generation))
-
-        def rank(index: int) -> tuple:
-            score, size = population[index].fitness.values
-            return (-score, size, index)
-
-        ranked = sorted(range(len(population)), key=rank)
-
-        def tournament() -> int:
-            return min((rng.randrange(len(population)) for _ in range(config.tournament_size)), key=rank)
-
-        children = [population[index].clone() for index in ranked[: config.elite]]
-        while len(children) < config.population:
-            first, second = population[tournament()].tree, population[tournament()].tree
-            if rng.random() < config.crossover_rate:
-                first, second = subtree_crossover(rng, first, second, config.height_limit)
-            for tree in (first, second):
-                if rng.random() < config.mutation_rate:
-                    operator = rng.randrange(4 if config.insertion_mutation else 3)
-                    if operator == 0:
-                        tree = subtree_mutation(rng, tree, generator)
-                    elif operator == 1:
-                        tree = node_replacement(rng, tree, generator)
-                    elif operator == 2:
-                        tree = shrink(rng, tree)
-                    else:
-                        tree = insertion(rng, tree, generator)
-                if len(children) < config.population:
-                    children.append(EvaluatorGenome(tree))
+        """The next generation, island by island (each bred from its own, no migration): the ``elite`` best, then
+        tournament winners (on ``(score, size)``, the earlier on a tie) crossed and mutated, from a generator
+        seeded from (run seed, generation and, for islands after the first, the island)."""
+        config, children = evolution.config, []
+        for island in range(config.islands):
+            population = evolution.population[island * config.population : (island + 1) * config.population]
+            rng = random.Random(
+                derive_seed(config.seed, "evaluator", "breed", evolution.generation, *_island_tag(island))
+            )
+            children += _bred_island(config, evolution.generator, population, rng)
         return children
 
     def read_genome(self, data: object, library: PrimitiveLibrary, config: EvolutionConfig) -> EvaluatorGenome:

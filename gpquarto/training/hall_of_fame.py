@@ -2,7 +2,9 @@
 
 Scores of different generations come from different games, so a plain hall fills with the top genomes of
 the luckiest generation, near-copies; :class:`GenerationHallOfFame` keeps each generation's best instead.
-Both are rebuilt from a checkpoint through DEAP's own ``insert``, never by editing its lists.
+A run of several islands keeps one such hall per island (:class:`IslandHallOfFame`), so that the luckiest
+island cannot fill it either. All are rebuilt from a checkpoint through DEAP's own ``insert``, never by
+editing its lists.
 """
 
 from __future__ import annotations
@@ -42,12 +44,50 @@ class GenerationHallOfFame(tools.HallOfFame):
                 self.insert(genome)
 
 
-def new_hall_of_fame(config: EvolutionConfig) -> tools.HallOfFame:
-    """An empty hall of fame of ``config.hall_of_fame`` members, one per generation with
-    ``hall_of_fame_per_generation``."""
+class IslandHallOfFame(tools.HallOfFame):
+    """One hall of fame per island (``halls``), each of ``config.hall_of_fame`` members, and as itself their
+    members together, best first: what the final choice replays, ``hof`` opponents meet and the run writes.
+
+    A genome goes to the hall of its island, ``record["island"]``. The members together are a function of the
+    halls alone (each hall entered from its last member to its first, island by island), so a hall of fame
+    restored from its members, island by island, is the one that was saved.
+    """
+
+    def __init__(self, config: EvolutionConfig) -> None:
+        super().__init__(config.hall_of_fame * config.islands, similar=operator.eq)
+        self.halls = [_island_hall(config) for _ in range(config.islands)]
+
+    def update(self, population: Iterable[Genome]) -> None:
+        """Enter each genome of ``population`` in its island's hall, then gather the halls' members."""
+        for genome in population:
+            self.halls[genome.record["island"]].update([genome])
+        self._gather()
+
+    def restore(self, members: list[Genome]) -> None:
+        """Refill from saved members (best first, each with its island in its record)."""
+        for genome in reversed(members):
+            self.halls[genome.record["island"]].insert(genome)
+        self._gather()
+
+    def _gather(self) -> None:
+        self.clear()
+        for hall in self.halls:
+            for genome in reversed(hall.items):
+                self.insert(genome)
+
+
+def _island_hall(config: EvolutionConfig) -> tools.HallOfFame:
     if config.hall_of_fame_per_generation:
         return GenerationHallOfFame(config.hall_of_fame)
     return tools.HallOfFame(config.hall_of_fame, similar=operator.eq)
+
+
+def new_hall_of_fame(config: EvolutionConfig) -> tools.HallOfFame:
+    """An empty hall of fame of ``config.hall_of_fame`` members (per island, when there are several), one per
+    generation with ``hall_of_fame_per_generation``."""
+    if config.islands > 1:
+        return IslandHallOfFame(config)
+    return _island_hall(config)
 
 
 def restored_hall_of_fame(config: EvolutionConfig, members: list[Genome]) -> tools.HallOfFame:
@@ -57,6 +97,9 @@ def restored_hall_of_fame(config: EvolutionConfig, members: list[Genome]) -> too
     first gives back the saved order, ties included.
     """
     hall_of_fame = new_hall_of_fame(config)
+    if isinstance(hall_of_fame, IslandHallOfFame):
+        hall_of_fame.restore(members)
+        return hall_of_fame
     for genome in reversed(members):
         hall_of_fame.insert(genome)
     return hall_of_fame

@@ -46,6 +46,8 @@ def write_hall_of_fame(path: Path, hall_of_fame) -> None:
     for rank, genome in enumerate(hall_of_fame, 1):
         record = genome.record
         when = f" in generation {record['generation']}" if "generation" in record else ""
+        if "island" in record:
+            when += f" of island {record['island']}"
         games = f"{record.get('wins')} wins, {record.get('draws')} draws, {record.get('losses')} losses"
         if "fallbacks" in record:  # rule players
             games += f", {record.get('fallbacks')} fallbacks in {record.get('decisions')} decisions"
