@@ -21,17 +21,9 @@ from gpquarto.training import EvolutionConfig, open_run, train
 from gpquarto.training.checkpoint import read_checkpoint_data
 from gpquarto.training.evolution import Evolution
 from gpquarto.training.hall_of_fame import IslandHallOfFame, new_hall_of_fame, restored_hall_of_fame
+from tests.test_train_evaluator import TINY as EVALUATOR_TINY
 
-TINY = {
-    "genome": "evaluator",
-    "depth": 1,
-    "generations": 3,
-    "population": 4,
-    "games": 4,
-    "seed": 11,
-    "opponents": "minimax:depth=1",
-    "final_games": 4,
-}
+TINY = {**EVALUATOR_TINY, "seed": 11, "final_games": 4}
 
 
 def config_of(**settings) -> EvolutionConfig:
