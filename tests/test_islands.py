@@ -16,8 +16,8 @@ from gpquarto.cli import main
 from gpquarto.gp.evaluator import EvaluatorGenome
 from gpquarto.gp.library import get_library
 from gpquarto.gp.types import Score
-from gpquarto.runner import SERIAL
-from gpquarto.training import EvolutionConfig, open_run, train
+from gpquarto.runner import SERIAL, make_runner
+from gpquarto.training import EvolutionConfig, open_run, resume, train
 from gpquarto.training.checkpoint import read_checkpoint_data
 from gpquarto.training.evolution import Evolution
 from gpquarto.training.hall_of_fame import IslandHallOfFame, new_hall_of_fame, restored_hall_of_fame
@@ -34,7 +34,11 @@ def islands_of(evolution: Evolution) -> list[list[tuple]]:
     """Each island's genomes as (text, fitness, record without the island)."""
     size = evolution.config.population
     genomes = [
-        (genome.text(), genome.fitness.values, {key: value for key, value in genome.record.items() if key != "island"})
+        (
+            genome.to_data(),
+            genome.fitness.values,
+            {key: value for key, value in genome.record.items() if key != "island"},
+        )
         for genome in evolution.population
     ]
     return [genomes[start : start + size] for start in range(0, len(genomes), size)]
@@ -179,7 +183,7 @@ def test_checkpoints_with_islands_are_checked_in_one_line(tmp_path):
     refused(lambda d: d["hall_of_fame"][0]["record"].update(island=True), "must name its island")
 
 
-def test_islands_are_an_evaluator_setting_within_limits(tmp_path, capsys):
+def test_islands_are_a_setting_within_limits(tmp_path, capsys):
     assert EvolutionConfig.for_game(genome="evaluator").islands == 3
     assert EvolutionConfig().islands == 1
     for settings, message in (
@@ -190,16 +194,11 @@ def test_islands_are_an_evaluator_setting_within_limits(tmp_path, capsys):
     ):
         with pytest.raises(ValueError, match=message):
             config_of(**settings)
-    with pytest.raises(ValueError, match="islands is a setting of evaluator genomes"):
-        EvolutionConfig(islands=2)
     common = ["--population", "3", "--games", "2", "--workers", "1", "--quiet", "--final-games", "2", "--generations"]
     run = tmp_path / "run"
     arguments = ["train", "--genome", "evaluator", "--depth", "1", "--islands", "2", *common, "1", "--run-dir"]
     assert main([*arguments, str(run)]) == 0
     assert open_run(run).config.islands == 2 and len(read_checkpoint_data(run / "checkpoint.dill")["population"]) == 6
-    capsys.readouterr()
-    assert main(["train", "--islands", "2", *common, "1", "--run-dir", str(tmp_path / "rules")]) == 2
-    assert "islands is a setting of evaluator genomes" in capsys.readouterr().err
     with pytest.raises(SystemExit) as exited:  # argparse's own refusal
         main(["train", "--genome", "evaluator", "--islands", "0", "--run-dir", str(tmp_path / "x")])
     assert exited.value.code == 2
@@ -212,3 +211,53 @@ def test_generation_zero_of_each_island_is_random_trees_of_the_evaluator_type():
     evolution = Evolution.start(config, get_library(config.library()))
     assert len(evolution.population) == 8
     assert all(genome.tree[0].ret is Score for genome in evolution.population)
+
+
+RULES_TINY = {
+    "generations": 3,
+    "population": 4,
+    "games": 2,
+    "opponents": "random",
+    "final_games": 2,
+    "accuracy_weight": 0.0,
+    "immigrant_every": 2,
+    "immigrants": 1,
+    "seed": 3,
+}
+
+
+def test_rule_islands_too_start_from_island_zero_and_never_meet():
+    one, two, three = (evaluated_generations(EvolutionConfig(**RULES_TINY, islands=islands)) for islands in (1, 2, 3))
+    for generation in range(RULES_TINY["generations"]):
+        assert three[generation][0] == one[generation][0]
+        assert three[generation][:2] == two[generation]
+    assert three[0][1] != three[0][2]
+    start = "examples/players/trap_setter.json"
+    config = EvolutionConfig(**RULES_TINY, islands=2, start_from=(start,))
+    evolution = Evolution.start(config, get_library(config.library()))
+    first = [genome.to_data() for genome in evolution.population]
+    given = Evolution.start(EvolutionConfig(**RULES_TINY, start_from=(start,)), get_library(config.library()))
+    assert first[0] == given.population[0].to_data()  # the player starts island 0 only
+    assert given.population[0].to_data() not in first[4:]
+
+
+def test_a_rule_run_of_islands_resumes_bit_identically_on_any_number_of_workers(tmp_path):
+    config = EvolutionConfig(**RULES_TINY, islands=2)
+    train(config, tmp_path / "straight", best_player_copy=None)
+    short = EvolutionConfig(**{**RULES_TINY, "generations": 1}, islands=2)
+    with make_runner(2) as runner:
+        train(short, tmp_path / "resumed", best_player_copy=None, runner=runner)
+    resume(tmp_path / "resumed", generations=3)
+    assert read_checkpoint_data(tmp_path / "resumed" / "checkpoint.dill") == read_checkpoint_data(
+        tmp_path / "straight" / "checkpoint.dill"
+    )
+    for name in ("logbook.csv", "hall_of_fame.txt", "best_player.json"):
+        straight, resumed = ((tmp_path / run / name).read_text() for run in ("straight", "resumed"))
+        if name == "best_player.json":  # the run's identity and name differ
+            straight, resumed = (
+                {key: value for key, value in json.loads(text).items() if key not in ("run", "name")}
+                for text in (straight, resumed)
+            )
+        assert straight == resumed, name
+    members = open_run(tmp_path / "straight").hall_of_fame()
+    assert {member.record["island"] for member in members} == {0, 1}

@@ -100,7 +100,7 @@ RULE_ONLY_FIELDS = (
     "game_rules",
 )
 #: Settings that only evaluator genomes read: a rule config must leave them at their defaults.
-EVALUATOR_ONLY_FIELDS = ("depth", "cost_weight", "insertion_mutation", "islands")
+EVALUATOR_ONLY_FIELDS = ("depth", "cost_weight", "insertion_mutation")
 #: Config fields that may change when a run is resumed (they do not change the results of past generations).
 RESUMABLE_CHANGES = ("generations",)
 #: The largest value of each whole-number setting: far beyond any useful run, small enough that a run's plans
@@ -215,9 +215,9 @@ class EvolutionConfig:
     #: Evaluators: a mutation may also insert a new primitive above a subtree (:func:`~gpquarto.gp.variation.
     #: insertion`), one of four operators; off, the three of the runs saved before it existed.
     insertion_mutation: bool = False
-    #: Evaluators: independent populations of ``population`` trees each, bred apart (no migration) from seeds of
-    #: their own, playing the same games; the hall of fame keeps ``hall_of_fame`` members of each, and the final
-    #: choice replays them all. Island 0 is the run a single population would make.
+    #: Independent populations of ``population`` genomes each, bred apart (no migration) from seeds of their own,
+    #: playing the same games; the hall of fame keeps ``hall_of_fame`` members of each, and the final choice
+    #: replays them all. Island 0 is the run a single population would make (``start_from`` players join it).
     islands: int = 1
 
     @classmethod

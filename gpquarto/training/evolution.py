@@ -11,8 +11,14 @@ the generation) through the back-end's ``map``; the hall of fame and the logbook
 population is bred by the kind (rules: elites, tournament selection on ``(score, size)``, crossover, mutation,
 immigrants every ``immigrant_every`` generations, from one ``random.Random``; their new rules are screened
 through the back-end's ``map`` too, with seeds drawn from that generator, so the workers do not change the
-result; evaluators: from a generator seeded from the run seed and the generation). The state after a generation, saved by :meth:`Evolution.save_checkpoint`, holds the *next* generation's index,
-its population (as text) and the generator's state, so a resumed run is bit-identical to an uninterrupted one.
+result; evaluators: from a generator seeded from the run seed and the generation). The state after a
+generation, saved by :meth:`Evolution.save_checkpoint`, holds the *next* generation's index, its population (as
+text) and the generator's state, so a resumed run is bit-identical to an uninterrupted one.
+
+With ``config.islands`` above 1 the population is that many independent islands of ``config.population``
+genomes, one after the other. They play the same games and are bred apart (no migration): island 0 exactly as
+a run of one island, the others from generators seeded from the run seed, the generation and the island, so
+nothing more is saved. The hall of fame keeps each island's members and the final choice replays them all.
 """
 
 from __future__ import annotations

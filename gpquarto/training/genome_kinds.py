@@ -6,7 +6,8 @@ is bred, how a genome is read back from a checkpoint, and what the run's end wri
 checkpoint, the hall of fame, the logbook and the run folder are shared.
 
 * :class:`RuleKind` (``genome = "rules"``): if/then rule players of the config's game (:mod:`gpquarto.gp`),
-  bred from the run's one ``random.Random`` (saved in the checkpoint), their new rules screened.
+  bred from the run's one ``random.Random`` (saved in the checkpoint; islands after the first each draw from a
+  generator seeded from the run seed, the generation and the island), their new rules screened.
 * :class:`EvaluatorKind` (``genome = "evaluator"``): one ``Score`` tree (:class:`~gpquarto.gp.evaluator.
   EvaluatorGenome`) that a ``minimax`` at ``depth`` calls at its leaves (Quarto). Fitness: the games of that
   searcher against the opponent mix (default ``minimax:depth=D``, the hand-written ``lines`` heuristic at the
@@ -107,17 +108,33 @@ class RuleKind:
         )
 
     def first_population(self, evolution: Evolution, runner: Runner) -> list[Genome]:
-        """Random genomes from the run's generator, screened; ``start_from`` players take the first places."""
+        """Random genomes, screened, ``population`` per island: island 0's from the run's generator, the others'
+        from generators seeded from (run seed, island); ``start_from`` players take island 0's first places."""
         given = start_genomes(evolution.config, evolution.library)
-        population = [self.random_genome(evolution) for _ in range(evolution.config.population)]
-        population = evolution.screen.screen_genomes(evolution.rng, population, evolution.generator, runner)
-        return given + population[len(given) :]
+        population: list[Genome] = []
+        for island, rng in enumerate(self._island_generators(evolution, "population")):
+            genomes = [self.random_genome(evolution, rng) for _ in range(evolution.config.population)]
+            genomes = evolution.screen.screen_genomes(rng, genomes, evolution.generator, runner)
+            if island == 0:
+                genomes = given + genomes[len(given) :]
+            population += genomes
+        return population
 
-    def random_genome(self, evolution: Evolution) -> Genome:
-        """A random genome (its rules not screened yet)."""
+    @staticmethod
+    def _island_generators(evolution: Evolution, purpose: str) -> list[random.Random]:
+        """The random generator of each island: the run's (saved in its checkpoint) for island 0, and for the
+        others one seeded from (run seed, ``purpose``, generation, island), which needs no saving."""
+        config = evolution.config
+        return [evolution.rng] + [
+            random.Random(derive_seed(config.seed, "rules", purpose, evolution.generation, "island", island))
+            for island in range(1, config.islands)
+        ]
+
+    def random_genome(self, evolution: Evolution, rng: random.Random | None = None) -> Genome:
+        """A random genome (its rules not screened yet), from ``rng`` (default: the run's generator)."""
         config = evolution.config
         return random_genome(
-            evolution.rng,
+            rng or evolution.rng,
             evolution.generator,
             min_rules=config.min_rules,
             max_rules=config.max_rules,
@@ -143,9 +160,18 @@ class RuleKind:
     evaluate = staticmethod(evaluate)
 
     def breed(self, evolution: Evolution, runner: Runner) -> list[Genome]:
-        """The next generation: elites, tournament winners crossed and mutated, immigrants, screened."""
-        config, rng, generator = evolution.config, evolution.rng, evolution.generator
-        population = evolution.population
+        """The next generation, island by island (each bred from its own, no migration, with its generator of
+        :meth:`_island_generators`): elites, tournament winners crossed and mutated, immigrants, screened."""
+        size, children = evolution.config.population, []
+        for island, rng in enumerate(self._island_generators(evolution, "breed")):
+            population = evolution.population[island * size : (island + 1) * size]
+            children += self._bred_island(evolution, population, rng, runner)
+        return children
+
+    def _bred_island(
+        self, evolution: Evolution, population: list[Genome], rng: random.Random, runner: Runner
+    ) -> list[Genome]:
+        config, generator = evolution.config, evolution.generator
         ranked = sorted(population, key=lambda genome: genome.fitness.wvalues, reverse=True)
         elites = [genome.clone() for genome in ranked[: config.elite]]
 
@@ -173,7 +199,7 @@ class RuleKind:
         next_generation = evolution.generation + 1
         if config.immigrants and next_generation % config.immigrant_every == 0:
             for index in range(len(offspring) - config.immigrants, len(offspring)):
-                offspring[index] = self.random_genome(evolution)
+                offspring[index] = self.random_genome(evolution, rng)
         return elites + evolution.screen.screen_genomes(rng, offspring, generator, runner)
 
     def read_genome(self, data: object, library: PrimitiveLibrary, config: EvolutionConfig) -> Genome:
