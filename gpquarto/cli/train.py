@@ -186,7 +186,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         choices=GENOMES,
         default=None,
         help="what evolves: rules (if/then rule players, the default) or evaluator (an evaluation for minimax's "
-        "leaves, with its own defaults: depth 2, 10 generations, population 24, 40 games against the "
+        "leaves, with its own defaults: depth 2, 10 generations, 3 islands of 24, 40 games against the "
         "hand-written heuristics at the same depth and minimax one ply deeper, 400 final games, no accuracy "
         "term; see gpquarto.training.config.evaluator_opponents)",
     )
@@ -207,8 +207,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--islands",
         type=positive_int,
         default=None,
-        help="evaluator genomes: independent populations of --population trees each, bred apart and played on the "
-        "same games; the final choice replays every island's hall of fame (default 3)",
+        help="independent populations of --population genomes each, bred apart on the same games; the final "
+        "choice replays every island's hall of fame (default 1; evaluator genomes 3)",
     )
     parser.set_defaults(handler=run)
 
