@@ -47,10 +47,11 @@ RULES, EVALUATOR = "rules", "evaluator"
 GENOMES = (RULES, EVALUATOR)
 #: Each genome kind's defaults where they differ from the dataclass's (rule players'): :meth:`EvolutionConfig.
 #: for_game` applies them under the settings given. An evaluator run's defaults (docs/experiments.md, "Evolved
-#: evaluators: a larger budget, the targets' mix as the default, and insertion"): depth 2, 10 generations of 24
-#: trees x 40 games, 400 final games, a hall of fame of 5, no accuracy term, and the opponents of
-#: :func:`evaluator_opponents`. With 16 trees x 20 games against the same mix and 200 final games, no seed of three
-#: found a formula that holds the forced win; with these, four seeds of six did.
+#: evaluators: a larger budget, the targets' mix as the default, and insertion" and "Evolved evaluators in
+#: islands"): depth 2, 10 generations of three islands of 24 trees x 40 games, 400 final games, a hall of fame of
+#: 5 per island, no accuracy term, and the opponents of :func:`evaluator_opponents`. One population found the
+#: forced win on four seeds of six; three islands put it in the hall of fame on each of seeds 0-2, and the final
+#: choice took it on two.
 GENOME_DEFAULTS: dict[str, dict[str, object]] = {
     RULES: {},
     EVALUATOR: {
@@ -217,7 +218,8 @@ class EvolutionConfig:
     insertion_mutation: bool = False
     #: Independent populations of ``population`` genomes each, bred apart (no migration) from seeds of their own,
     #: playing the same games; the hall of fame keeps ``hall_of_fame`` members of each, and the final choice
-    #: replays them all. Island 0 is the run a single population would make (``start_from`` players join it).
+    #: replays them all. Island 0 is the run a single population would make (``start_from`` players join it),
+    #: unless the mix has ``hof`` opponents: those are the whole hall of fame, every island's best.
     islands: int = 1
 
     @classmethod

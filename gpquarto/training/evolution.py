@@ -19,6 +19,8 @@ With ``config.islands`` above 1 the population is that many independent islands 
 genomes, one after the other. They play the same games and are bred apart (no migration): island 0 exactly as
 a run of one island, the others from generators seeded from the run seed, the generation and the island, so
 nothing more is saved. The hall of fame keeps each island's members and the final choice replays them all.
+``hof`` opponents are the whole hall of fame, so with them every island meets the others' best (and island 0
+is no longer the run of one island).
 """
 
 from __future__ import annotations
