@@ -162,9 +162,9 @@ class RuleKind:
     def breed(self, evolution: Evolution, runner: Runner) -> list[Genome]:
         """The next generation, island by island (each bred from its own, no migration, with its generator of
         :meth:`_island_generators`): elites, tournament winners crossed and mutated, immigrants, screened."""
-        size, children = evolution.config.population, []
-        for island, rng in enumerate(self._island_generators(evolution, "breed")):
-            population = evolution.population[island * size : (island + 1) * size]
+        children = []
+        generators = self._island_generators(evolution, "breed")
+        for population, rng in zip(island_populations(evolution), generators, strict=True):
             children += self._bred_island(evolution, population, rng, runner)
         return children
 
@@ -356,6 +356,12 @@ def evaluate_evaluator(task: EvaluatorTask) -> EvaluatorResult:
     return EvaluatorResult(score, wins, draws, losses, genome.size, cost, accuracy)
 
 
+def island_populations(evolution: Evolution) -> list[list]:
+    """The population cut into its islands of ``config.population`` genomes, island 0 first."""
+    size, population = evolution.config.population, evolution.population
+    return [population[start : start + size] for start in range(0, len(population), size)]
+
+
 def _island_tag(island: int) -> tuple:
     """What an island adds to the parts of its seeds: nothing for the first (a run of one island is the run
     from before islands), ``("island", k)`` for the others."""
@@ -454,8 +460,7 @@ class EvaluatorKind:
         tournament winners (on ``(score, size)``, the earlier on a tie) crossed and mutated, from a generator
         seeded from (run seed, generation and, for islands after the first, the island)."""
         config, children = evolution.config, []
-        for island in range(config.islands):
-            population = evolution.population[island * config.population : (island + 1) * config.population]
+        for island, population in enumerate(island_populations(evolution)):
             rng = random.Random(
                 derive_seed(config.seed, "evaluator", "breed", evolution.generation, *_island_tag(island))
             )
