@@ -30,7 +30,7 @@ REFERENCE = Path(__file__).resolve().parent / "reference" / "evaluator_run"
 FILES = ("logbook.csv", "hall_of_fame.txt", "best_evaluator.json")
 COMMON = [
     *("train", "--genome", "evaluator", "--depth", "1", "--population", "8", "--games", "8", "--final-games", "8"),
-    *("--islands", "1"),
+    *("--islands", "1", "--hall-of-fame", "5"),
 ]
 COMMAND = [
     *COMMON,

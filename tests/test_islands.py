@@ -162,6 +162,35 @@ def test_the_final_choice_replays_every_islands_hall_of_fame(tmp_path):
     assert "of island 0" in hall_text and "of island 2" in hall_text
 
 
+def hall_after(config: EvolutionConfig) -> tuple[list, list[tuple]]:
+    """The hall of fame after a whole run (each member's island, text and fitness), and the run's islands."""
+    evolution = Evolution.start(config, get_library(config.library()))
+    generations = []
+    while evolution.generation < config.generations:
+        evolution.evaluate(SERIAL)
+        generations.append(islands_of(evolution))
+        evolution.record()
+        evolution.breed()
+    members = [(genome.record["island"], genome.text(), genome.fitness.values) for genome in evolution.hall_of_fame]
+    return generations, members
+
+
+def test_a_smaller_hall_keeps_each_islands_best_of_a_larger_one_and_changes_nothing_else():
+    # What lets a finished run's final choice be replayed with a smaller hall: the hall does not steer evolution,
+    # and each island's smaller hall is the best members of its larger one.
+    large_run, large = hall_after(config_of(islands=3, hall_of_fame=3, generations=4))
+    small_run, small = hall_after(config_of(islands=3, hall_of_fame=2, generations=4))
+    assert small_run == large_run
+    for island in range(3):
+        of_large = [member for member in large if member[0] == island]
+        of_small = [member for member in small if member[0] == island]
+        assert len(of_small) == 2 and len(of_large) == 3
+        assert sorted(of_small, key=lambda member: member[2][0]) == sorted(
+            of_large[:2], key=lambda member: member[2][0]
+        )
+        assert min(member[2][0] for member in of_small) >= max(member[2][0] for member in of_large[2:])
+
+
 def test_checkpoints_with_islands_are_checked_in_one_line(tmp_path):
     config = config_of(islands=2, generations=1)
     run = train(config, tmp_path / "run", best_player_copy=None)
@@ -197,12 +226,17 @@ def test_islands_are_a_setting_within_limits(tmp_path, capsys):
     common = ["--population", "3", "--games", "2", "--workers", "1", "--quiet", "--final-games", "2", "--generations"]
     run = tmp_path / "run"
     arguments = ["train", "--genome", "evaluator", "--depth", "1", "--islands", "2", *common, "1", "--run-dir"]
-    assert main([*arguments, str(run)]) == 0
+    assert main([*arguments, str(run), "--hall-of-fame", "1"]) == 0
     assert open_run(run).config.islands == 2 and len(read_checkpoint_data(run / "checkpoint.dill")["population"]) == 6
+    assert open_run(run).config.hall_of_fame == 1 and len(open_run(run).hall_of_fame()) == 2  # one per island
     with pytest.raises(SystemExit) as exited:  # argparse's own refusal
         main(["train", "--genome", "evaluator", "--islands", "0", "--run-dir", str(tmp_path / "x")])
     assert exited.value.code == 2
     assert "argument --islands: expected a number >= 1, got 0" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exited:
+        main(["train", "--genome", "evaluator", "--hall-of-fame", "0", "--run-dir", str(tmp_path / "x")])
+    assert exited.value.code == 2
+    assert "argument --hall-of-fame: expected a number >= 1, got 0" in capsys.readouterr().err
     assert not (tmp_path / "x").exists()
 
 

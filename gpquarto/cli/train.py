@@ -53,6 +53,7 @@ CONFIG_OPTIONS = (
     "plugins",
     "start_from",
     "final_games",
+    "hall_of_fame",
     "hall_of_fame_per_generation",
     "genome",
     "depth",
@@ -135,7 +136,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--final-games",
         type=non_negative_int,
         default=None,
-        help="games replayed by each hall of fame member to pick the best (default 2000)",
+        help="games replayed by each hall of fame member to pick the best (default 2000; evaluator genomes 1000)",
+    )
+    parser.add_argument(
+        "--hall-of-fame",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help="members the hall of fame keeps for the final choice, per island (default 10; evaluator genomes 2)",
     )
     parser.add_argument(
         "--no-hall-of-fame-per-generation",
@@ -187,7 +195,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=None,
         help="what evolves: rules (if/then rule players, the default) or evaluator (an evaluation for minimax's "
         "leaves, with its own defaults: depth 2, 10 generations, 3 islands of 24, 40 games against the "
-        "hand-written heuristics at the same depth and minimax one ply deeper, 400 final games, no accuracy "
+        "hand-written heuristics at the same depth and minimax one ply deeper, 1,000 final games, no accuracy "
         "term; see gpquarto.training.config.evaluator_opponents)",
     )
     parser.add_argument(
