@@ -44,8 +44,8 @@ def islands_of(evolution: Evolution) -> list[list[tuple]]:
     return [genomes[start : start + size] for start in range(0, len(genomes), size)]
 
 
-def evaluated_generations(config: EvolutionConfig) -> list[list[list[tuple]]]:
-    """Every generation's islands, evaluated."""
+def whole_run(config: EvolutionConfig) -> tuple[list[list[list[tuple]]], Evolution]:
+    """Every generation's islands, evaluated, and the evolution at the end of the run."""
     evolution = Evolution.start(config, get_library(config.library()))
     generations = []
     while evolution.generation < config.generations:
@@ -53,7 +53,12 @@ def evaluated_generations(config: EvolutionConfig) -> list[list[list[tuple]]]:
         generations.append(islands_of(evolution))
         evolution.record()
         evolution.breed()
-    return generations
+    return generations, evolution
+
+
+def evaluated_generations(config: EvolutionConfig) -> list[list[list[tuple]]]:
+    """Every generation's islands, evaluated."""
+    return whole_run(config)[0]
 
 
 def test_island_zero_is_the_run_of_one_population_and_islands_never_meet():
@@ -163,14 +168,8 @@ def test_the_final_choice_replays_every_islands_hall_of_fame(tmp_path):
 
 
 def hall_after(config: EvolutionConfig) -> tuple[list, list[tuple]]:
-    """The hall of fame after a whole run (each member's island, text and fitness), and the run's islands."""
-    evolution = Evolution.start(config, get_library(config.library()))
-    generations = []
-    while evolution.generation < config.generations:
-        evolution.evaluate(SERIAL)
-        generations.append(islands_of(evolution))
-        evolution.record()
-        evolution.breed()
+    """The run's islands, and its hall of fame at the end (each member's island, text and fitness)."""
+    generations, evolution = whole_run(config)
     members = [(genome.record["island"], genome.text(), genome.fitness.values) for genome in evolution.hall_of_fame]
     return generations, members
 
