@@ -175,8 +175,8 @@ def hall_after(config: EvolutionConfig) -> tuple[list, list[tuple]]:
 
 
 def test_a_smaller_hall_keeps_each_islands_best_of_a_larger_one_and_changes_nothing_else():
-    # What lets a finished run's final choice be replayed with a smaller hall: the hall does not steer evolution,
-    # and each island's smaller hall is the best members of its larger one.
+    # What lets a finished run's final choice be replayed with a smaller hall: without hof opponents (none here)
+    # the hall does not steer evolution, and each island's smaller hall is the best members of its larger one.
     large_run, large = hall_after(config_of(islands=3, hall_of_fame=3, generations=4))
     small_run, small = hall_after(config_of(islands=3, hall_of_fame=2, generations=4))
     assert small_run == large_run
