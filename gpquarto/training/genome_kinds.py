@@ -126,7 +126,7 @@ class RuleKind:
         others one seeded from (run seed, ``purpose``, generation, island), which needs no saving."""
         config = evolution.config
         return [evolution.rng] + [
-            random.Random(derive_seed(config.seed, "rules", purpose, evolution.generation, "island", island))
+            random.Random(derive_seed(config.seed, "rules", purpose, evolution.generation, *_island_tag(island)))
             for island in range(1, config.islands)
         ]
 
