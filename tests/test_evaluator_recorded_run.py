@@ -50,7 +50,12 @@ def train_into(folder: Path, command: list[str]) -> None:
 
 
 #: Config fields written since the recording, with the value that means "as before": (key, value).
-ADDED_CONFIG_FIELDS: tuple[tuple[str, object], ...] = (("openings", 0), ("insertion_mutation", False), ("islands", 1))
+ADDED_CONFIG_FIELDS: tuple[tuple[str, object], ...] = (
+    ("openings", 0),
+    ("insertion_mutation", False),
+    ("islands", 1),
+    ("pooled_fitness", False),
+)
 
 
 def comparable_evaluator(text: str) -> dict:

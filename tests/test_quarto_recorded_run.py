@@ -48,6 +48,7 @@ ADDED_FIELDS: tuple[tuple[str, str, object], ...] = (
     ("config", "cost_weight", 0.0),
     ("config", "insertion_mutation", False),
     ("config", "islands", 1),
+    ("config", "pooled_fitness", False),
 )
 
 

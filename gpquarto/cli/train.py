@@ -55,6 +55,7 @@ CONFIG_OPTIONS = (
     "final_games",
     "hall_of_fame",
     "hall_of_fame_per_generation",
+    "pooled_fitness",
     "genome",
     "depth",
     "cost_weight",
@@ -153,6 +154,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=None,
         help="keep the best scores ever in the hall of fame, as DEAP does (often near-copies from the generation "
         "with the easiest games), not the best of each generation",
+    )
+    parser.add_argument(
+        "--pooled-fitness",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="a genome bred unchanged (an elite, a copy) keeps its evaluations: its fitness is the mean of all the "
+        "generations' games it played, and the hall of fame ranks it by that mean (default off)",
     )
     parser.add_argument(
         "--no-tactical",

@@ -2,7 +2,8 @@
 
 One format for every genome kind (the config's ``genome`` says which; rule players' rules or an evaluator's
 tree, as text). A checkpoint holds the *next* generation's index, its population (as text), the random generator's state, the
-hall of fame (genomes as text, with their fitness and games) and the logbook, so a resumed run is
+hall of fame (genomes as text, with their fitness and games), the logbook and (with pooled fitness) what each
+genome of the next generation carries of its earlier games, so a resumed run is
 bit-identical to an uninterrupted one. It is a pickle of plain data only: reading it never runs code.
 """
 
@@ -11,7 +12,7 @@ from __future__ import annotations
 import math
 import os
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import dill
 
@@ -22,9 +23,12 @@ from gpquarto.gp.primitives import PrimitiveLibrary
 from gpquarto.plain_files import read_checked_file
 from gpquarto.training.config import EvolutionConfig
 from gpquarto.training.genome_kinds import genome_kind
+from gpquarto.training.pooling import check_carried_record
 
 CHECKPOINT_FORMAT = "gpquarto-checkpoint/1"
 CHECKPOINT_KEYS = {"format", "config", "generation", "population", "rng", "hall_of_fame", "logbook"}
+#: Keys written only when they hold something: ``carried``, with pooled fitness.
+OPTIONAL_KEYS = {"carried"}
 
 
 @dataclass
@@ -39,9 +43,12 @@ class Checkpoint:
     #: Best first, each with its fitness and record.
     hall_of_fame: list[Genome] | list[EvaluatorGenome]
     logbook: list[dict]
+    #: With pooled fitness: for each genome of ``population``, the pooled record it carries, or None (empty: none).
+    carried: list[dict | None] = field(default_factory=list)
 
     def to_data(self) -> dict:
         """The whole state as plain data (texts, numbers, the random state)."""
+        carried = {"carried": self.carried} if any(record is not None for record in self.carried) else {}
         return {
             "format": CHECKPOINT_FORMAT,
             "config": self.config.as_dict(),
@@ -53,6 +60,7 @@ class Checkpoint:
                 for genome in self.hall_of_fame
             ],
             "logbook": self.logbook,
+            **carried,
         }
 
     @classmethod
@@ -75,7 +83,16 @@ class Checkpoint:
             hall_of_fame.append(genome)
         population = [kind.read_genome(genome, library, config) for genome in data["population"]]
         kind.restored_population(population)  # rules: every rule of a bred population has been screened
-        return cls(config, data["generation"], population, _as_state(data["rng"]), hall_of_fame, list(data["logbook"]))
+        carried = [None if record is None else dict(record) for record in data.get("carried", [])]
+        return cls(
+            config,
+            data["generation"],
+            population,
+            _as_state(data["rng"]),
+            hall_of_fame,
+            list(data["logbook"]),
+            carried,
+        )
 
 
 def _is_number(value: object) -> bool:
@@ -96,14 +113,15 @@ def check_checkpoint_data(data: object) -> EvolutionConfig:
     The format and keys; the config (every field); ``generation`` between 0 and the config's generations;
     a population of the config's size (times its islands); the random state; a hall of fame of at most the
     config's size (times its islands) whose members have two finite fitness values and a record of plain values
-    (naming the member's island, when there are several); and a logbook of one row of numbers
-    per generation done. The genomes' rules are read later, against the library. A one-line ``ValueError``
+    (naming the member's island, when there are several); a logbook of one row of numbers per generation done;
+    and, only with pooled fitness, one carried record or null per genome. The genomes' rules are read later, against the library. A one-line ``ValueError``
     says what is wrong.
     """
     if not isinstance(data, dict) or data.get("format") != CHECKPOINT_FORMAT:
         raise ValueError("not a gpquarto checkpoint")
-    if set(data) != CHECKPOINT_KEYS:
-        missing, unknown = sorted(CHECKPOINT_KEYS - set(data)), sorted(map(str, set(data) - CHECKPOINT_KEYS))
+    if not CHECKPOINT_KEYS <= set(data) <= CHECKPOINT_KEYS | OPTIONAL_KEYS:
+        missing = sorted(CHECKPOINT_KEYS - set(data))
+        unknown = sorted(map(str, set(data) - CHECKPOINT_KEYS - OPTIONAL_KEYS))
         raise ValueError(
             f"malformed checkpoint (missing: {', '.join(missing) or 'none'}; unknown: {', '.join(unknown) or 'none'})"
         )
@@ -114,6 +132,8 @@ def check_checkpoint_data(data: object) -> EvolutionConfig:
     population = data["population"]
     if not isinstance(population, list) or len(population) != config.population * config.islands:
         raise ValueError(f"the population must be a list of {config.population * config.islands} genomes")
+    if "carried" in data:
+        _check_carried(data["carried"], config)
     try:
         random.Random().setstate(_as_state(data["rng"]))
     except (TypeError, ValueError, OverflowError):
@@ -145,6 +165,19 @@ def check_checkpoint_data(data: object) -> EvolutionConfig:
         if row.get("generation") != index or not all(_is_number(value) for value in row.values()):
             raise ValueError(f"logbook row {index} must hold numbers, its generation {index} first")
     return config
+
+
+def _check_carried(carried: object, config: EvolutionConfig) -> None:
+    if not config.pooled_fitness:
+        raise ValueError("carried records in a checkpoint of a run without pooled fitness")
+    size = config.population * config.islands
+    if not isinstance(carried, list) or len(carried) != size:
+        raise ValueError(f"the carried records must be a list of {size}, one per genome (null for none)")
+    for index, record in enumerate(carried):
+        if record is not None:
+            where = f"the carried record of genome {index}"
+            _check_record(record, where)
+            check_carried_record(record, where, config.genome)
 
 
 def write_checkpoint(path: str | os.PathLike[str], checkpoint: Checkpoint) -> None:

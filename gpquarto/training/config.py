@@ -194,6 +194,10 @@ class EvolutionConfig:
     #: At most one hall of fame member per generation, its best. Scores of different generations come from
     #: different games, so a plain hall fills with the top genomes of the luckiest generation, near-copies.
     hall_of_fame_per_generation: bool = True
+    #: A genome bred unchanged (an elite, or a copy of a parent) keeps its evaluations: its fitness is the mean of
+    #: every generation's games it has played, so the longer it lives the less noise its score carries, and the
+    #: hall of fame ranks its member by that mean, not by the score of its first games.
+    pooled_fitness: bool = False
     immigrant_every: int = 6
     immigrants: int = 2
     crossover_rate: float = 0.6
@@ -386,13 +390,14 @@ class EvolutionConfig:
         unknown = sorted(set(data) - known)
         if unknown:
             raise ValueError(f"unknown config keys: {', '.join(unknown)}")
-        # Runs saved before the lookahead family, the accuracy term or the per-generation hall of fame existed
-        # trained without them: keep them as they were.
+        # Runs saved before the lookahead family, the accuracy term, the per-generation hall of fame or pooled
+        # fitness existed trained without them: keep them as they were.
         return cls(
             **{
                 "lookahead": False,
                 "accuracy_weight": 0.0,
                 "hall_of_fame_per_generation": False,
+                "pooled_fitness": False,
                 **data,
             }
         )

@@ -21,6 +21,11 @@ a run of one island, the others from generators seeded from the run seed, the ge
 nothing more is saved. The hall of fame keeps each island's members and the final choice replays them all.
 ``hof`` opponents are the whole hall of fame, so with them every island meets the others' best (and island 0
 is no longer the run of one island).
+
+With ``config.pooled_fitness`` a genome bred unchanged (an elite, a copy of a parent) keeps its evaluations: its
+fitness is the mean over every generation's games it has played (:mod:`~gpquarto.training.pooling`). What the
+next generation carries is saved with it (``carried``, one record or None per genome), and the hall of fame
+takes a member's newer, longer mean in place of the old one.
 """
 
 from __future__ import annotations
@@ -43,6 +48,7 @@ from gpquarto.training.fitness import game_plan, opponents_at, parse_opponents
 from gpquarto.training.genome_kinds import genome_kind
 from gpquarto.training.genome_kinds import make_generator as make_generator  # where it was
 from gpquarto.training.hall_of_fame import new_hall_of_fame, restored_hall_of_fame
+from gpquarto.training.pooling import carried_record, pooled_record
 from gpquarto.training.statistics import generation_row
 
 
@@ -57,6 +63,9 @@ class Evolution:
     rng: random.Random
     hall_of_fame: tools.HallOfFame
     logbook: list[dict] = field(default_factory=list)
+    #: With ``pooled_fitness``: for each genome of ``population``, the pooled record of the identical genome of
+    #: the generation before (:func:`~gpquarto.training.pooling.carried_record`), or None; empty means all None.
+    carried: list[dict | None] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.kind = genome_kind(self.config)
@@ -99,7 +108,8 @@ class Evolution:
     def evaluate(self, runner: Runner) -> None:
         """Play this generation's games with every genome (each distinct genome once, whatever its island) and set
         fitnesses; with several islands, each genome's record names its island (island ``k`` is the population's
-        ``k``-th slice of ``config.population``)."""
+        ``k``-th slice of ``config.population``). With ``pooled_fitness`` a genome's fitness and record are those of
+        all its games so far, its carried record joined to this generation's."""
         config = self.config
         plan = game_plan(
             parse_opponents(self.opponents_now()), config.games, config.seed, self.generation, config.openings
@@ -113,10 +123,14 @@ class Evolution:
                 unique[key] = len(tasks)
                 tasks.append(self.kind.task(self, genome, plan, hall, runner))
         results = runner.map(self.kind.evaluate, tasks)
+        carried = self.carried or [None] * len(self.population)
         for index, genome in enumerate(self.population):
             result = results[unique[genome.key()]]
-            genome.fitness.values = (result.score, float(result.size))
-            genome.record = {**result.as_dict(), "generation": self.generation}
+            record = result.as_dict()
+            if config.pooled_fitness:
+                record = pooled_record(carried[index], record)
+            genome.fitness.values = (record["score"], float(result.size))
+            genome.record = {**record, "generation": self.generation}
             if config.islands > 1:
                 genome.record["island"] = index // config.population
         self._evaluations = len(tasks)
@@ -137,8 +151,15 @@ class Evolution:
 
     def breed(self, runner: Runner = SERIAL) -> None:
         """Replace the population by the next generation's (not yet evaluated, bred by the kind) and advance
-        ``generation``; rules: the offspring's new rules are screened on ``runner``."""
+        ``generation``; rules: the offspring's new rules are screened on ``runner``. With ``pooled_fitness`` each
+        new genome identical to one of this generation's carries that genome's pooled record."""
+        evaluated = {genome.key(): genome.record for genome in self.population}
         self.population = self.kind.breed(self, runner)
+        if self.config.pooled_fitness:
+            self.carried = [
+                carried_record(evaluated[genome.key()]) if genome.key() in evaluated else None
+                for genome in self.population
+            ]
         self.generation += 1
 
     def step(self, runner: Runner) -> dict:
@@ -185,7 +206,13 @@ class Evolution:
         """The state to go on from (the next generation's population, the generator's state, the hall of fame,
         the logbook)."""
         return Checkpoint(
-            self.config, self.generation, self.population, self.rng.getstate(), list(self.hall_of_fame), self.logbook
+            self.config,
+            self.generation,
+            self.population,
+            self.rng.getstate(),
+            list(self.hall_of_fame),
+            self.logbook,
+            list(self.carried),
         )
 
     def save_checkpoint(self, path: str) -> None:
@@ -206,6 +233,7 @@ class Evolution:
             rng,
             hall_of_fame,
             list(checkpoint.logbook),
+            list(checkpoint.carried),
         )
 
     @classmethod

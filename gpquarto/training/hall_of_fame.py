@@ -3,7 +3,9 @@
 Scores of different generations come from different games, so a plain hall fills with the top genomes of
 the luckiest generation, near-copies; :class:`GenerationHallOfFame` keeps each generation's best instead.
 A run of several islands keeps one such hall per island (:class:`IslandHallOfFame`), so that the luckiest
-island cannot fill it either. All are rebuilt from a checkpoint through DEAP's own ``insert``, never by
+island cannot fill it either. With pooled fitness (:mod:`~gpquarto.training.pooling`) a genome that lives on is
+evaluated again each generation; its member then takes the newer mean, over more games, in place of the old.
+All are rebuilt from a checkpoint through DEAP's own ``insert``, never by
 editing its lists.
 """
 
@@ -25,23 +27,50 @@ def same_place(first: Genome, second: Genome) -> bool:
     return first == second or (generation is not None and generation == second.record.get("generation"))
 
 
+def evaluations(genome: Genome) -> int:
+    """How many generations' games a genome's fitness pools (1 without pooled fitness)."""
+    return genome.record.get("evaluations", 1)
+
+
 class GenerationHallOfFame(tools.HallOfFame):
     """DEAP's hall of fame with :func:`same_place` as its similarity, except that a better genome of a member's
     generation replaces the member (DEAP would drop it): at most one member per generation, its best. A genome
-    already in it is not entered again, as in DEAP's."""
+    already in it is not entered again, as in DEAP's, unless its fitness pools more evaluations than the
+    member's: then the member takes that fitness and record, and keeps its generation (its place).
 
-    def __init__(self, maxsize: int) -> None:
-        super().__init__(maxsize, similar=same_place)
+    With ``per_generation`` False the similarity is equality: DEAP's hall of fame, the best scores ever, with
+    the same refresh of pooled members.
+    """
+
+    def __init__(self, maxsize: int, per_generation: bool = True) -> None:
+        super().__init__(maxsize, similar=same_place if per_generation else operator.eq)
 
     def update(self, population: Iterable[Genome]) -> None:
         """Enter each genome of ``population`` as the class docstring says."""
         for genome in population:
-            twin = next((index for index, member in enumerate(self) if self.similar(genome, member)), None)
+            twin = self._twin(genome)
             if twin is None:
                 super().update([genome])
-            elif genome != self[twin] and genome.fitness > self[twin].fitness:
+            elif genome == self[twin]:
+                if evaluations(genome) > evaluations(self[twin]):
+                    self._refresh(twin, genome)
+            elif genome.fitness > self[twin].fitness:
                 self.remove(twin)
                 self.insert(genome)
+
+    def _twin(self, genome: Genome) -> int | None:
+        """The member equal to ``genome``, else the first similar one (of its generation), else None."""
+        equal = next((index for index, member in enumerate(self) if genome == member), None)
+        if equal is not None:
+            return equal
+        return next((index for index, member in enumerate(self) if self.similar(genome, member)), None)
+
+    def _refresh(self, index: int, genome: Genome) -> None:
+        place = {"generation": self[index].record["generation"]} if "generation" in self[index].record else {}
+        refreshed = genome.clone()
+        refreshed.record.update(place)
+        self.remove(index)
+        self.insert(refreshed)
 
 
 class IslandHallOfFame(tools.HallOfFame):
@@ -77,8 +106,8 @@ class IslandHallOfFame(tools.HallOfFame):
 
 
 def _island_hall(config: EvolutionConfig) -> tools.HallOfFame:
-    if config.hall_of_fame_per_generation:
-        return GenerationHallOfFame(config.hall_of_fame)
+    if config.hall_of_fame_per_generation or config.pooled_fitness:
+        return GenerationHallOfFame(config.hall_of_fame, config.hall_of_fame_per_generation)
     return tools.HallOfFame(config.hall_of_fame, similar=operator.eq)
 
 

@@ -41,13 +41,16 @@ def as_deap_logbook(rows: list[dict]) -> tools.Logbook:
 
 
 def write_hall_of_fame(path: Path, hall_of_fame) -> None:
-    """``hall_of_fame.txt``: each member's fitness and games, and its rules (or an evaluator's formula)."""
+    """``hall_of_fame.txt``: each member's fitness and games (with pooled fitness, all the generations' games it
+    played), and its rules (or an evaluator's formula)."""
     parts = []
     for rank, genome in enumerate(hall_of_fame, 1):
         record = genome.record
         when = f" in generation {record['generation']}" if "generation" in record else ""
         if "island" in record:
             when += f" of island {record['island']}"
+        if record.get("evaluations", 1) > 1:  # pooled fitness: the games of several generations
+            when += f", the mean of {record['evaluations']} generations' games"
         games = f"{record.get('wins')} wins, {record.get('draws')} draws, {record.get('losses')} losses"
         if "fallbacks" in record:  # rule players
             games += f", {record.get('fallbacks')} fallbacks in {record.get('decisions')} decisions"
