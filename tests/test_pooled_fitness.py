@@ -188,3 +188,20 @@ def test_a_member_takes_the_longer_mean_of_its_genome_and_keeps_its_place(librar
     hall.update([hall_genome(library, 3, 0.8, 4, 1), hall_genome(library, 1, 0.85, 4, 3)])
     assert [member.record["generation"] for member in hall] == [1, 0, 4]
     assert hall[1].record["evaluations"] == 3 and len({member.key() for member in hall}) == 3
+
+
+def test_evaluator_genomes_pool_their_games_and_resume_alike(library, tmp_path):
+    settings = {"genome": "evaluator", "depth": 1, "population": 4, "games": 4, "seed": 5, "islands": 1}
+    config = EvolutionConfig.for_game(**settings, opponents="minimax:depth=1", generations=4, pooled_fitness=True)
+    straight = Evolution.start(config, library)
+    straight.run(SerialRunner())
+    assert max(member.record["evaluations"] for member in straight.hall_of_fame) >= 3  # the elites lived on
+    assert any(record is not None for record in straight.carried)
+    assert all("fallbacks" not in member.record for member in straight.hall_of_fame)
+    interrupted = Evolution.start(config, library)
+    interrupted.step(SerialRunner())
+    interrupted.step(SerialRunner())
+    interrupted.save_checkpoint(str(tmp_path / "checkpoint.dill"))
+    resumed = Evolution.load_checkpoint(str(tmp_path / "checkpoint.dill"), library)
+    resumed.run(SerialRunner())
+    assert summary(resumed) == summary(straight)
