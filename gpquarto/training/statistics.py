@@ -25,7 +25,8 @@ def generation_row(
     accuracy: bool,
     fallbacks: bool = True,
 ) -> dict:
-    """The logbook row of ``generation``: scores (best, mean, std, worst), the best genome's games, (with
+    """The logbook row of ``generation``: scores (best, mean, std, worst), the best genome's games (with pooled
+    fitness, every game it has played: its wins, draws and losses may add up to several generations'), (with
     ``fallbacks``: rule players) fallback rates, sizes, the hall of fame's best and (with ``accuracy``) the
     accuracy term's share of good decisions."""
     scores = [genome.fitness.values[0] for genome in population]
