@@ -1,9 +1,9 @@
 """Checkpoints: a run's state after a generation, as plain data, written atomically and read back safely.
 
 One format for every genome kind (the config's ``genome`` says which; rule players' rules or an evaluator's
-tree, as text). A checkpoint holds the *next* generation's index, its population (as text), the random generator's state, the
-hall of fame (genomes as text, with their fitness and games), the logbook and (with pooled fitness) what each
-genome of the next generation carries of its earlier games, so a resumed run is
+tree, as text). A checkpoint holds the *next* generation's index, its population (as text), the random
+generator's state, the hall of fame (genomes as text, with their fitness and games), the logbook and (with
+pooled fitness) what each genome of the next generation carries of its earlier games, so a resumed run is
 bit-identical to an uninterrupted one. It is a pickle of plain data only: reading it never runs code.
 """
 
@@ -114,8 +114,8 @@ def check_checkpoint_data(data: object) -> EvolutionConfig:
     a population of the config's size (times its islands); the random state; a hall of fame of at most the
     config's size (times its islands) whose members have two finite fitness values and a record of plain values
     (naming the member's island, when there are several); a logbook of one row of numbers per generation done;
-    and, only with pooled fitness, one carried record or null per genome. The genomes' rules are read later, against the library. A one-line ``ValueError``
-    says what is wrong.
+    and, only with pooled fitness, one carried record or null per genome. The genomes' rules are read later,
+    against the library. A one-line ``ValueError`` says what is wrong.
     """
     if not isinstance(data, dict) or data.get("format") != CHECKPOINT_FORMAT:
         raise ValueError("not a gpquarto checkpoint")

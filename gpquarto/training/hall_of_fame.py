@@ -5,8 +5,7 @@ the luckiest generation, near-copies; :class:`GenerationHallOfFame` keeps each g
 A run of several islands keeps one such hall per island (:class:`IslandHallOfFame`), so that the luckiest
 island cannot fill it either. With pooled fitness (:mod:`~gpquarto.training.pooling`) a genome that lives on is
 evaluated again each generation; its member then takes the newer mean, over more games, in place of the old.
-All are rebuilt from a checkpoint through DEAP's own ``insert``, never by
-editing its lists.
+All are rebuilt from a checkpoint through DEAP's own ``insert``, never by editing its lists.
 """
 
 from __future__ import annotations

@@ -4,7 +4,8 @@ A genome bred unchanged, an elite or a copy of a parent, plays the next generati
 record is that of every game it has played so far: the game counts summed, the score (and the other per-game
 rates) the mean over its evaluations, ``evaluations`` how many. Each generation plays the same number of games,
 so the mean of the evaluations' scores is the score of all the games. The longer a genome lives the less noise
-its fitness carries, where a plain fitness is the luck of one generation's games.
+its fitness carries, where a plain fitness is the luck of one generation's games. (Across a ``schedule``'s
+change of opponents the mean joins games of both mixes, as a genome's life spans both.)
 """
 
 from __future__ import annotations
