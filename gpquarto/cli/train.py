@@ -48,6 +48,7 @@ CONFIG_OPTIONS = (
     "fallback_weight",
     "accuracy_weight",
     "accuracy_positions",
+    "accuracy_max_empties",
     "tactical",
     "lookahead",
     "plugins",
@@ -132,6 +133,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=positive_int,
         default=None,
         help="size of the training bank of the accuracy term (default 200; built once, then cached)",
+    )
+    parser.add_argument(
+        "--accuracy-max-empties",
+        type=int,
+        choices=range(6, 11),
+        default=None,
+        metavar="N",
+        help="most empty squares of the training bank's positions, 6 to 10 (default 8; grade's bank goes to 10): "
+        "larger banks take longer to build, once",
     )
     parser.add_argument(
         "--final-games",
