@@ -131,3 +131,19 @@ def test_the_hall_of_fame_holds_one_member_per_generation_unless_told(tmp_path):
     assert len(generations[""]) == 8 and len(set(generations[""])) == 8  # eight generations, ten places: one each
     plain = generations["--no-hall-of-fame-per-generation"]
     assert len(plain) == 10 and len(set(plain)) < 8
+
+
+def test_pooled_fitness_and_the_training_bank_depth_are_set_from_the_command_line(tmp_path):
+    run_dir = tmp_path / "pooled"
+    options = [*TINY, "--run-dir", str(run_dir), "--filename", str(run_dir / "best.p")]
+    extra = ["--pooled-fitness", "--accuracy-max-empties", "7", "--accuracy-positions", "10"]
+    assert main(["train", *options, *extra]) == 0
+    saved = json.loads((run_dir / "config.json").read_text())["evolution"]
+    assert saved["pooled_fitness"] is True and saved["accuracy_max_empties"] == 7
+    headers = [line for line in (run_dir / "hall_of_fame.txt").read_text().splitlines() if line.startswith("# ")]
+    pooled = [line for line in headers if "generations' games" in line]
+    assert pooled, "an elite lived on, and its member says over how many generations its mean runs"
+    for line in pooled:
+        count = int(line.split(", the mean of ")[1].split(" ")[0])
+        wins, draws, losses = (int(line.split(f" {word}")[0].rsplit(" ", 1)[1]) for word in ("wins", "draws", "losses"))
+        assert wins + draws + losses == 6 * count  # six games a generation, all of them counted
