@@ -145,6 +145,10 @@ def test_without_pooling_nothing_is_carried_and_records_count_no_evaluations(lib
         (lambda data: data["carried"].__setitem__(0, "x"), "the carried record of genome 0 must map names"),
         (lambda data: data["carried"].__setitem__(1, {"score": 0.5}), "genome 1 must count its evaluations"),
         (
+            lambda data: data["carried"].__setitem__(2, {"score": True, "evaluations": 1}),
+            "genome 2 must count its evaluations \\(a whole number >= 1\\) and hold a score",
+        ),
+        (
             lambda data: data["carried"].__setitem__(1, {"score": 0.5, "evaluations": 2, "wins": 1.5}),
             "genome 1 must hold whole-number counts of wins, draws, losses, fallbacks, decisions",
         ),

@@ -153,7 +153,7 @@ class Evolution:
         """Replace the population by the next generation's (not yet evaluated, bred by the kind) and advance
         ``generation``; rules: the offspring's new rules are screened on ``runner``. With ``pooled_fitness`` each
         new genome identical to one of this generation's carries that genome's pooled record."""
-        evaluated = {genome.key(): genome.record for genome in self.population}
+        evaluated = {genome.key(): genome.record for genome in self.population} if self.config.pooled_fitness else {}
         self.population = self.kind.breed(self, runner)
         if self.config.pooled_fitness:
             self.carried = [

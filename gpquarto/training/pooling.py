@@ -51,7 +51,7 @@ def check_carried_record(record: object, where: str, genome: str) -> None:
     if not isinstance(record, dict):
         raise ValueError(f"{where} must be a record or null")
     evaluations = record.get("evaluations")
-    if type(evaluations) is not int or evaluations < 1 or not isinstance(record.get("score"), int | float):
+    if type(evaluations) is not int or evaluations < 1 or type(record.get("score")) not in (int, float):
         raise ValueError(f"{where} must count its evaluations (a whole number >= 1) and hold a score")
     missing = [name for name in KIND_COUNTS[genome] if type(record.get(name)) is not int]
     if missing:
