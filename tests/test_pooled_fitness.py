@@ -75,14 +75,14 @@ def test_pooled_record_sums_the_counts_and_averages_the_rates():
     record = None
     for latest in evaluations:
         record = pooled_record(record, latest)
-    assert record["evaluations"] == 3
+    assert record["generations_played"] == 3
     assert record["score"] == pytest.approx(fmean(item["score"] for item in evaluations))
     assert record["accuracy"] == pytest.approx(0.7)
     assert (record["wins"], record["draws"], record["losses"]) == (6, 1, 5)
     assert (record["fallbacks"], record["decisions"], record["size"]) == (3, 89, 9)
     evaluator = {"score": 0.5, "wins": 1, "draws": 0, "losses": 1, "size": 5, "evaluations_per_square": 2.0}
-    joined = pooled_record({**evaluator, "evaluations": 1}, {**evaluator, "wins": 0, "losses": 2, "score": 0.0})
-    assert joined == {**evaluator, "wins": 1, "losses": 3, "score": 0.25, "evaluations": 2}
+    joined = pooled_record({**evaluator, "generations_played": 1}, {**evaluator, "wins": 0, "losses": 2, "score": 0.0})
+    assert joined == {**evaluator, "wins": 1, "losses": 3, "score": 0.25, "generations_played": 2}
 
 
 def test_a_genome_fitness_is_the_mean_of_every_generation_it_lived_through(library):
@@ -96,7 +96,7 @@ def test_a_genome_fitness_is_the_mean_of_every_generation_it_lived_through(libra
         lineage = {key: [*lineage.get(key, []), score] for key, score in scores.items()}
         for genome in evolution.population:
             history = lineage[genome.key()]
-            assert genome.record["evaluations"] == len(history)
+            assert genome.record["generations_played"] == len(history)
             assert genome.fitness.values[0] == pytest.approx(fmean(history))
             assert genome.record["generation"] == evolution.generation
         longest = max(longest, *(len(history) for history in lineage.values()))
@@ -104,7 +104,7 @@ def test_a_genome_fitness_is_the_mean_of_every_generation_it_lived_through(libra
         for member in evolution.hall_of_fame:
             history = lineage.get(member.key())
             if history is not None:  # alive: the member holds its latest, longest mean
-                assert member.record["evaluations"] == len(history)
+                assert member.record["generations_played"] == len(history)
                 assert member.fitness.values[0] == pytest.approx(fmean(history))
         keys = [member.key() for member in evolution.hall_of_fame]
         assert len(set(keys)) == len(keys)
@@ -131,11 +131,11 @@ def test_a_pooled_run_is_the_same_after_a_resume_and_on_processes(library, tmp_p
     assert summary(resumed) == summary(straight) == summary(parallel)
 
 
-def test_without_pooling_nothing_is_carried_and_records_count_no_evaluations(library):
+def test_without_pooling_nothing_is_carried_and_records_count_no_generations(library):
     evolution = Evolution.start(EvolutionConfig(generations=3, **{**SETTINGS, "pooled_fitness": False}), library)
     evolution.run(SerialRunner())
     assert evolution.carried == []
-    assert not any("evaluations" in genome.record for genome in [*evolution.population, *evolution.hall_of_fame])
+    assert not any("generations_played" in genome.record for genome in [*evolution.population, *evolution.hall_of_fame])
 
 
 @pytest.mark.parametrize(
@@ -143,13 +143,13 @@ def test_without_pooling_nothing_is_carried_and_records_count_no_evaluations(lib
     [
         (lambda data: data["carried"].pop(), "the carried records must be a list of 6"),
         (lambda data: data["carried"].__setitem__(0, "x"), "the carried record of genome 0 must map names"),
-        (lambda data: data["carried"].__setitem__(1, {"score": 0.5}), "genome 1 must count its evaluations"),
+        (lambda data: data["carried"].__setitem__(1, {"score": 0.5}), "genome 1 must count its generations played"),
         (
-            lambda data: data["carried"].__setitem__(2, {"score": True, "evaluations": 1}),
-            "genome 2 must count its evaluations \\(a whole number >= 1\\) and hold a score",
+            lambda data: data["carried"].__setitem__(2, {"score": True, "generations_played": 1}),
+            "genome 2 must count its generations played \\(a whole number >= 1\\) and hold a score",
         ),
         (
-            lambda data: data["carried"].__setitem__(1, {"score": 0.5, "evaluations": 2, "wins": 1.5}),
+            lambda data: data["carried"].__setitem__(1, {"score": 0.5, "generations_played": 2, "wins": 1.5}),
             "genome 1 must hold whole-number counts of wins, draws, losses, fallbacks, decisions",
         ),
         (lambda data: data["config"].__setitem__("pooled_fitness", False), "a run without pooled fitness"),
@@ -159,7 +159,7 @@ def test_a_tampered_carried_record_is_refused_in_one_line(library, tmp_path, edi
     evolution = Evolution.start(EvolutionConfig(generations=3, **SETTINGS), library)
     evolution.step(SerialRunner())
     counts = {"wins": 1, "draws": 0, "losses": 1, "fallbacks": 0, "decisions": 9}
-    evolution.carried = [{"score": 0.5, **counts, "evaluations": 1}] * 6
+    evolution.carried = [{"score": 0.5, **counts, "generations_played": 1}] * 6
     data = evolution.checkpoint().to_data()
     edit(data)
     path = tmp_path / "checkpoint.dill"
@@ -174,7 +174,7 @@ def hall_genome(library, seed: int, score: float, generation: int, evaluations: 
         random.Random(seed), make_generator(library, 8), min_rules=1, max_rules=2, min_height=1, max_height=3
     )
     genome.fitness.values = (score, 3.0)
-    genome.record = {"generation": generation, "evaluations": evaluations}
+    genome.record = {"generation": generation, "generations_played": evaluations}
     return genome
 
 
@@ -184,14 +184,14 @@ def test_a_member_takes_the_longer_mean_of_its_genome_and_keeps_its_place(librar
     lived_on = hall_genome(library, 1, 0.7, 2, 2)  # genome 1 again, evaluated in generations 0 to 2
     hall.update([lived_on])
     assert [(member.fitness.values[0], member.record["generation"]) for member in hall] == [(0.9, 1), (0.7, 0)]
-    assert hall[1].record["evaluations"] == 2 and hall[1] == lived_on
+    assert hall[1].record["generations_played"] == 2 and hall[1] == lived_on
     hall.update([hall_genome(library, 1, 0.2, 3, 1)])  # a shorter history (the lineage was lost): no change
     assert hall[1].fitness.values[0] == 0.7
     # Genome 1 again, and a member of its generation ranked above its own member: it refreshes its own member
     # instead of replacing the other (which would hold the same genome twice).
     hall.update([hall_genome(library, 3, 0.8, 4, 1), hall_genome(library, 1, 0.85, 4, 3)])
     assert [member.record["generation"] for member in hall] == [1, 0, 4]
-    assert hall[1].record["evaluations"] == 3 and len({member.key() for member in hall}) == 3
+    assert hall[1].record["generations_played"] == 3 and len({member.key() for member in hall}) == 3
 
 
 def test_evaluator_genomes_pool_their_games_and_resume_alike(library, tmp_path):
@@ -199,7 +199,7 @@ def test_evaluator_genomes_pool_their_games_and_resume_alike(library, tmp_path):
     config = EvolutionConfig.for_game(**settings, opponents="minimax:depth=1", generations=4, pooled_fitness=True)
     straight = Evolution.start(config, library)
     straight.run(SerialRunner())
-    assert max(member.record["evaluations"] for member in straight.hall_of_fame) >= 3  # the elites lived on
+    assert max(member.record["generations_played"] for member in straight.hall_of_fame) >= 3  # the elites lived on
     assert any(record is not None for record in straight.carried)
     assert all("fallbacks" not in member.record for member in straight.hall_of_fame)
     interrupted = Evolution.start(config, library)

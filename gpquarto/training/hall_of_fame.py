@@ -26,16 +26,16 @@ def same_place(first: Genome, second: Genome) -> bool:
     return first == second or (generation is not None and generation == second.record.get("generation"))
 
 
-def evaluations(genome: Genome) -> int:
+def generations_played(genome: Genome) -> int:
     """How many generations' games a genome's fitness pools (1 without pooled fitness)."""
-    return genome.record.get("evaluations", 1)
+    return genome.record.get("generations_played", 1)
 
 
 class GenerationHallOfFame(tools.HallOfFame):
     """DEAP's hall of fame with :func:`same_place` as its similarity, except that a better genome of a member's
     generation replaces the member (DEAP would drop it): at most one member per generation, its best. A genome
-    already in it is not entered again, as in DEAP's, unless its fitness pools more evaluations than the
-    member's: then the member takes that fitness and record, and keeps its generation (its place).
+    already in it is not entered again, as in DEAP's, unless its fitness pools more generations' games than
+    the member's: then the member takes that fitness and record, and keeps its generation (its place).
 
     With ``per_generation`` False the similarity is equality: DEAP's hall of fame, the best scores ever, with
     the same refresh of pooled members.
@@ -51,7 +51,7 @@ class GenerationHallOfFame(tools.HallOfFame):
             if twin is None:
                 super().update([genome])
             elif genome == self[twin]:
-                if evaluations(genome) > evaluations(self[twin]):
+                if generations_played(genome) > generations_played(self[twin]):
                     self._refresh(twin, genome)
             elif genome.fitness > self[twin].fitness:
                 self.remove(twin)

@@ -49,8 +49,8 @@ def write_hall_of_fame(path: Path, hall_of_fame) -> None:
         when = f" in generation {record['generation']}" if "generation" in record else ""
         if "island" in record:
             when += f" of island {record['island']}"
-        if record.get("evaluations", 1) > 1:  # pooled fitness: the games of several generations
-            when += f", the mean of {record['evaluations']} generations' games"
+        if record.get("generations_played", 1) > 1:  # pooled fitness: the games of several generations
+            when += f", the mean of {record['generations_played']} generations' games"
         games = f"{record.get('wins')} wins, {record.get('draws')} draws, {record.get('losses')} losses"
         if "fallbacks" in record:  # rule players
             games += f", {record.get('fallbacks')} fallbacks in {record.get('decisions')} decisions"

@@ -2,8 +2,8 @@
 
 A genome bred unchanged, an elite or a copy of a parent, plays the next generation's games too. Pooled, its
 record is that of every game it has played so far: the game counts summed, the score (and the other per-game
-rates) the mean over its evaluations, ``evaluations`` how many. Each generation plays the same number of games,
-so the mean of the evaluations' scores is the score of all the games. The longer a genome lives the less noise
+rates) the mean over its evaluations, ``generations_played`` how many. Each generation plays the same number of
+games, so the mean of the evaluations' scores is the score of all the games. The longer a genome lives the less noise
 its fitness carries, where a plain fitness is the luck of one generation's games. (Across a ``schedule``'s
 change of opponents the mean joins games of both mixes, as a genome's life spans both.)
 """
@@ -19,7 +19,7 @@ KIND_COUNTS = {RULES: SUMMED, EVALUATOR: SUMMED[:3]}
 #: Rates averaged over its evaluations (absent or None in a record: left so).
 AVERAGED = ("score", "accuracy", "evaluations_per_square")
 #: What a pooled record carries to the next generation: the pooled fields and the count.
-CARRIED = (*SUMMED, *AVERAGED, "evaluations")
+CARRIED = (*SUMMED, *AVERAGED, "generations_played")
 
 
 def pooled_record(earlier: dict | None, latest: dict) -> dict:
@@ -27,9 +27,9 @@ def pooled_record(earlier: dict | None, latest: dict) -> dict:
     evaluation result) joined to ``earlier`` (a record this function returned for the same genome, or None for
     its first evaluation). Other fields (the size) are the latest's."""
     if earlier is None:
-        return {**latest, "evaluations": 1}
-    count = earlier["evaluations"] + 1
-    record = {**latest, "evaluations": count}
+        return {**latest, "generations_played": 1}
+    count = earlier["generations_played"] + 1
+    record = {**latest, "generations_played": count}
     for name in SUMMED:
         if name in latest:
             record[name] = earlier[name] + latest[name]
@@ -46,13 +46,13 @@ def carried_record(record: dict) -> dict:
 
 def check_carried_record(record: object, where: str, genome: str) -> None:
     """Refuse, in a one-line ``ValueError`` naming ``where``, a carried record that :func:`pooled_record` could
-    not join to an evaluation of a ``genome`` kind's genome: it must count its evaluations (a whole number >= 1)
-    and hold its score and the kind's game counts (:data:`KIND_COUNTS`)."""
+    not join to an evaluation of a ``genome`` kind's genome: it must count its generations played (a whole number
+    >= 1) and hold its score and the kind's game counts (:data:`KIND_COUNTS`)."""
     if not isinstance(record, dict):
         raise ValueError(f"{where} must be a record or null")
-    evaluations = record.get("evaluations")
-    if type(evaluations) is not int or evaluations < 1 or type(record.get("score")) not in (int, float):
-        raise ValueError(f"{where} must count its evaluations (a whole number >= 1) and hold a score")
+    played = record.get("generations_played")
+    if type(played) is not int or played < 1 or type(record.get("score")) not in (int, float):
+        raise ValueError(f"{where} must count its generations played (a whole number >= 1) and hold a score")
     missing = [name for name in KIND_COUNTS[genome] if type(record.get(name)) is not int]
     if missing:
         raise ValueError(f"{where} must hold whole-number counts of {', '.join(missing)}")
