@@ -156,10 +156,8 @@ class Evolution:
         evaluated = {genome.key(): genome.record for genome in self.population} if self.config.pooled_fitness else {}
         self.population = self.kind.breed(self, runner)
         if self.config.pooled_fitness:
-            self.carried = [
-                carried_record(evaluated[genome.key()]) if genome.key() in evaluated else None
-                for genome in self.population
-            ]
+            earlier = [evaluated.get(genome.key()) for genome in self.population]
+            self.carried = [None if record is None else carried_record(record) for record in earlier]
         self.generation += 1
 
     def step(self, runner: Runner) -> dict:
