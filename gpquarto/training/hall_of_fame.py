@@ -104,10 +104,8 @@ class IslandHallOfFame(tools.HallOfFame):
                 self.insert(genome)
 
 
-def _island_hall(config: EvolutionConfig) -> tools.HallOfFame:
-    if config.hall_of_fame_per_generation or config.pooled_fitness:
-        return GenerationHallOfFame(config.hall_of_fame, config.hall_of_fame_per_generation)
-    return tools.HallOfFame(config.hall_of_fame, similar=operator.eq)
+def _island_hall(config: EvolutionConfig) -> GenerationHallOfFame:
+    return GenerationHallOfFame(config.hall_of_fame, config.hall_of_fame_per_generation)
 
 
 def new_hall_of_fame(config: EvolutionConfig) -> tools.HallOfFame:
