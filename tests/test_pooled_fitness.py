@@ -21,6 +21,7 @@ from gpquarto.training.evolution import Evolution, EvolutionConfig, make_generat
 from gpquarto.training.fitness import game_plan, parse_opponents
 from gpquarto.training.hall_of_fame import GenerationHallOfFame
 from gpquarto.training.pooling import pooled_record
+from tests.test_gp_evolution import summary as loop_summary
 
 SETTINGS = {
     "population": 6,
@@ -52,9 +53,10 @@ def one_generation_score(evolution: Evolution, genome) -> float:
 
 
 def summary(evolution: Evolution) -> tuple:
-    hall = [(genome.to_data(), genome.fitness.values, genome.record) for genome in evolution.hall_of_fame]
-    population = [(genome.to_data(), genome.fitness.values, genome.record) for genome in evolution.population]
-    return evolution.generation, population, evolution.rng.getstate(), hall, evolution.logbook, evolution.carried
+    """The loop's summary (:func:`tests.test_gp_evolution.summary`), with the population's fitness and records
+    and what the next generation carries."""
+    population = [(genome.fitness.values, genome.record) for genome in evolution.population]
+    return (*loop_summary(evolution), population, evolution.carried)
 
 
 def test_pooled_record_sums_the_counts_and_averages_the_rates():
