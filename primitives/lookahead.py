@@ -14,6 +14,10 @@ Definitions (safe piece, safe square) are those of the ``tactical`` family:
 * a square *sets a trap* when the piece in hand goes there without winning and some safe piece could then be
   given that leaves the opponent no safe placement (with a piece left to give back): the player's own turn,
   placement and choice, followed by the opponent's reply, as for the pieces above;
+* *parity*: after a placement that leaves an odd number of safe pieces to give, if no later placement changed
+  which pieces are safe, the players would give them in turn and the opponent would be the first with none
+  left: so each player wants its placements to leave an odd number, and the pieces it gives to deny the
+  opponent such placements;
 * a *live three* is a line of three pieces sharing a characteristic that some available piece has:
   creating one takes pieces out of the safe set, blocking one (filling its last square without winning)
   puts them back.
@@ -64,6 +68,30 @@ def _reply_safe_placements(features: Features) -> dict[int, int]:
         return replies
 
     return features.memo("lookahead.reply_safe_placements", compute)
+
+
+def _reply_placement_parities(features: Features) -> dict[int, tuple[int, int]]:
+    """For each safe piece to give (when a choice is due): how many safe placements the opponent has with it, and
+    how many of those leave it an odd number of safe pieces to give back."""
+
+    def compute(features: Features) -> dict[int, tuple[int, int]]:
+        if features.in_hand != NO_PIECE:
+            return {}
+        board = features.board.copy()
+        replies = {}
+        for piece in features.safe_pieces:
+            board.push_choice(piece)
+            squares = MEMBERS[tactics.safe_placements_mask(board, piece)]
+            odd = 0
+            for square in squares:
+                board.push_placement(square)
+                odd += tactics.safe_pieces_mask(board).bit_count() % 2
+                board.undo()
+            replies[piece] = (len(squares), odd)
+            board.undo()
+        return replies
+
+    return features.memo("lookahead.reply_placement_parities", compute)
 
 
 def _lowest_with(counts: dict[int, int], wanted) -> int:
@@ -119,6 +147,15 @@ def piece_leaving_no_safe_placement(features: Features) -> Piece:
 def piece_leaving_fewest_safe_placements(features: Features) -> Piece:
     """The safe piece with which the opponent has the fewest safe placements."""
     replies = _reply_safe_placements(features)
+    return min(sorted(replies), key=lambda piece: replies[piece], default=NO_ACTION)
+
+
+@primitive
+def piece_denying_parity(features: Features) -> Piece:
+    """The safe piece with which the opponent has the fewest safe placements; of several, the one with which the
+    fewest of them leave the opponent an odd number of safe pieces to give (the parity it wants, as in
+    ``square_leaving_odd_safe_pieces``), lowest on ties."""
+    replies = _reply_placement_parities(features)
     return min(sorted(replies), key=lambda piece: replies[piece], default=NO_ACTION)
 
 

@@ -49,6 +49,18 @@ def reply_safe_placements(board: Board) -> dict[int, int]:
     return result
 
 
+def reply_placement_parities(board: Board) -> dict[int, tuple[int, int]]:
+    """Safe pieces to give -> (the opponent's safe placements, how many of them leave it an odd number of safe
+    pieces to give back)."""
+    result = {}
+    for piece in safe_pieces(board):
+        given = after(board, lambda b, p=piece: b.choose(p))
+        left = [len(safe_pieces(after(given, lambda b, s=s: b.place(s)))) for s in given.empty_squares()]
+        left = [count for count in left if count]
+        result[piece] = (len(left), sum(count % 2 for count in left))
+    return result
+
+
 def live_characteristics(board: Board, pieces) -> int:
     """Characteristics needed to complete a three-in-a-line that one of ``pieces`` has."""
     have = 0
@@ -173,7 +185,7 @@ def test_placement_facts_match_the_slow_definitions(positions):
 
 
 def test_choice_facts_match_the_slow_definitions(positions):
-    checked = 0
+    checked = parity_decided = 0
     for board in positions:
         if board.in_hand != NO_PIECE:
             continue
@@ -185,8 +197,15 @@ def test_choice_facts_match_the_slow_definitions(positions):
         for piece in board.available_pieces():
             assert lookahead.reply_safe_placements(features, piece) == replies.get(piece, 0)
         assert lookahead.safe_pieces_left_is_odd(features) == (len(safe_pieces(board)) % 2 == 1)
+        parities = reply_placement_parities(board)
+        denying = lookahead.piece_denying_parity(features)
+        assert denying == min(sorted(parities), key=lambda piece: parities[piece], default=NO_ACTION)
+        if denying != NO_ACTION:
+            assert replies[denying] == min(replies.values())  # parity only breaks the ties of the fewest placements
+            parity_decided += denying != fewest
         checked += 1
     assert checked > 40
+    assert parity_decided > 5  # the parity changes the piece, not only the fewest placements
 
 
 def test_trap_squares_on_game_like_positions_and_their_promise():

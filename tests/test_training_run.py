@@ -32,7 +32,9 @@ def test_a_finished_run_opens_with_its_logbook_hall_of_fame_and_best_player(fini
     logbook = opened.logbook()
     assert isinstance(logbook, tools.Logbook)
     assert logbook.select("generation") == [0, 1, 2]
-    assert len(logbook.select("best")) == 3 and all(-1 <= value <= 1 for value in logbook.select("best"))
+    # a fitness is the game score (0 to 1), less the fallback penalty, plus the weighted accuracy (0 to 1)
+    low, high = -opened.config.fallback_weight, 1 + opened.config.accuracy_weight
+    assert len(logbook.select("best")) == 3 and all(low <= value <= high for value in logbook.select("best"))
     hall = opened.hall_of_fame()
     assert hall and all(a.fitness.values[0] >= b.fitness.values[0] for a, b in zip(hall, hall[1:], strict=False))
     player = opened.best_player(seed=1)
