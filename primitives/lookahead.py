@@ -53,33 +53,46 @@ def _safe_left_after(features: Features) -> dict[int, int]:
     return features.memo("lookahead.safe_left_after", compute)
 
 
-def _reply_placements(features: Features) -> dict[int, tuple[int, int]]:
-    """For each safe piece to give (when a choice is due): how many safe placements the opponent has with it, and
-    how many of those leave it an odd number of safe pieces to give back."""
+def _reply_safe_placements(features: Features) -> dict[int, int]:
+    """For each safe piece to give (when a choice is due): how many safe placements the opponent has with it."""
 
-    def compute(features: Features) -> dict[int, tuple[int, int]]:
+    def compute(features: Features) -> dict[int, int]:
         if features.in_hand != NO_PIECE:
             return {}
         board = features.board.copy()
         replies = {}
         for piece in features.safe_pieces:
             board.push_choice(piece)
-            squares = MEMBERS[tactics.safe_placements_mask(board, piece)]
-            odd = 0
-            for square in squares:
-                board.push_placement(square)
-                odd += tactics.safe_pieces_mask(board).bit_count() % 2
-                board.undo()
-            replies[piece] = (len(squares), odd)
+            replies[piece] = tactics.safe_placements_mask(board, piece).bit_count()
             board.undo()
         return replies
 
-    return features.memo("lookahead.reply_placements", compute)
+    return features.memo("lookahead.reply_safe_placements", compute)
 
 
-def _reply_safe_placements(features: Features) -> dict[int, int]:
-    """For each safe piece to give (when a choice is due): how many safe placements the opponent has with it."""
-    return {piece: placements for piece, (placements, _odd) in _reply_placements(features).items()}
+def _fewest_reply_placements(board) -> dict[int, tuple[int, int]]:
+    """The safe pieces to give on ``board`` (a choice is due) with which the opponent has the fewest safe placements,
+    each with (that number, how many of those placements leave it an odd number of safe pieces to give back); only
+    those pieces, as no ranking here needs the parity of the others. ``board`` is left as it was."""
+    placements = {}
+    for piece in MEMBERS[tactics.safe_pieces_mask(board)]:
+        board.push_choice(piece)
+        placements[piece] = MEMBERS[tactics.safe_placements_mask(board, piece)]
+        board.undo()
+    fewest = min(map(len, placements.values()), default=0)
+    replies = {}
+    for piece, squares in placements.items():
+        if len(squares) != fewest:
+            continue
+        board.push_choice(piece)
+        odd = 0
+        for square in squares:
+            board.push_placement(square)
+            odd += tactics.safe_pieces_mask(board).bit_count() % 2
+            board.undo()
+        board.undo()
+        replies[piece] = (fewest, odd)
+    return replies
 
 
 def _lowest_with(counts: dict[int, int], wanted) -> int:
@@ -140,8 +153,47 @@ def piece_leaving_fewest_safe_placements(features: Features) -> Piece:
     Why the parity: on the grade's bank the lowest of the tied pieces kept the exact value in 78.7% of the choices,
     the parity's in 81.6%, above ``minimax:depth=2``'s 80.6% (docs/experiments.md, "A parity-aware piece").
     """
-    replies = _reply_placements(features)
+    replies = features.memo(
+        "lookahead.fewest_reply_placements",
+        lambda features: {} if features.in_hand != NO_PIECE else _fewest_reply_placements(features.board.copy()),
+    )
     return min(sorted(replies), key=lambda piece: replies[piece], default=NO_ACTION)
+
+
+#: The most empty squares on which ``square_leaving_fewest_reply_placements`` looks (``NO_ACTION`` on emptier
+#: boards). A look tries every piece to give after every square, and every square of the opponent's reply after
+#: each: about 14 ms a decision in Python on the empty board, 1.5 ms with 10 empty squares (docs/experiments.md,
+#: "A parity-aware piece, and the square that sets it up"), and the grade's bank holds positions with 6 to 10.
+REPLY_LOOK_HORIZON = 10
+
+
+def _square_reply_placements(features: Features) -> dict[int, tuple[int, int]]:
+    """For each safe, non-winning square of the piece in hand: the best piece to give after it, as
+    ``piece_leaving_fewest_safe_placements`` ranks them (its key: the opponent's safe placements, then how many of
+    them leave it an odd number of safe pieces). Empty when a choice is due, or beyond :data:`REPLY_LOOK_HORIZON`."""
+
+    def compute(features: Features) -> dict[int, tuple[int, int]]:
+        if len(features.empty_squares) > REPLY_LOOK_HORIZON:
+            return {}
+        board = features.board.copy()
+        best = {}
+        for square in _safe_left_after(features):
+            board.push_placement(square)
+            best[square] = min(_fewest_reply_placements(board).values())
+            board.undo()
+        return best
+
+    return features.memo("lookahead.square_reply_placements", compute)
+
+
+@primitive
+def square_leaving_fewest_reply_placements(features: Features) -> Square:
+    """A safe square (not winning) after which the best piece to give leaves the opponent the fewest safe
+    placements, then the fewest of them that leave it an odd number of safe pieces (the ranking of
+    ``piece_leaving_fewest_safe_placements``), lowest on ties: this player's placement and choice, and the
+    opponent's reply. ``NO_ACTION`` on boards with more than 10 empty squares, where the look is dear."""
+    best = _square_reply_placements(features)
+    return min(sorted(best), key=lambda square: best[square], default=NO_ACTION)
 
 
 #: A trap needs every piece left after the opponent's placement to be deadly: two lines of three sharing

@@ -61,6 +61,15 @@ def reply_placement_parities(board: Board) -> dict[int, tuple[int, int]]:
     return result
 
 
+def square_reply_keys(board: Board) -> dict[int, tuple[int, int]]:
+    """Safe, non-winning squares of the piece in hand -> the best piece to give after it, as ranked by
+    :func:`reply_placement_parities`: the least (opponent's safe placements, how many of them leave an odd number)."""
+    return {
+        square: min(reply_placement_parities(after(board, lambda b, s=square: b.place(s))).values())
+        for square in safe_left_after(board)
+    }
+
+
 def live_characteristics(board: Board, pieces) -> int:
     """Characteristics needed to complete a three-in-a-line that one of ``pieces`` has."""
     have = 0
@@ -145,7 +154,7 @@ def test_the_family_is_in_the_library_and_leaves_with_tactics():
 
 
 def test_placement_facts_match_the_slow_definitions(positions):
-    checked = ties_broken = 0
+    checked = ties_broken = looked = 0
     for board in positions:
         if board.in_hand == NO_PIECE:
             continue
@@ -179,9 +188,17 @@ def test_placement_facts_match_the_slow_definitions(positions):
                         blocking.append(square)
         assert lookahead.square_blocking_live_three(features) == min(blocking, default=NO_ACTION)
         assert lookahead.trap_square(features) == min(trap_squares(board), default=NO_ACTION)
+        if len(board.empty_squares()) <= lookahead.REPLY_LOOK_HORIZON:
+            keys = square_reply_keys(board)
+            reply_square = min(sorted(keys), key=lambda square: keys[square], default=NO_ACTION)
+            looked += 1
+        else:
+            reply_square = NO_ACTION
+        assert lookahead.square_leaving_fewest_reply_placements(features) == reply_square
         checked += 1
     assert checked > 40
     assert ties_broken > 5  # the fit decides, not only the lowest square
+    assert 20 < looked < checked  # the reply look within its horizon, NO_ACTION beyond
 
 
 def test_choice_facts_match_the_slow_definitions(positions):
