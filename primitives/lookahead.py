@@ -25,6 +25,7 @@ Definitions (safe piece, safe square) are those of the ``tactical`` family:
 
 from __future__ import annotations
 
+from gpquarto.games.quarto.lines import SQUARE_COUNT
 from gpquarto.games.quarto.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
 from gpquarto.gp.features import GIVEN_NOTHING, Features, reads_given_piece
 from gpquarto.gp.primitives import primitive
@@ -70,19 +71,34 @@ def _reply_safe_placements(features: Features) -> dict[int, int]:
     return features.memo("lookahead.reply_safe_placements", compute)
 
 
+#: The most empty squares on which the parity of the opponent's replies is looked at: beyond it,
+#: ``piece_leaving_fewest_safe_placements`` takes the lowest of its tied pieces and
+#: ``square_leaving_fewest_reply_placements`` gives ``NO_ACTION``. The parity is a fact of the endgame (the grade's
+#: bank holds positions with 6 to 10 empty squares), and the look is dear on emptier boards: in the opening every
+#: piece ties, and the square's look tries every piece after every square, about 14 ms a decision in Python on the
+#: empty board against 1.3 ms with 10 empty squares (docs/experiments.md, "A parity-aware piece, and the square
+#: that sets it up").
+REPLY_LOOK_HORIZON = 10
+
+
 def _fewest_reply_placements(board) -> dict[int, tuple[int, int]]:
     """The safe pieces to give on ``board`` (a choice is due) with which the opponent has the fewest safe placements,
     each with (that number, how many of those placements leave it an odd number of safe pieces to give back); only
-    those pieces, as no ranking here needs the parity of the others. ``board`` is left as it was."""
+    those pieces, as no ranking here needs the parity of the others. Beyond :data:`REPLY_LOOK_HORIZON` the parity is
+    not looked at (0 for each). ``board`` is left as it was."""
     placements = {}
     for piece in MEMBERS[tactics.safe_pieces_mask(board)]:
         board.push_choice(piece)
         placements[piece] = MEMBERS[tactics.safe_placements_mask(board, piece)]
         board.undo()
     fewest = min(map(len, placements.values()), default=0)
+    look = SQUARE_COUNT - board.placed_count <= REPLY_LOOK_HORIZON
     replies = {}
     for piece, squares in placements.items():
         if len(squares) != fewest:
+            continue
+        if not look:
+            replies[piece] = (fewest, 0)
             continue
         board.push_choice(piece)
         odd = 0
@@ -148,7 +164,7 @@ def piece_leaving_no_safe_placement(features: Features) -> Piece:
 def piece_leaving_fewest_safe_placements(features: Features) -> Piece:
     """The safe piece with which the opponent has the fewest safe placements; of several, the one with which the
     fewest of them leave the opponent an odd number of safe pieces to give (the parity it wants, see the module
-    docstring), lowest on ties.
+    docstring; on boards with at most 10 empty squares), lowest on ties.
 
     Why the parity: on the grade's bank the lowest of the tied pieces kept the exact value in 78.7% of the choices,
     the parity's in 81.6%, above ``minimax:depth=2``'s 80.6% (docs/experiments.md, "A parity-aware piece").
@@ -158,13 +174,6 @@ def piece_leaving_fewest_safe_placements(features: Features) -> Piece:
         lambda features: {} if features.in_hand != NO_PIECE else _fewest_reply_placements(features.board.copy()),
     )
     return min(sorted(replies), key=lambda piece: replies[piece], default=NO_ACTION)
-
-
-#: The most empty squares on which ``square_leaving_fewest_reply_placements`` looks (``NO_ACTION`` on emptier
-#: boards). A look tries every piece to give after every square, and every square of the opponent's reply after
-#: each: about 14 ms a decision in Python on the empty board, 1.5 ms with 10 empty squares (docs/experiments.md,
-#: "A parity-aware piece, and the square that sets it up"), and the grade's bank holds positions with 6 to 10.
-REPLY_LOOK_HORIZON = 10
 
 
 def _square_reply_placements(features: Features) -> dict[int, tuple[int, int]]:

@@ -209,13 +209,16 @@ def test_choice_facts_match_the_slow_definitions(positions):
         features = Features(board.view())
         replies = reply_safe_placements(board)
         assert lookahead.piece_leaving_no_safe_placement(features) == lowest(replies, lambda n: n == 0)
-        parities = reply_placement_parities(board)
-        fewest = min(sorted(parities), key=lambda piece: parities[piece], default=NO_ACTION)
+        lowest_fewest = min(sorted(replies), key=lambda piece: replies[piece], default=NO_ACTION)
+        if len(board.empty_squares()) <= lookahead.REPLY_LOOK_HORIZON:
+            parities = reply_placement_parities(board)
+            fewest = min(sorted(parities), key=lambda piece: parities[piece], default=NO_ACTION)
+            parity_decided += fewest != lowest_fewest
+        else:  # the opening: the parity is not looked at
+            fewest = lowest_fewest
         assert lookahead.piece_leaving_fewest_safe_placements(features) == fewest
         if fewest != NO_ACTION:
             assert replies[fewest] == min(replies.values())  # the parity only breaks ties of the fewest placements
-            lowest_fewest = min(piece for piece in replies if replies[piece] == replies[fewest])
-            parity_decided += fewest != lowest_fewest
         for piece in board.available_pieces():
             assert lookahead.reply_safe_placements(features, piece) == replies.get(piece, 0)
         assert lookahead.safe_pieces_left_is_odd(features) == (len(safe_pieces(board)) % 2 == 1)
