@@ -57,6 +57,9 @@ SMALL = {
     "match examples/players/trap_setter.json minimax:depth=2 --games 1000 --seed 1": (
         "match examples/players/trap_setter.json minimax:depth=2 --games 10 --seed 1"
     ),
+    "grade examples/players/reply_counter.json minimax:depth=3": (
+        "grade examples/players/reply_counter.json minimax:depth=3 --positions 20 --max-empty 7"
+    ),
     "bench engine": "bench engine --repeats 1 --seconds 0.1",
     "bench players": "bench players --repeats 1 --seconds 0.1",
     "bench train": "bench train --repeats 1 --set population=10 --set games=8",
