@@ -3,7 +3,9 @@ searches stopped at the time limit, a random game answered while abusive request
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 import math
 import os
 import signal
@@ -21,8 +23,10 @@ import pytest
 from gpquarto.arena import play_game
 from gpquarto.players.random_player import RandomPlayer
 from gpquarto.web.app import MAX_BODY_BYTES, create_app
+from gpquarto.web.decisions import DecisionsStopped
+from gpquarto.web.threads import ServerThreads
 from tests.conftest import REPO
-from tests.web_support import make_run_folder, save_tiny_player, serving
+from tests.web_support import call, make_run_folder, save_tiny_player, serving
 
 
 class Answer:
@@ -336,6 +340,35 @@ def _cpu_seconds(pid: int, window: float) -> float:
     before = ticks()
     time.sleep(window)
     return (ticks() - before) / os.sysconf("SC_CLK_TCK")
+
+
+def test_requests_caught_by_a_ctrl_c_answer_503_in_one_line_and_log_no_traceback(folders, caplog):
+    app = create_app(runs_dir=folders / "runs", players_dirs=[folders / "players"], time_limit=1.0, workers=1)
+    with serving(app) as base, caplog.at_level(logging.WARNING):
+        app.state.stop()  # what Ctrl-C does first: the threads and worker processes stop before the server
+        for method, path, body in (
+            ("POST", "/api/watch", {"players": ["random", "random"]}),
+            ("POST", "/api/games", {"opponent": "random", "seat": 1}),
+            ("GET", "/api/runs", None),
+        ):
+            assert call(base, method, path, body) == (503, {"error": "the server is stopping"}), path
+    assert [record.getMessage() for record in caplog.records if record.levelno >= logging.ERROR] == []
+
+
+def test_work_waiting_for_a_thread_at_a_ctrl_c_is_dropped_as_the_server_stopping():
+    async def scenario() -> tuple[object, object]:
+        threads = ServerThreads(1)
+        release = threading.Event()
+        running = asyncio.ensure_future(threads.run(lambda: release.wait(10) and "finished"))
+        waiting = asyncio.ensure_future(threads.run(lambda: "never run"))
+        await asyncio.sleep(0.1)
+        threads.stop()
+        release.set()
+        return tuple(await asyncio.gather(running, waiting, return_exceptions=True))
+
+    finished, dropped = asyncio.run(scenario())
+    assert finished == "finished"  # work already running ends on its own
+    assert isinstance(dropped, DecisionsStopped) and str(dropped) == "the server is stopping"
 
 
 def test_ctrl_c_stops_a_busy_server_within_seconds(tmp_path):

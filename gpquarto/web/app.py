@@ -33,12 +33,10 @@ come from the same host and port (against cross-site requests): otherwise 403.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import logging
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -70,6 +68,7 @@ from gpquarto.web.sessions import (
     watch_game,
 )
 from gpquarto.web.solutions import SolutionStore
+from gpquarto.web.threads import ServerThreads
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY_BYTES = 1_000_000
@@ -95,14 +94,13 @@ def create_app(
     players decide; ``trusted_hosts`` the host names state-changing requests may be sent to (None: any).
     ``app.state.stop()`` kills the worker processes at once (for a prompt Ctrl-C)."""
     store = SessionStore()
-    executor = ThreadPoolExecutor(max_workers=THREADS, thread_name_prefix="gpquarto-web")
+    threads = ServerThreads(THREADS)
     pool = KillablePool(workers)
-    solutions = SolutionStore(executor)
+    solutions = SolutionStore(threads.executor)
     runs_root = Path(runs_dir)
     players = RequestPlayers([runs_root, *players_dirs], pool, time_limit, solutions)
 
-    async def in_thread(function, *args, **kwargs):
-        return await asyncio.get_running_loop().run_in_executor(executor, lambda: function(*args, **kwargs))
+    in_thread = threads.run
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html")
@@ -121,7 +119,7 @@ def create_app(
         opponent = await in_thread(players.make, body.get("opponent"), seed, start)
         session = store.add(PlaySession(str(body.get("opponent")).strip(), opponent, human_seat=seat, start=start))
         async with session.lock:
-            await play_opponent(session, executor, time_limit)
+            await play_opponent(session, in_thread, time_limit)
             return JSONResponse(session.state(), status_code=201)
 
     async def game(request: Request) -> Response:
@@ -132,7 +130,7 @@ def create_app(
         action = action_of(await json_body(request), session.board)
         async with session.lock:
             session.human_move(action)
-            await play_opponent(session, executor, time_limit)
+            await play_opponent(session, in_thread, time_limit)
             return JSONResponse(session.state())
 
     async def undo(request: Request) -> Response:
@@ -207,7 +205,7 @@ def create_app(
     def stop() -> None:
         pool.close()
         solutions.close()
-        executor.shutdown(wait=False, cancel_futures=True)
+        threads.stop()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette):

@@ -15,7 +15,7 @@ import asyncio
 import secrets
 import time
 from collections import OrderedDict
-from concurrent.futures import Executor
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from gpquarto.arena.record import GameRecord
@@ -254,15 +254,15 @@ class PlaySession:
         }
 
 
-async def play_opponent(session: PlaySession, executor: Executor, time_limit: float) -> None:
-    """Let the opponent take every decision due, each in a worker thread so the server stays responsive.
+async def play_opponent(session: PlaySession, in_thread: Callable[..., Awaitable], time_limit: float) -> None:
+    """Let the opponent take every decision due, each in a worker thread (``in_thread(function, *args)``, the
+    server's :meth:`~gpquarto.web.threads.ServerThreads.run`) so the server stays responsive.
 
     A decision that takes longer than ``time_limit`` seconds forfeits; a searching player is stopped then
     (its worker process is killed), the others cannot run long.
     """
-    loop = asyncio.get_running_loop()
     while session.opponent_to_act:
-        decision = await loop.run_in_executor(executor, decide, session.opponent, session.board)
+        decision = await in_thread(decide, session.opponent, session.board)
         if not decision.reason and decision.elapsed > time_limit:
             decision = Decision(decision.kind, reason=too_slow_reason(decision.elapsed, time_limit))
         session.apply_opponent(decision)
