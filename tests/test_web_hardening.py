@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from gpquarto.arena import play_game
+from gpquarto.cli.serve import prompt_server
 from gpquarto.players.random_player import RandomPlayer
 from gpquarto.web.app import MAX_BODY_BYTES, create_app
 from gpquarto.web.decisions import DecisionsStopped
@@ -369,6 +370,21 @@ def test_work_waiting_for_a_thread_at_a_ctrl_c_is_dropped_as_the_server_stopping
     finished, dropped = asyncio.run(scenario())
     assert finished == "finished"  # work already running ends on its own
     assert isinstance(dropped, DecisionsStopped) and str(dropped) == "the server is stopping"
+
+
+def test_the_prompt_server_stops_the_app_first_and_remembers_a_ctrl_c():
+    stopped = []
+
+    class Server:  # stands for uvicorn's: its handle_exit only asks the loop to end
+        def handle_exit(self, sig, frame) -> None:
+            stopped.append(("server", sig))
+
+    prompt = prompt_server(Server, lambda: stopped.append("app"))
+    terminated, interrupted = prompt(), prompt()
+    terminated.handle_exit(signal.SIGTERM, None)
+    assert not terminated.interrupted and stopped == ["app", ("server", signal.SIGTERM)]
+    interrupted.handle_exit(signal.SIGINT, None)
+    assert interrupted.interrupted  # serve exits with 130 even if uvicorn returned without raising it again
 
 
 def test_ctrl_c_stops_a_busy_server_within_seconds(tmp_path):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import os
+import signal
 import socket
 import sys
 from pathlib import Path
@@ -93,17 +94,24 @@ def run(args: argparse.Namespace) -> int:
     shown = f"[{host}]" if ":" in host else host
     print(f"gpquarto: serving on http://{shown}:{port}/ (Ctrl-C to stop)", flush=True)
     config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1)
-    prompt_server(uvicorn.Server, app.state.stop)(config).run(sockets=[listener])
+    server = prompt_server(uvicorn.Server, app.state.stop)(config)
+    server.run(sockets=[listener])
+    if server.interrupted:  # uvicorn raises the Ctrl-C again once stopped; should it not, the exit is still 130
+        raise KeyboardInterrupt
     return 0
 
 
 def prompt_server(server_class: type, stop) -> type:
     """A subclass of uvicorn's ``Server`` whose Ctrl-C (or SIGTERM) first calls ``stop()`` (which kills the
     app's worker processes): requests in flight end at once, and the server exits within about a second
-    however busy it was."""
+    however busy it was. Its ``interrupted`` says whether a Ctrl-C (SIGINT) stopped it."""
 
     class PromptServer(server_class):
+        interrupted = False
+
         def handle_exit(self, sig, frame) -> None:
+            if sig == signal.SIGINT:
+                self.interrupted = True
             stop()
             super().handle_exit(sig, frame)
 
