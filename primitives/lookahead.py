@@ -25,6 +25,7 @@ Definitions (safe piece, safe square) are those of the ``tactical`` family:
 
 from __future__ import annotations
 
+from gpquarto.games.quarto.board import Board
 from gpquarto.games.quarto.lines import SQUARE_COUNT
 from gpquarto.games.quarto.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
 from gpquarto.gp.features import GIVEN_NOTHING, Features, reads_given_piece
@@ -81,7 +82,7 @@ def _reply_safe_placements(features: Features) -> dict[int, int]:
 REPLY_LOOK_HORIZON = 10
 
 
-def _fewest_reply_placements(board) -> dict[int, tuple[int, int]]:
+def _fewest_reply_placements(board: Board) -> dict[int, tuple[int, int]]:
     """The safe pieces to give on ``board`` (a choice is due) with which the opponent has the fewest safe placements,
     each with (that number, how many of those placements leave it an odd number of safe pieces to give back); only
     those pieces, as no ranking here needs the parity of the others. Beyond :data:`REPLY_LOOK_HORIZON` the parity is
@@ -167,7 +168,8 @@ def piece_leaving_fewest_safe_placements(features: Features) -> Piece:
     docstring; on boards with at most 10 empty squares), lowest on ties.
 
     Why the parity: on the grade's bank the lowest of the tied pieces kept the exact value in 78.7% of the choices,
-    the parity's in 81.6%, above ``minimax:depth=2``'s 80.6% (docs/experiments.md, "A parity-aware piece").
+    the parity's in 81.6%, above ``minimax:depth=2``'s 80.6% (docs/experiments.md, "A parity-aware piece, and the
+    square that sets it up").
     """
     replies = features.memo(
         "lookahead.fewest_reply_placements",
