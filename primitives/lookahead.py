@@ -55,21 +55,29 @@ def _safe_left_after(features: Features) -> dict[int, int]:
     return features.memo("lookahead.safe_left_after", compute)
 
 
+def _reply_squares(board: Board) -> dict[int, tuple[int, ...]]:
+    """For each safe piece to give on ``board`` (a choice is due): the opponent's safe placements with it (squares
+    after which it has a safe piece to give back). ``board`` is left as it was."""
+    squares = {}
+    for piece in MEMBERS[tactics.safe_pieces_mask(board)]:
+        board.push_choice(piece)
+        squares[piece] = MEMBERS[tactics.safe_placements_mask(board, piece)]
+        board.undo()
+    return squares
+
+
+def _position_reply_squares(features: Features) -> dict[int, tuple[int, ...]]:
+    """:func:`_reply_squares` of the position (empty when a placement is due), once per decision."""
+
+    def compute(features: Features) -> dict[int, tuple[int, ...]]:
+        return {} if features.in_hand != NO_PIECE else _reply_squares(features.board.copy())
+
+    return features.memo("lookahead.reply_squares", compute)
+
+
 def _reply_safe_placements(features: Features) -> dict[int, int]:
     """For each safe piece to give (when a choice is due): how many safe placements the opponent has with it."""
-
-    def compute(features: Features) -> dict[int, int]:
-        if features.in_hand != NO_PIECE:
-            return {}
-        board = features.board.copy()
-        replies = {}
-        for piece in features.safe_pieces:
-            board.push_choice(piece)
-            replies[piece] = tactics.safe_placements_mask(board, piece).bit_count()
-            board.undo()
-        return replies
-
-    return features.memo("lookahead.reply_safe_placements", compute)
+    return {piece: len(squares) for piece, squares in _position_reply_squares(features).items()}
 
 
 #: The most empty squares on which the parity of the opponent's replies is looked at: beyond it,
@@ -82,16 +90,12 @@ def _reply_safe_placements(features: Features) -> dict[int, int]:
 REPLY_LOOK_HORIZON = 10
 
 
-def _fewest_reply_placements(board: Board) -> dict[int, tuple[int, int]]:
-    """The safe pieces to give on ``board`` (a choice is due) with which the opponent has the fewest safe placements,
-    each with (that number, how many of those placements leave it an odd number of safe pieces to give back); only
-    those pieces, as no ranking here needs the parity of the others. Beyond :data:`REPLY_LOOK_HORIZON` the parity is
-    not looked at (0 for each). ``board`` is left as it was."""
-    placements = {}
-    for piece in MEMBERS[tactics.safe_pieces_mask(board)]:
-        board.push_choice(piece)
-        placements[piece] = MEMBERS[tactics.safe_placements_mask(board, piece)]
-        board.undo()
+def _fewest_reply_placements(board: Board, placements: dict[int, tuple[int, ...]]) -> dict[int, tuple[int, int]]:
+    """The safe pieces to give on ``board`` (a choice is due) with which the opponent has the fewest safe placements
+    (``placements``: :func:`_reply_squares` of ``board``), each with (that number, how many of those placements leave
+    it an odd number of safe pieces to give back); only those pieces, as no ranking here needs the parity of the
+    others. Beyond :data:`REPLY_LOOK_HORIZON` the parity is not looked at (0 for each). ``board`` is left as it
+    was."""
     fewest = min(map(len, placements.values()), default=0)
     look = SQUARE_COUNT - board.placed_count <= REPLY_LOOK_HORIZON
     replies = {}
@@ -173,7 +177,7 @@ def piece_leaving_fewest_safe_placements(features: Features) -> Piece:
     """
     replies = features.memo(
         "lookahead.fewest_reply_placements",
-        lambda features: {} if features.in_hand != NO_PIECE else _fewest_reply_placements(features.board.copy()),
+        lambda features: _fewest_reply_placements(features.board.copy(), _position_reply_squares(features)),
     )
     return min(sorted(replies), key=lambda piece: replies[piece], default=NO_ACTION)
 
@@ -190,7 +194,7 @@ def _square_reply_placements(features: Features) -> dict[int, tuple[int, int]]:
         best = {}
         for square in _safe_left_after(features):
             board.push_placement(square)
-            best[square] = min(_fewest_reply_placements(board).values())
+            best[square] = min(_fewest_reply_placements(board, _reply_squares(board)).values())
             board.undo()
         return best
 
