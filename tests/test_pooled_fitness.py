@@ -171,12 +171,12 @@ def test_a_tampered_carried_record_is_refused_in_one_line(library, tmp_path, edi
     assert "\n" not in str(error.value)
 
 
-def hall_genome(library, seed: int, score: float, generation: int, evaluations: int):
+def hall_genome(library, seed: int, score: float, generation: int, generations_played: int):
     genome = random_genome(
         random.Random(seed), make_generator(library, 8), min_rules=1, max_rules=2, min_height=1, max_height=3
     )
     genome.fitness.values = (score, 3.0)
-    genome.record = {"generation": generation, "generations_played": evaluations}
+    genome.record = {"generation": generation, "generations_played": generations_played}
     return genome
 
 
