@@ -5,7 +5,13 @@ from __future__ import annotations
 import argparse
 import sys
 
-from gpquarto.cli.common import add_game_arguments, add_runner_arguments, non_negative_int, positive_int
+from gpquarto.cli.common import (
+    add_game_arguments,
+    add_plugin_argument,
+    add_runner_arguments,
+    non_negative_int,
+    positive_int,
+)
 
 EPILOG = """\
 configurations, in order: --set KEY=VALUE before any --variant or --config sets all of them; --variant NAME
@@ -58,6 +64,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="N",
         help="also grade each best player against perfect play on the grade bank of N positions (default 0: off)",
     )
+    add_plugin_argument(parser, "primitive plugin file a configuration names (repeatable; a plan runs no other code)")
     parser.add_argument("--out", default="runs/experiment", help="experiment folder (default runs/experiment)")
     parser.add_argument("--quiet", action="store_true", help="no progress lines")
     add_runner_arguments(parser)
@@ -118,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"{variant} seed {seed}: {what}", file=sys.stderr)
 
     with make_runner_from_args(args) as runner:
-        run_experiment(plan, out, runner=runner, on_run=said)
+        run_experiment(plan, out, runner=runner, on_run=said, plugins=tuple(args.plugins or ()))
     summary = summarize(out)
     print(format_summary(summary))
     written = write_report(summary, out)

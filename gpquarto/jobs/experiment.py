@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 
@@ -130,6 +130,12 @@ class ExperimentPlan:
         settings = {**self.base, **variant.settings, "seed": seed}
         return EvolutionConfig.for_game(settings.pop("game", DEFAULT_GAME), **settings)
 
+    @property
+    def plugins(self) -> tuple[str, ...]:
+        """Every plugin file a configuration of the plan names, once each, in order."""
+        found = (path for variant in self.variants for path in self.config(variant, self.seeds[0]).plugins)
+        return tuple(dict.fromkeys(found))
+
     def pinned(self) -> ExperimentPlan:
         """This plan with every variant's config resolved against today's defaults and recorded."""
         configs = {}
@@ -205,24 +211,39 @@ def run_experiment(
     *,
     runner: Runner | None = None,
     on_run: Callable[[str, int, str], None] | None = None,
+    plugins: Sequence[str] = (),
 ) -> None:
     """Run (or continue) every run of ``plan`` in ``out`` and measure each best player.
 
     Runs go seed by seed, every variant in turn, so an experiment stopped part-way has about as many finished
     runs of each variant. ``on_run(variant, seed, what)`` is told when a run is started, resumed, skipped or
-    measured.
+    measured. A plan (or the one saved in ``out``) whose configurations name plugin files runs only when the
+    caller names each of them in ``plugins`` (``--plugin``): a plan file runs no code by itself.
     """
     out = Path(out)
+    _check_plugins_named(plan, out, plugins)  # before the plan is written
     plan = _check_or_write_plan(plan, out)
+    _check_plugins_named(plan, out, plugins)  # the saved plan's pinned configs too
     runner = runner or SerialRunner()
     for seed in plan.seeds:
         for variant in plan.variants:
             folder = run_folder(out, variant.name, seed)
-            run = _trained(plan, variant, seed, folder, runner, on_run)
+            run = _trained(plan, variant, seed, folder, runner, on_run, tuple(plugins))
             if not (folder / STRENGTH_FILE).is_file():
                 if on_run is not None:
                     on_run(variant.name, seed, "measured")
                 write_text_atomic(folder / STRENGTH_FILE, json.dumps(measure(plan, run, runner), indent=1) + "\n")
+
+
+def _check_plugins_named(plan: ExperimentPlan, out: Path, plugins: Sequence[str]) -> None:
+    """A one-line ``ValueError`` for a plugin file of ``plan`` that is not among ``plugins``."""
+    named = {os.path.realpath(path) for path in plugins}
+    for path in plan.plugins:
+        if os.path.realpath(path) not in named:
+            raise ValueError(
+                f"the experiment in {out} uses the plugin {path}: a plan runs no code by itself; name the file "
+                f"with --plugin {path} to run it"
+            )
 
 
 def _check_or_write_plan(plan: ExperimentPlan, out: Path) -> ExperimentPlan:
@@ -244,15 +265,15 @@ def _check_or_write_plan(plan: ExperimentPlan, out: Path) -> ExperimentPlan:
     return plan
 
 
-def _trained(plan, variant, seed, folder: Path, runner, on_run) -> RunFolder:
+def _trained(plan, variant, seed, folder: Path, runner, on_run, plugins: tuple[str, ...]) -> RunFolder:
     config = plan.config(variant, seed)
     if (folder / "checkpoint.dill").is_file():
-        run = open_run(folder)
+        run = open_run(folder, plugins=plugins)
         if run.finished:
             what = "skipped"
         else:
             what = "resumed"
-            run = resume(folder, runner=runner)
+            run = resume(folder, plugins=plugins, runner=runner)
     else:
         what = "started"
         run = train(config, folder, best_player_copy=None, runner=runner)

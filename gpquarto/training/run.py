@@ -35,6 +35,7 @@ from pathlib import Path
 from deap import tools
 
 from gpquarto.atomic import check_writable_folder, write_bytes_atomic, write_text_atomic
+from gpquarto.folder_lock import folder_lock
 from gpquarto.gp.genome import Genome
 from gpquarto.gp.library import get_library
 from gpquarto.gp.player import EvolvedPlayer
@@ -50,7 +51,6 @@ from gpquarto.training.genome_kinds import (
     SIMPLIFIED_PLAYER,
     genome_kind,
 )
-from gpquarto.training.lock import folder_lock
 from gpquarto.training.outputs import as_deap_logbook, write_fitness_plot, write_hall_of_fame, write_logbook
 
 RUN_FORMAT = "gpquarto-run/1"
@@ -96,11 +96,14 @@ class RunFolder:
     trained_now: int = 0
     #: The SHA-256 of each plugin file of the config, recorded when the run started.
     plugin_hashes: dict[str, str] = field(default_factory=dict)
+    #: The plugin files the caller named for this process (``--plugin``): the only code the run may import.
+    named_plugins: tuple[str, ...] = ()
 
     @classmethod
-    def open(cls, path: str | os.PathLike[str]) -> RunFolder:
+    def open(cls, path: str | os.PathLike[str], *, plugins: Sequence[str] = ()) -> RunFolder:
         """The run in ``path`` (finished or not); a one-line :class:`RunError` if it is not a run folder or its
-        ``config.json`` fails :func:`check_run_config`."""
+        ``config.json`` fails :func:`check_run_config`. ``plugins`` are the plugin files the caller names: a run
+        whose config names others can be read but not evolved or played (see :meth:`checked_plugins`)."""
         folder = Path(path)
         config_file = folder / CONFIG_FILE
         if not config_file.is_file():
@@ -115,7 +118,7 @@ class RunFolder:
             config, copy, hashes = check_run_config(data)
         except ValueError as error:
             raise RunError(f"{config_file}: unreadable run config ({error})") from None
-        return cls(folder, config, data["run_id"], copy, plugin_hashes=hashes)
+        return cls(folder, config, data["run_id"], copy, plugin_hashes=hashes, named_plugins=tuple(plugins))
 
     # -- what the run made ------------------------------------------------------------------------------
 
@@ -178,19 +181,20 @@ class RunFolder:
         """The hall of fame, best first; each genome has ``fitness.values`` and its games' ``record``."""
         return self.evolution().hall_of_fame.items
 
-    def checked_plugins(self, given: Sequence[str] = ()) -> tuple[str, ...]:
-        """The config's plugin files, once each is checked to be the file recorded when the run started (the
-        same SHA-256): a run folder names code to run, so an edited or foreign one runs nothing. A plugin
-        without a recorded hash (a run from before they were recorded) is accepted only when ``given`` again
-        (``--plugin``). Anything else is a one-line :class:`RunError`."""
+    def checked_plugins(self) -> tuple[str, ...]:
+        """The config's plugin files, once each is checked to be named by the caller (:attr:`named_plugins`, the
+        command line's ``--plugin``) and, where the run recorded its SHA-256 when it started, to be that same file.
+        A run folder is something people share: what it says is never a reason to import code, and a hash written
+        by the same hand proves nothing. Anything else is a one-line :class:`RunError`."""
+        named = {os.path.realpath(path) for path in self.named_plugins}
         for path in self.config.plugins:
+            if os.path.realpath(path) not in named:
+                raise RunError(
+                    f"the run {self.path} uses the plugin {path}: a run folder runs no code by itself; name the "
+                    f"file with --plugin {path} to run it"
+                )
             recorded = self.plugin_hashes.get(path)
             if recorded is None:
-                if path not in given:
-                    raise RunError(
-                        f"{self.path / CONFIG_FILE} names the plugin {path} without its recorded SHA-256: "
-                        "give it again with --plugin to run it"
-                    )
                 continue
             try:
                 now = file_sha256(path)
@@ -257,9 +261,9 @@ def check_run_config(data: object) -> tuple[EvolutionConfig, Path | None, dict[s
     return config, None if copy is None else Path(copy), hashes
 
 
-def open_run(path: str | os.PathLike[str]) -> RunFolder:
+def open_run(path: str | os.PathLike[str], *, plugins: Sequence[str] = ()) -> RunFolder:
     """:meth:`RunFolder.open`."""
-    return RunFolder.open(path)
+    return RunFolder.open(path, plugins=plugins)
 
 
 def train(
@@ -279,7 +283,7 @@ def train(
     if config.generations < 1:
         raise RunError("a new run trains 1 generation or more")
     copy = None if best_player_copy is None else Path(best_player_copy).absolute()
-    run = RunFolder(folder, config, uuid.uuid4().hex, copy)
+    run = RunFolder(folder, config, uuid.uuid4().hex, copy, named_plugins=config.plugins)  # the caller's config
     _check_outputs(run)
     run.plugin_hashes = _plugin_hashes(config.plugins)
     library = get_library(config.library())
@@ -309,14 +313,14 @@ def resume(
     stopped by a full disk). A finished run (:attr:`RunFolder.finished`) with nothing left to train returns at
     once with ``trained_now == 0``.
 
-    The run's plugin files are run only if they are the files recorded at its start (see
-    :meth:`RunFolder.checked_plugins`); ``plugins`` given again vouch for plugins of a run that recorded no
-    hash, which is then recorded. One process at a time works in a run folder: another one holding its lock
-    is a one-line :class:`~gpquarto.training.lock.FolderInUse`."""
-    run = RunFolder.open(run_dir)
+    The run's plugin files are run only if the caller names them again in ``plugins`` (``--plugin``) and they
+    are the files recorded at its start (see :meth:`RunFolder.checked_plugins`); a run that recorded no hash
+    records it now. One process at a time works in a run folder: another one holding its lock
+    is a one-line :class:`~gpquarto.folder_lock.FolderInUse`."""
+    run = RunFolder.open(run_dir, plugins=plugins)
     if not run.checkpoint_path.is_file():
         raise RunError(f"nothing to resume: {run.checkpoint_path} does not exist")
-    run.checked_plugins(plugins)
+    run.checked_plugins()
     _check_outputs(run)
     with folder_lock(run.path):
         run._state()  # the checkpoint is checked before anything is written
