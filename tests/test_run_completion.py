@@ -13,10 +13,10 @@ import pytest
 
 from gpquarto.atomic import write_bytes_atomic
 from gpquarto.cli import main
+from gpquarto.folder_lock import folder_lock
 from gpquarto.gp import storage
 from gpquarto.training import EvolutionConfig, RunError, open_run, resume, train
 from gpquarto.training.evolution import Evolution
-from gpquarto.training.lock import folder_lock
 
 TINY = {"population": 6, "games": 4, "opponents": "random:1", "seed": 8, "final_games": 6, "accuracy_weight": 0.0}
 TINY_CLI = [
@@ -27,7 +27,7 @@ TINY_CLI = [
 #: A stand-in for a train process at work: it holds the run folder's lock until it is killed.
 HOLD_LOCK = """
 import sys, time
-from gpquarto.training.lock import folder_lock
+from gpquarto.folder_lock import folder_lock
 with folder_lock(sys.argv[1]):
     print("locked", flush=True)
     time.sleep(120)

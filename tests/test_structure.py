@@ -15,6 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 LAYERS = (
     (
         "gpquarto.atomic",
+        "gpquarto.folder_lock",
         "gpquarto.cache_dir",
         "gpquarto.seeding",
         "gpquarto.plain_files",

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from gpquarto.cli import main
+from gpquarto.folder_lock import folder_lock
 from gpquarto.gp.evaluator_files import load_evaluator
 from gpquarto.gp.library import LibraryConfig
 from gpquarto.runner import make_runner
@@ -17,7 +18,6 @@ from gpquarto.training import EvolutionConfig, RunError, open_run, resume, train
 from gpquarto.training.checkpoint import read_checkpoint_data
 from gpquarto.training.fitness import parse_opponents
 from gpquarto.training.genome_kinds import EvaluatorTask, evaluate_evaluator
-from gpquarto.training.lock import folder_lock
 
 TINY = {
     "genome": "evaluator",

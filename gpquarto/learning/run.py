@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from gpquarto.atomic import write_bytes_atomic, write_text_atomic
+from gpquarto.folder_lock import folder_lock
 from gpquarto.learned.player import LearnedPlayer
 from gpquarto.learned.storage import (
     learned_data,
@@ -50,6 +51,7 @@ LEARNED_PLAYER = "learned_player.npz"
 CURVE_CSV = "learning.csv"
 CURVE_PNG = "learning.png"
 TIMING = "timing.json"
+LOCK_FILE = "learn.lock"
 CURVE_FIELDS = ("episodes", "opponent", "games", "wins", "draws", "losses", "score", "score_low", "score_high")
 
 #: Called after every batch with the episodes done so far.
@@ -142,10 +144,13 @@ def learn(
     run = LearnRun(folder, config, uuid.uuid4().hex)
     learner = make_learner(config)
     folder.mkdir(parents=True, exist_ok=True)
-    _write_config(run)
-    _save_checkpoint(run, learner, 0, [])
-    write_text_atomic(folder / TIMING, json.dumps({"seconds": 0.0}) + "\n")
-    return _learn(run, learner, 0, [], runner or SerialRunner(), on_batch, on_episodes)
+    with folder_lock(folder, LOCK_FILE, "learning"):
+        if (folder / CONFIG_FILE).exists() or (folder / CHECKPOINT).exists():  # started meanwhile by another
+            raise LearnRunError(f"{folder} already holds a run: resume it, or use another run folder")
+        _write_config(run)
+        _save_checkpoint(run, learner, 0, [])
+        write_text_atomic(folder / TIMING, json.dumps({"seconds": 0.0}) + "\n")
+        return _learn(run, learner, 0, [], runner or SerialRunner(), on_batch, on_episodes)
 
 
 def resume(
@@ -157,8 +162,22 @@ def resume(
     on_episodes: EpisodeHook | None = None,
 ) -> LearnRun:
     """Continue the run in ``run_dir`` from its checkpoint, bit-identically, to ``episodes`` (default: its
-    config's; a new total also stretches the exploration schedule, so it is a different run from there)."""
+    config's; a new total also stretches the exploration schedule, so it is a different run from there). One
+    process at a time works in a run folder: another one holding its lock is a one-line
+    :class:`~gpquarto.folder_lock.FolderInUse`."""
     run = LearnRun.open(run_dir)
+    with folder_lock(run.path, LOCK_FILE, "learning"):
+        run = LearnRun.open(run_dir)  # as the lock's holder left it
+        return _resume_locked(run, episodes, runner, on_batch, on_episodes)
+
+
+def _resume_locked(
+    run: LearnRun,
+    episodes: int | None,
+    runner: Runner | None,
+    on_batch: BatchHook | None,
+    on_episodes: EpisodeHook | None,
+) -> LearnRun:
     header, arrays = run.checkpoint()
     if episodes is not None and episodes != run.config.episodes:
         if episodes < int(header["episodes"]):
