@@ -7,7 +7,7 @@ def test_match_prints_the_summary_table(cli):
     result = cli("match", "random", "random", "--games", "300", "--seed", "1")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert lines[0] == "random (A) vs random (B): 300 games, classic rules, seed 1"
+    assert lines[0] == "random (A) vs random (B): 300 games, quarto, classic rules, seed 1"
     assert lines[1].split()[:5] == ["player", "wins", "draws", "losses", "score"]
     wins, draws, losses = (int(x) for x in lines[2].split()[2:5])
     assert wins + draws + losses == 300

@@ -76,14 +76,14 @@ def test_watch_from_a_position_on_a_small_board(cli):
                 "--size",
                 "6",
             ),
-            "a Quixo size is 3, 4 or 5",
+            "quixo: size must be one of 3, 4, 5",
         ),
         (
             (
                 "--rules",
                 "advanced",
             ),
-            "unknown Quixo rules 'advanced'",
+            "quixo: rules must be one of official, course, got 'advanced'",
         ),
         (("--png", "x.png"), "--png draws Quarto games"),
     ],
@@ -254,8 +254,8 @@ def test_play_quixo_second_undo_and_quit(cli):
     [
         (("--opponent", "novice"), "novice"),
         (("--opponent", "nobody"), "nobody"),
-        (("--size", "7"), "a Quixo size is 3, 4 or 5"),
-        (("--rules", "classic"), "unknown Quixo rules 'classic'"),
+        (("--size", "7"), "quixo: size must be one of 3, 4, 5, got 7"),
+        (("--rules", "classic"), "quixo: rules must be one of official, course, got 'classic'"),
     ],
 )
 def test_play_quixo_bad_arguments_are_one_line(cli, arguments, message):
@@ -347,7 +347,7 @@ def test_grade_quixo_on_3x3_with_the_solver_perfect_and_random_not(cli, tmp_path
     assert "random: examples of blunders" in done.stdout and " to " in done.stdout.split("examples of blunders")[1]
     one_line_error(cli("grade", "novice", "--game", "quixo", "--size", "3"), "novice")
     one_line_error(cli("grade", "random", "--game", "quixo", "--size", "5"), "3x3 or 4x4")
-    one_line_error(cli("grade", "random", "--size", "3"), "--size is a Quixo setting")
+    one_line_error(cli("grade", "random", "--size", "3"), "quarto has no setting 'size' (settings: rules)")
 
 
 def test_quixo_bank_positions_agree_with_brute_force():
@@ -426,7 +426,7 @@ def test_bench_players_quixo_times_each_spec_given_a_saved_player_included(cli):
         (("engine", "--players", "random"), "--players goes with bench players"),
         (("players", "--players", "examples/players/trap_setter.json"), "is a quarto player, not a quixo player"),
         (("players", "--players", "no/such.json"), "player file not found: no/such.json"),
-        (("engine", "--rules", "classic"), "unknown Quixo rules"),
+        (("engine", "--rules", "classic"), "quixo: rules must be one of official, course"),
     ],
 )
 def test_bench_quixo_errors_are_one_line(cli, arguments, message):

@@ -68,12 +68,14 @@ def _one_line_warning(message, category, filename, lineno, file=None, line=None)
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit code."""
+    from gpquarto.cli.common import complete_game_settings
     from gpquarto.runner import RunnerError
 
     parser = build_parser()
     args = parser.parse_args(argv)
     shown, warnings.showwarning = warnings.showwarning, _one_line_warning
     try:
+        complete_game_settings(args)
         return int(args.handler(args) or 0)
     except BrokenPipeError:  # the reader went away (``show --dot | head -1``): stop quietly
         devnull = os.open(os.devnull, os.O_WRONLY)

@@ -10,8 +10,9 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from gpquarto.games.interface import GameState
-from gpquarto.games.quarto.lines import Rules
-from gpquarto.games.registry import DEFAULT_GAME, game_names, get_game
+from gpquarto.games.plugin import GamePlugin
+from gpquarto.games.registry import DEFAULT_GAME, game_names, get_plugin, plugins
+from gpquarto.games.settings import Setting, settings_from_text
 
 
 def _whole_number(text: str, minimum: int, maximum: int | None = None) -> int:
@@ -52,75 +53,109 @@ def positive_float(text: str) -> float:
     return value
 
 
-def add_rules_argument(parser: argparse.ArgumentParser) -> None:
-    """``--advanced``: play with the 2x2 blocks as winning lines too; sets ``args.rules``."""
-    parser.add_argument(
-        "--advanced",
-        dest="rules",
-        action="store_const",
-        const=Rules.ADVANCED.value,
-        default=Rules.CLASSIC.value,
-        help="advanced rules: the nine 2x2 blocks win too",
-    )
+class _SettingText(argparse.Action):
+    """Keeps a game setting's text (``--size 4``) or a shortcut's value (``--advanced``) for
+    :func:`complete_game_settings`, which converts it with the chosen game's schema."""
+
+    def __init__(self, *args, setting: str, value: object = None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.setting, self.value = setting, value
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        texts = dict(getattr(namespace, "game_setting_texts", None) or {})
+        texts[self.setting] = str(self.value) if self.value is not None else values
+        namespace.game_setting_texts = texts
 
 
 def add_game_arguments(parser: argparse.ArgumentParser, *, settings: bool = True) -> None:
-    """``--game NAME`` and, with ``settings``, ``--rules NAME`` (``--advanced``: Quarto's advanced rules) and
-    ``--size N``; :func:`game_settings` reads them."""
+    """``--game NAME`` and, with ``settings``, an option for every setting of every installed game (from the
+    games' settings schemas: ``--rules``, ``--size``, ``--advanced`` ...); :func:`complete_game_settings`
+    converts them with the chosen game's schema once the command line is read, and sets ``args.NAME``."""
     group = parser.add_argument_group("game")
     group.add_argument(
         "--game", choices=game_names(), default=DEFAULT_GAME, help=f"the game to play (default {DEFAULT_GAME})"
     )
     if not settings:
         return
-    group.add_argument(
-        "--rules",
-        default=None,
-        metavar="NAME",
-        help="the rule set (quarto: classic or advanced; quixo: official or course; default the game's first)",
-    )
-    group.add_argument(
-        "--advanced", dest="rules", action="store_const", const=Rules.ADVANCED.value, help="same as --rules advanced"
-    )
-    group.add_argument("--size", type=positive_int, default=None, help="board size (quixo: 3, 4 or 5; default 5)")
+    declared: dict[str, list[tuple[str, Setting]]] = {}
+    for plugin in plugins():
+        for setting in plugin.settings:
+            declared.setdefault(setting.name, []).append((plugin.name, setting))
+    flags = set()
+    for name, owners in declared.items():
+        described = "; ".join(
+            f"{game}: {setting.help + ', ' if setting.help else ''}{setting.describe()}, default {setting.default}"
+            for game, setting in owners
+        )
+        group.add_argument(owners[0][1].flag, action=_SettingText, setting=name, metavar="VALUE", help=described)
+        parser.set_defaults(**{name: None})
+        for game, setting in owners:
+            for shortcut, value in setting.shortcuts.items():
+                if shortcut not in flags:
+                    flags.add(shortcut)
+                    group.add_argument(
+                        f"--{shortcut}",
+                        action=_SettingText,
+                        nargs=0,
+                        setting=name,
+                        value=value,
+                        help=f"same as {setting.flag} {value} ({game})",
+                    )
+    parser.set_defaults(game_setting_texts={}, game_settings_schema=True)
+
+
+def complete_game_settings(args: argparse.Namespace) -> None:
+    """Convert the game settings given on the command line with the chosen game's schema and set each as
+    ``args.NAME`` (None when not given); a setting the game does not have, or a bad value, is a one-line
+    ``ValueError``. The CLI's ``main`` calls it after parsing."""
+    if not getattr(args, "game_settings_schema", False):
+        return
+    plugin = get_plugin(args.game)
+    given = settings_from_text(plugin.name, plugin.settings, args.game_setting_texts)
+    for name, value in given.items():
+        setattr(args, name, value)
+    args.game_settings_given = given
 
 
 def game_settings(args: argparse.Namespace) -> tuple[str, dict[str, object]]:
     """The game and its complete settings that :func:`add_game_arguments` options ask for; a setting the game
     does not have or a bad value is a one-line ``ValueError``."""
-    game = get_game(args.game)
-    settings: dict[str, object] = {}
-    if args.rules is not None:
-        settings["rules"] = args.rules
-    if args.size is not None:
-        settings["size"] = args.size
-    return game.name, game.check_settings(settings)
+    plugin = get_plugin(args.game)
+    return plugin.name, plugin.check_settings(_given_settings(args, plugin))
+
+
+def _given_settings(args: argparse.Namespace, plugin: GamePlugin) -> dict[str, object]:
+    """The settings the command line gave (converted; the game's settings only)."""
+    if not hasattr(args, "game_settings_given"):
+        complete_game_settings(args)
+    return dict(getattr(args, "game_settings_given", {}))
 
 
 def describe_settings(game: str, settings: dict[str, object]) -> str:
-    """``"classic rules"``, or for another game than the default ``"quixo, official rules, size 4"``."""
-    words = [] if game == DEFAULT_GAME else [game]
-    words += [f"{value} rules" if name == "rules" else f"{name} {value}" for name, value in settings.items()]
-    return ", ".join(words)
+    """``"quarto, classic rules"``, ``"quixo, official rules, size 4, ply_limit 300, repetitions 3"``: the game
+    and each setting as its schema shows it."""
+    schema = {setting.name: setting for setting in get_plugin(game).settings}
+    words = [schema[name].shown(value) if name in schema else f"{name} {value}" for name, value in settings.items()]
+    return ", ".join([game, *words])
 
 
 def game_title(game: str, settings: dict[str, object]) -> str:
     """``"Quarto, classic rules"``, ``"Quixo, official rules, size 5, ply_limit 300, repetitions 3"``."""
-    described = describe_settings(game, settings).removeprefix(f"{game}, ")
-    return f"{game.capitalize()}, {described}" if described and described != game else game.capitalize()
+    plugin = get_plugin(game)
+    return ", ".join([plugin.title, *describe_settings(game, settings).split(", ")[1:]])
 
 
 def game_position(args: argparse.Namespace, text: str | None) -> GameState:
     """The start position of the game that :func:`add_game_arguments` options ask for, or the position ``text``
-    of that game (``--rules``, ``--size``, when given, must agree with it); a bad setting or position text is a
+    of that game (settings given on the command line must agree with it); a bad setting or position text is a
     one-line ``ValueError`` (``"malformed position: ..."`` for the text)."""
-    game = get_game(args.game)
-    given = {name: value for name, value in (("rules", args.rules), ("size", args.size)) if value is not None}
+    plugin = get_plugin(args.game)
+    given = _given_settings(args, plugin)
     if text is None:
-        return game.new_state(**given)
-    game.check_settings(given)  # a bad --rules or --size says so, not "malformed position"
+        return plugin.game.new_state(**given)
+    plugin.game.check_settings(given)  # a bad setting says so, not "malformed position"
     try:
-        return game.from_text(text, **given)
+        return plugin.game.from_text(text, **given)
     except ValueError as error:
         raise ValueError(f"malformed position: {error}") from None
 

@@ -1,34 +1,104 @@
-"""The games by name: ``get_game("quarto")``. Quarto is the default game everywhere."""
+"""The installed games: ``get_game("quarto")``, ``get_plugin("quixo")``, ``game_names()``.
+
+Games are found through the entry-point group ``gpquarto.games``: each entry point names a
+:class:`~gpquarto.games.plugin.GamePlugin` (``quarto = "gpquarto.games.quarto.plugin:PLUGIN"``). The built-in
+games are declared in gpquarto's own ``pyproject.toml`` exactly like a game from an outside package, so the
+registry names no game but the default one. :func:`register_plugin` adds a game at run time (tests,
+notebooks). Discovery happens once, on first use; a broken plug-in is named in a one-line error when it is
+asked for, and does not hide the other games.
+"""
 
 from __future__ import annotations
 
+import importlib.metadata
+
 from gpquarto.games.interface import Game
-from gpquarto.games.quarto.game import QUARTO
-from gpquarto.games.quixo.game import QUIXO
+from gpquarto.games.plugin import GamePlugin, PluginError
 
+#: The game every command plays unless told otherwise.
 DEFAULT_GAME = "quarto"
+ENTRY_POINT_GROUP = "gpquarto.games"
 
-_GAMES: dict[str, Game] = {QUARTO.name: QUARTO, QUIXO.name: QUIXO}
+_PLUGINS: dict[str, GamePlugin] = {}
+#: Games whose entry point failed to load: name -> the one-line reason.
+_BROKEN: dict[str, str] = {}
+_discovered = False
 
 
-def register_game(game: Game) -> None:
-    """Make ``game`` known by its name (a game of the same name is replaced only by the same object)."""
-    known = _GAMES.get(game.name)
-    if known is not None and known is not game:
-        raise ValueError(f"a game named {game.name!r} is already registered")
-    _GAMES[game.name] = game
+def _discover() -> None:
+    """Load every entry point of the group once (sorted by name; the first of two with one name wins)."""
+    global _discovered
+    if _discovered:
+        return
+    _discovered = True
+    found = {(entry.name, entry.value): entry for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)}
+    for entry in sorted(found.values(), key=lambda entry: (entry.name, entry.value)):
+        if entry.name in _PLUGINS:
+            continue
+        try:
+            plugin = entry.load()
+        except Exception as error:  # a broken package must not take the other games down
+            _BROKEN[entry.name] = f"the game plug-in {entry.value} cannot be loaded ({type(error).__name__}: {error})"
+            continue
+        if not isinstance(plugin, GamePlugin) or plugin.name != entry.name:
+            _BROKEN[entry.name] = (
+                f"the entry point {entry.name} = {entry.value} is not a GamePlugin named {entry.name!r}"
+            )
+            continue
+        _PLUGINS[entry.name] = plugin
+
+
+def register_plugin(plugin: GamePlugin) -> None:
+    """Make ``plugin``'s game known by its name (a game of the same name is replaced only by the same plug-in)."""
+    if not isinstance(plugin, GamePlugin):
+        raise PluginError(f"register_plugin takes a GamePlugin, got {type(plugin).__name__}")
+    _discover()
+    known = _PLUGINS.get(plugin.name)
+    if known is not None and known is not plugin:
+        raise ValueError(f"a game named {plugin.name!r} is already registered")
+    _PLUGINS[plugin.name] = plugin
+    _BROKEN.pop(plugin.name, None)
+
+
+def unregister_plugin(name: str) -> None:
+    """Forget the game called ``name`` (for tests and interactive sessions); unknown names are ignored."""
+    _PLUGINS.pop(name, None)
 
 
 def game_names() -> tuple[str, ...]:
-    """The registered games' names, the default first."""
-    return (DEFAULT_GAME, *sorted(name for name in _GAMES if name != DEFAULT_GAME))
+    """The installed games' names, the default first."""
+    _discover()
+    return tuple(sorted(_PLUGINS, key=lambda name: (name != DEFAULT_GAME, name)))
+
+
+def plugins() -> tuple[GamePlugin, ...]:
+    """Every installed game's plug-in, in :func:`game_names` order."""
+    return tuple(_PLUGINS[name] for name in game_names())
+
+
+def get_plugin(name: str | Game | GamePlugin = DEFAULT_GAME) -> GamePlugin:
+    """The plug-in of the game called ``name`` (of a game object, or a plug-in itself); a one-line
+    ``ValueError`` naming the installed games for an unknown one."""
+    if isinstance(name, GamePlugin):
+        return name
+    key = name if isinstance(name, str) else name.name
+    _discover()
+    try:
+        return _PLUGINS[key]
+    except KeyError:
+        pass
+    if key in _BROKEN:
+        raise PluginError(f"game {key!r}: {_BROKEN[key]}")
+    if not _PLUGINS:
+        raise ValueError(
+            f"unknown game {key!r}: no game is installed (gpquarto's entry points are missing: "
+            'reinstall it with pip install -e ".")'
+        )
+    raise ValueError(f"unknown game {str(key)[:40]!r} (known: {', '.join(game_names())})")
 
 
 def get_game(name: str | Game = DEFAULT_GAME) -> Game:
     """The game called ``name`` (a game object is returned as it is); ``ValueError`` naming the known games."""
     if not isinstance(name, str):
         return name
-    try:
-        return _GAMES[name]
-    except KeyError:
-        raise ValueError(f"unknown game {name!r} (known: {', '.join(game_names())})") from None
+    return get_plugin(name).game

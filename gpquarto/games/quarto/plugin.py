@@ -1,0 +1,25 @@
+"""Quarto's plug-in: the game, its settings and the capabilities it offers (see ``docs/design/game-plugins.md``)."""
+
+from __future__ import annotations
+
+from gpquarto.games.plugin import GamePlugin
+from gpquarto.games.quarto.game import QUARTO
+from gpquarto.games.quarto.lines import Rules
+from gpquarto.games.settings import Setting
+
+PLUGIN = GamePlugin(
+    game=QUARTO,
+    title="Quarto",
+    summary="give your opponent the piece it must place; four in a line sharing a trait wins",
+    settings=(
+        Setting(
+            "rules",
+            str,
+            Rules.CLASSIC.value,
+            choices=tuple(rules.value for rules in Rules),
+            help="classic, or advanced: the nine 2x2 blocks win too",
+            shortcuts={"advanced": Rules.ADVANCED.value},
+            label="{} rules",
+        ),
+    ),
+)

@@ -1,0 +1,28 @@
+"""Quixo's plug-in: the game, its settings and the capabilities it offers (see ``docs/design/game-plugins.md``)."""
+
+from __future__ import annotations
+
+from gpquarto.games.plugin import GamePlugin
+from gpquarto.games.quixo.board import DEFAULT_PLY_LIMIT, DEFAULT_REPETITIONS, DEFAULT_SIZE, QuixoRules
+from gpquarto.games.quixo.game import QUIXO
+from gpquarto.games.quixo.tables import SIZES
+from gpquarto.games.settings import Setting
+
+PLUGIN = GamePlugin(
+    game=QUIXO,
+    title="Quixo",
+    summary="push a border cube back in at an end of its line; five in a line wins",
+    settings=(
+        Setting(
+            "rules",
+            str,
+            QuixoRules.OFFICIAL.value,
+            choices=tuple(rules.value for rules in QuixoRules),
+            help="official, or course: the course library's first line found wins",
+            label="{} rules",
+        ),
+        Setting("size", int, DEFAULT_SIZE, choices=tuple(SIZES), help="board size (3 and 4 for exact solving)"),
+        Setting("ply_limit", int, DEFAULT_PLY_LIMIT, minimum=1, help="a game this long is a draw"),
+        Setting("repetitions", int, DEFAULT_REPETITIONS, minimum=2, help="the n-th repetition of a position draws"),
+    ),
+)
