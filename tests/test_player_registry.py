@@ -69,7 +69,16 @@ def test_bad_specs_give_one_line_errors(spec, message):
 
 def test_duplicate_registration_refused():
     with pytest.raises(ValueError, match="already registered"):
-        register_player("test-dummy")(RandomPlayer)
+        register_player("test-dummy", game="quarto")(RandomPlayer)
+
+
+def test_a_games_own_player_of_a_generic_name_is_that_games_player():
+    from gpquarto.players.mcts import MCTSPlayer as QuartoMCTS
+    from gpquarto.players.searchers import AlphaBetaPlayer, MCTSPlayer
+
+    assert isinstance(make_named_player("mcts:iterations=5"), QuartoMCTS)  # Quarto's accelerator
+    assert type(make_named_player("mcts:iterations=5", game="quixo")) is not MCTSPlayer  # Quixo's own
+    assert isinstance(make_named_player("alphabeta:depth=1"), AlphaBetaPlayer)  # Quarto has no alphabeta of its own
 
 
 def test_parse_spec():

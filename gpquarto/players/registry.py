@@ -6,8 +6,10 @@ bool, str), and checked: an unknown name or parameter raises ``ValueError`` with
 This registry knows the zoo only; saved player files are loaded by the GP layer, and
 :func:`gpquarto.resolve.make_player` turns any player spec (a named spec or a file) into a player.
 
-Players are registered under the game they play (``random`` plays any game): a spec is looked up among the
-players of the game being played, so ``minimax`` names Quarto's minimax in Quarto and Quixo's in Quixo.
+Players are registered under the game they play (``random``, ``alphabeta``, ``mcts`` and ``solver`` play any
+game): a spec is looked up among the players of the game being played, so ``minimax`` names Quarto's minimax in
+Quarto and Quixo's in Quixo, and a game's own player of a name every game has (an *accelerator*: Quixo's
+``alphabeta``) is that game's player of the name.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from gpquarto.players.base import Player
 #: Modules whose import registers players; each registers itself with :func:`register_player`.
 BUILTIN_PLAYER_MODULES = [
     "gpquarto.players.random_player",
+    "gpquarto.players.searchers",
     "gpquarto.players.solver_player",
     "gpquarto.players.mcts",
     "gpquarto.players.novice",
@@ -85,12 +88,9 @@ def register_player(
         if played is not None:
             played = get_game(played).name  # type: ignore[arg-type]
         key = (played, name)
-        # A player of every game would shadow, or be shadowed by, a player of one game with the same name.
-        clashes = [
-            info
-            for (other_game, other_name), info in _REGISTRY.items()
-            if other_name == name and (played is None or other_game is None or other_game == played)
-        ]
+        # One name, one player per game; a game's own player of a name that every game has (an accelerator of
+        # a generic search) is its player of that name.
+        clashes = [info for (other_game, other_name), info in _REGISTRY.items() if (other_game, other_name) == key]
         if any(info.factory is not factory for info in clashes):
             raise ValueError(f"a player named {name!r} is already registered for {played or 'every game'}")
         signature = inspect.signature(factory)

@@ -1,0 +1,93 @@
+"""The search players of every game, written once over the game interface: ``alphabeta``, ``mcts`` and
+``solver``.
+
+A game may register a faster player under the same name (an *accelerator*: Quixo's ``alphabeta`` counts
+repetitions exactly, Quarto's ``mcts`` plays its fast playouts); the registry then gives that game its own, and
+``tests/test_accelerators.py`` checks that it decides like the player here. Every search has a time budget
+checked inside it (``seconds``, 0 for none) besides its depth or iterations.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from gpquarto.games.interface import GameView
+from gpquarto.players.base import BasePlayer
+from gpquarto.players.registry import register_player
+from gpquarto.search.alphabeta import AlphaBeta
+from gpquarto.search.mcts import MCTS
+
+#: The most positions the generic solver visits for one decision before it gives up (a one-line error).
+SOLVER_NODES = 2_000_000
+
+
+def _deadline(seconds: float) -> float | None:
+    return time.perf_counter() + seconds if seconds > 0 else None
+
+
+@register_player("alphabeta", game=None, limits={"depth": (1, 64), "seconds": (0, 3600)})
+class AlphaBetaPlayer(BasePlayer):
+    """Alpha-beta (negamax, iterative deepening, transposition table) to ``depth`` plies within ``seconds``.
+
+    Any game: a finished game scores 1, ½ or 0 (quicker wins first) and a position at the depth limit 0; the
+    transposition table is kept between decisions of a game.
+    """
+
+    game = None
+
+    def __init__(self, depth: int = 4, seconds: float = 0.0) -> None:
+        self.depth, self.seconds = depth, seconds
+        self.name = f"alphabeta:depth={depth}" + (f",seconds={seconds:g}" if seconds else "")
+        self._search = AlphaBeta()
+
+    def new_game(self, seat: int) -> None:
+        self._search.clear()
+
+    def decide(self, view: GameView) -> int:
+        result = self._search.search(view.copy(), self.depth, _deadline(self.seconds))
+        assert result.action is not None
+        return result.action
+
+
+@register_player(
+    "mcts", game=None, limits={"iterations": (1, 10_000_000), "seconds": (0, 3600), "exploration": (0, 100)}
+)
+class MCTSPlayer(BasePlayer):
+    """UCT with random playouts: ``iterations`` per decision within ``seconds``; the most visited action."""
+
+    game = None
+
+    def __init__(
+        self, iterations: int = 1000, seconds: float = 0.0, exploration: float = 1.4, seed: int | None = None
+    ) -> None:
+        self.iterations, self.seconds = iterations, seconds
+        self.name = f"mcts:iterations={iterations}"
+        self._rng = random.Random(seed)
+        self._search = MCTS(self._rng, exploration)
+
+    def seed(self, seed: int | None) -> None:
+        self._rng.seed(seed)
+
+    def decide(self, view: GameView) -> int:
+        result = self._search.search(view.copy(), self.iterations, _deadline(self.seconds))
+        assert result.action is not None
+        return result.action
+
+
+@register_player("solver", game=None, limits={"max_nodes": (1, 100_000_000)})
+class SolverPlayer(BasePlayer):
+    """Perfect play by exact search to the end of the game, for games small enough (a one-line error past
+    ``max_nodes`` positions per decision); among the best actions, the lowest."""
+
+    game = None
+
+    def __init__(self, max_nodes: int = SOLVER_NODES) -> None:
+        self.name = "solver"
+        self.max_nodes = max_nodes
+        self._search = AlphaBeta()
+
+    def decide(self, view: GameView) -> int:
+        values = self._search.solve(view.copy(), self.max_nodes)
+        best = max(values.values())
+        return min(action for action, value in values.items() if value == best)
