@@ -38,7 +38,7 @@ def cli():
 def quixo_4x4_solution(private_cache):
     """The exact solution of 4x4 Quixo (official rules), solved once per test session into the tests' cache
     (about a minute with numba), so every test that needs it, in this process or in a command it runs, finds it."""
-    from gpquarto.search.quixo import solver
+    from gpquarto.games.quixo.search import solver
 
     return solver.solve(4)
 

@@ -131,8 +131,8 @@ def environment_without_checkout() -> dict[str, str]:
 def first_quixo_rule_move(genome, library, state) -> int | None:
     """The move of a Quixo genome's first rule whose condition holds and whose move is legal in ``state``, its trees
     compiled afresh (the slow reference of the rule sets); None when no rule decides (the fallback would)."""
+    from gpquarto.games.quixo.gp.features import QuixoFeatures
     from gpquarto.gp.compiler import compile_tree
-    from gpquarto.gp.quixo.features import QuixoFeatures
 
     features = QuixoFeatures(state.view())
     for rule in genome.rules("move"):

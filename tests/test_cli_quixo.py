@@ -155,7 +155,7 @@ def quixo_human(lines: str):
     """A Quixo human player reading ``lines``, and its output stream."""
     import io
 
-    from gpquarto.players.quixo.human import QuixoHumanPlayer
+    from gpquarto.games.quixo.players.human import QuixoHumanPlayer
 
     out = io.StringIO()
     return QuixoHumanPlayer(input_stream=io.StringIO(lines), output_stream=out), out
@@ -195,7 +195,7 @@ def test_the_human_may_name_a_move_in_every_form(typed):
 
 
 def test_the_human_hint_on_3x3_names_the_solvers_best_moves():
-    from gpquarto.search.quixo.solver import solve
+    from gpquarto.games.quixo.search.solver import solve
 
     board = get_game("quixo").from_text("XX./.O./... X")
     human, out = quixo_human("hint\nquit\n")

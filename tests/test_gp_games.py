@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 from gpquarto.games.quixo.board import QuixoBoard, QuixoRules
+from gpquarto.games.quixo.gp.binding import winning_moves
+from gpquarto.games.quixo.gp.features import QuixoFeatures
 from gpquarto.gp.binding import gp_game
 from gpquarto.gp.generation import TreeGenerator
 from gpquarto.gp.genome import GameRuleSet, Genome, RuleSet, compile_rules
@@ -17,8 +19,6 @@ from gpquarto.gp.library import LibraryConfig, get_library, load_library
 from gpquarto.gp.player import EvolvedPlayer, RulePlayer, make_evolved_player
 from gpquarto.gp.plugins import PluginError
 from gpquarto.gp.primitives import PrimitiveError, PrimitiveLibrary, make_spec, primitive, registering, sample_positions
-from gpquarto.gp.quixo.binding import winning_moves
-from gpquarto.gp.quixo.features import QuixoFeatures
 from gpquarto.gp.storage import load_player, player_data, save_player
 from gpquarto.gp.textform import parse_tree
 from gpquarto.gp.types import NO_ACTION, Count, Move, Square
@@ -117,7 +117,7 @@ def test_a_quixo_primitive_proposing_an_illegal_move_is_refused():
 
 QUIXO_PLUGIN = '''
 from gpquarto.gp.primitives import primitive
-from gpquarto.gp.quixo.features import QuixoFeatures
+from gpquarto.games.quixo.gp.features import QuixoFeatures
 from gpquarto.gp.types import NO_ACTION, Count, Move
 
 

@@ -10,7 +10,10 @@ from copy import deepcopy
 import numpy as np
 import pytest
 
-from gpquarto.adapters.quixo_course import (
+from gpquarto.arena.game import play_game
+from gpquarto.games import IllegalActionError
+from gpquarto.games.quixo import QuixoBoard
+from gpquarto.games.quixo.adapters.course import (
     CourseQuixoShim,
     action_from_course,
     as_course_quixo_player,
@@ -18,10 +21,7 @@ from gpquarto.adapters.quixo_course import (
     course_from_action,
     from_course_quixo_player,
 )
-from gpquarto.arena.game import play_game
-from gpquarto.games import IllegalActionError
-from gpquarto.games.quixo import QuixoBoard
-from gpquarto.players.quixo.search_players import QuixoAlphaBetaPlayer
+from gpquarto.games.quixo.players.search_players import QuixoAlphaBetaPlayer
 from gpquarto.players.registry import make_named_player
 from tests.reference import quixo as ref
 

@@ -9,10 +9,10 @@ import time
 import pytest
 
 from gpquarto.games.quixo import QuixoBoard
-from gpquarto.players.quixo.mcts import QuixoMCTSPlayer
-from gpquarto.players.quixo.search_players import QuixoAlphaBetaPlayer, QuixoMinimaxPlayer
+from gpquarto.games.quixo.players.mcts import QuixoMCTSPlayer
+from gpquarto.games.quixo.players.search_players import QuixoAlphaBetaPlayer, QuixoMinimaxPlayer
+from gpquarto.games.quixo.search.alphabeta import WIN, QuixoSearch
 from gpquarto.players.registry import make_named_player
-from gpquarto.search.quixo.alphabeta import WIN, QuixoSearch
 
 
 def plain_negamax(search: QuixoSearch, own: int, other: int, depth: int, ply: int = 0) -> float:

@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from functools import cache
 
 import pytest
-from gpquarto_primitives.quixo import counts, lookahead, moves, tactical
 
 from gpquarto.games.interface import Termination
 from gpquarto.games.quixo.board import QuixoBoard
-from gpquarto.gp.quixo.features import QuixoFeatures
+from gpquarto.games.quixo.gp.features import QuixoFeatures
+from gpquarto.games.quixo.primitives import counts, lookahead, moves, tactical
 from gpquarto.gp.types import NO_ACTION
 from tests.reference import quixo as ref
 
@@ -496,8 +496,7 @@ QUIXO_FAMILIES = ("quixo_counts", "quixo_moves", "quixo_tactical", "quixo_lookah
 
 
 def test_the_quixo_library_lists_the_families_in_order_and_every_primitive_passes_its_checks():
-    import gpquarto_primitives.quixo as package
-
+    import gpquarto.games.quixo.primitives as package
     from gpquarto.gp.library import load_library
     from gpquarto.gp.types import Move
 

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from gpquarto.games.quixo import QuixoBoard, map_mask
+from gpquarto.games.quixo.players.search_players import QuixoSolverPlayer
+from gpquarto.games.quixo.search import solver
 from gpquarto.games.quixo.tables import tables
-from gpquarto.players.quixo.search_players import QuixoSolverPlayer
-from gpquarto.search.quixo import solver
 from tests.reference import quixo as ref
 
 
@@ -171,7 +171,7 @@ def test_solutions_are_cached_atomically_and_checked(tmp_path, monkeypatch):
 
 def test_the_solver_player_wins_3x3_from_the_start(tmp_path, monkeypatch, solved3):
     monkeypatch.setattr(solver, "solve", lambda size, rules: solved3)
-    monkeypatch.setattr("gpquarto.players.quixo.search_players.solve", lambda size, rules: solved3)
+    monkeypatch.setattr("gpquarto.games.quixo.players.search_players.solve", lambda size, rules: solved3)
     rng = random.Random(4)
     for game in range(30):
         board = QuixoBoard(3)

@@ -15,8 +15,8 @@ from playwright.sync_api import Page
 from gpquarto.arena.game import play_game
 from gpquarto.arena.record import GameRecord
 from gpquarto.games.quixo import QuixoBoard
+from gpquarto.games.quixo.search import solver
 from gpquarto.games.quixo.tables import tables
-from gpquarto.search.quixo import solver
 from gpquarto.web.players import load_player
 from tests import test_web_browser as quarto_pages
 from tests.test_web_browser import act, position, screenshot, start_game, wait_idle

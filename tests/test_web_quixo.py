@@ -11,7 +11,7 @@ import pytest
 from gpquarto.arena.game import play_game
 from gpquarto.arena.record import GameRecord
 from gpquarto.games.quixo import QuixoBoard
-from gpquarto.search.quixo import solver
+from gpquarto.games.quixo.search import solver
 from gpquarto.web.players import load_player
 from tests.web_support import call, running_server, solutions_cache
 

@@ -143,7 +143,7 @@ def solutions_cache(folder: Path, *sizes_and_rules: tuple[int, str]) -> Iterator
     """``$GPQUARTO_CACHE`` set to ``folder`` for the block (then restored), holding a copy of the cached Quixo
     solutions named (as ``(size, rules)``) from the tests' cache and no other: a test can watch the server
     compute the others."""
-    from gpquarto.search.quixo import solver
+    from gpquarto.games.quixo.search import solver
 
     for size, rules in sizes_and_rules:
         target = solver.solution_path(size, rules, folder)

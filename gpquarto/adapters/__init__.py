@@ -1,13 +1,6 @@
-"""Adapters between gpquarto players and other libraries (the Politecnico course libraries: Quarto and Quixo)."""
+"""Adapters between gpquarto players and other libraries: the Politecnico course library of Quarto here; a game's
+own adapters live in its package (Quixo's: :mod:`gpquarto.games.quixo.adapters.course`)."""
 
 from gpquarto.adapters.course import CourseGameShim, as_course_player, from_course_player
-from gpquarto.adapters.quixo_course import CourseQuixoShim, as_course_quixo_player, from_course_quixo_player
 
-__all__ = [
-    "CourseGameShim",
-    "CourseQuixoShim",
-    "as_course_player",
-    "as_course_quixo_player",
-    "from_course_player",
-    "from_course_quixo_player",
-]
+__all__ = ["CourseGameShim", "as_course_player", "from_course_player"]

@@ -3,7 +3,7 @@
 ``--game quixo``: ``engine`` times random Quixo games (pure Python, numba, the player API; ``--compare
 tests.reference`` adds the slow reference of the tests side by side), ``players`` alpha-beta's time per decision at
 depths 4 and 5 on positions from real games (or that of each ``--players`` spec, saved player files included), ``solver`` the solving of the 3x3 or 4x4 board (``--size``; pure
-Python, or ``--compiled``); see :mod:`gpquarto.bench.quixo`. ``learn --game quarto|quixo``: episodes per second of
+Python, or ``--compiled``); see :mod:`gpquarto.games.quixo.bench.engine`. ``learn --game quarto|quixo``: episodes per second of
 each learning method with 1 and 2 workers.
 """
 
@@ -173,8 +173,8 @@ def run_evaluator_benchmark(args: argparse.Namespace) -> int:
 
 
 def run_quixo_benchmark(args: argparse.Namespace) -> int:
-    """``bench engine|players|solver --game quixo`` (see :mod:`gpquarto.bench.quixo`)."""
-    from gpquarto.bench import quixo
+    """``bench engine|players|solver --game quixo`` (see :mod:`gpquarto.games.quixo.bench.engine`)."""
+    from gpquarto.games.quixo.bench import engine as quixo
     from gpquarto.cli.common import game_settings
     from gpquarto.resolve import make_player
 

@@ -107,8 +107,8 @@ def run_quixo(args: argparse.Namespace) -> int:
     """``solve --game quixo``: value, distance and best actions from the retrograde solution of the board."""
     from gpquarto.cli.common import game_position
     from gpquarto.games.quixo.notation import SYMBOLS
-    from gpquarto.search.quixo.solver import SOLVABLE_SIZES, solution_path
-    from gpquarto.search.quixo.solver import solve as solve_board
+    from gpquarto.games.quixo.search.solver import SOLVABLE_SIZES, solution_path
+    from gpquarto.games.quixo.search.solver import solve as solve_board
 
     if args.png:
         raise UsageError("--png draws Quarto positions, not quixo")

@@ -7,8 +7,9 @@ the binding of a genome's game, never the game itself, for what differs between 
   ``Piece``, ``place`` -> ``Square``; Quixo: ``move`` -> ``Move``);
 * the **features** class a decision builds (``features(view)``) and that a primitive's first parameter names;
 * the game's own **node types** (a primitive that mentions one belongs to the game);
-* where its **built-in primitives** are (``family_package``: a subpackage of the built-in library holding its
-  own ``FAMILY_MODULES``; ``""`` for the top-level package);
+* where its **built-in primitives** are (``family_package``: the module name of a package holding its own
+  ``FAMILY_MODULES``, beside the neutral and Quarto families of the top-level ``gpquarto_primitives``; ``""``:
+  those only);
 * the **sample positions** primitives are checked on, the **child samples** of its action types and the
   **value check** of an action node (a legal action or ``NO_ACTION``);
 * the **legality** of a proposed value, the counted random **fallback**, how a decided value becomes the
@@ -16,7 +17,7 @@ the binding of a genome's game, never the game itself, for what differs between 
 
 Specs that mention no game's features or node types are *neutral* and belong to every game's library.
 Bindings are registered by name (:func:`register_gp_game`); the built-in ones, Quarto's
-(:mod:`gpquarto.gp.quarto_binding`) and Quixo's (:mod:`gpquarto.gp.quixo.binding`), load on first use.
+(:mod:`gpquarto.gp.quarto_binding`) and Quixo's (:mod:`gpquarto.games.quixo.gp.binding`), load on first use.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from gpquarto.games.registry import DEFAULT_GAME, get_game
 CONDITION_TYPE = bool
 
 #: The modules that define the built-in bindings (imported on first use: they import the games' features).
-_BUILTIN = {"quarto": "gpquarto.gp.quarto_binding", "quixo": "gpquarto.gp.quixo.binding"}
+_BUILTIN = {"quarto": "gpquarto.gp.quarto_binding", "quixo": "gpquarto.games.quixo.gp.binding"}
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,7 @@ class GPGame:
     features: type
     #: The game's own node types (besides the neutral ``bool``, ``Count`` and ``Score``).
     node_types: tuple[type, ...]
-    #: Subpackage of the built-in primitive package with this game's ``FAMILY_MODULES`` (``""``: the top one).
+    #: The package with this game's own ``FAMILY_MODULES`` (``"gpquarto.games.quixo.primitives"``; ``""``: none).
     family_package: str
     #: The fixed positions a primitive of this game is checked on (built once; never mutate them).
     sample_positions: Callable[[], tuple[GameState, ...]]

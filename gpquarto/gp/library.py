@@ -29,7 +29,7 @@ def load_library(
     ``gpquarto.primitives``), then plugin files, keeping the neutral specs and those of ``game`` (in that order).
 
     Quarto's built-in primitives are the modules of ``gpquarto_primitives.FAMILY_MODULES``; another game adds
-    its binding's subpackage (Quixo: ``gpquarto_primitives.quixo``). ``lookahead=False`` leaves the family
+    its binding's subpackage (Quixo: ``gpquarto.games.quixo.primitives``). ``lookahead=False`` leaves the family
     "lookahead" out; ``tactical=False`` leaves out "tactical" and "lookahead" (which builds on it); the game's own
     families of those names go too (Quixo's "quixo_tactical", "quixo_lookahead"). Duplicate
     names across sources are refused (:class:`PrimitiveError` naming both sources); a plugin that fails, or that

@@ -3,7 +3,8 @@
 * **Built-in**: the top-level ``primitives/`` folder of the project, installed as the package
   ``gpquarto_primitives`` (``package-dir`` in ``pyproject.toml``, for wheel and editable installs alike).
   Its ``__init__`` lists the family modules in ``FAMILY_MODULES`` (neutral and Quarto primitives); a game's own
-  subpackage (``primitives/quixo/``, the binding's ``family_package``) lists its own. When the package is not installed
+  primitive package (``gpquarto.games.quixo.primitives``, the binding's ``family_package``) lists its own in
+  its ``FAMILY_MODULES``. When the package is not installed
   under that name (a checkout used through an older editable install), the folder next to the
   ``gpquarto`` package is imported under the same name. Source ``"builtin"``, version gpquarto's.
 * **Installed packages**: every entry point of the group ``gpquarto.primitives`` names a module
@@ -81,7 +82,8 @@ def _builtin_package() -> ModuleType:
 
 def load_builtin(family_package: str = "") -> LoadedSource:
     """The built-in library: every module listed in ``gpquarto_primitives.FAMILY_MODULES``, then, for a game's
-    own subpackage (``family_package``, e.g. ``"quixo"``), every module its ``FAMILY_MODULES`` lists."""
+    own primitive package (``family_package``, a module name such as ``"gpquarto.games.quixo.primitives"``),
+    every module its ``FAMILY_MODULES`` lists."""
     from gpquarto import __version__
 
     with registering_into_modules():
@@ -90,9 +92,8 @@ def load_builtin(family_package: str = "") -> LoadedSource:
         for name in package.FAMILY_MODULES:
             specs += module_specs(importlib.import_module(f"{BUILTIN_PACKAGE}.{name}"))
         if family_package:
-            prefix = f"{BUILTIN_PACKAGE}.{family_package}"
-            for name in importlib.import_module(prefix).FAMILY_MODULES:
-                specs += module_specs(importlib.import_module(f"{prefix}.{name}"))
+            for name in importlib.import_module(family_package).FAMILY_MODULES:
+                specs += module_specs(importlib.import_module(f"{family_package}.{name}"))
     return LoadedSource(BUILTIN_SOURCE, __version__, tuple(specs))
 
 

@@ -12,7 +12,7 @@ or on how the work was batched.
 Other games go through the same code and the game interface: a Quixo bank (``game="quixo"``, ``size`` 3 or 4)
 takes its positions from games between Quixo zoo players (:data:`QUIXO_PAIRINGS`), counts *blank cubes* where
 Quarto counts empty squares (the ``.`` of the position text in both games), has one decision kind (a move), and
-is solved by the retrograde solution of the board (:mod:`gpquarto.search.quixo.solver`), which also gives the
+is solved by the retrograde solution of the board (:mod:`gpquarto.games.quixo.search.solver`), which also gives the
 *best* moves (the fastest win, or the slowest loss) beside those that keep the value.
 
 ``purpose`` separates banks made by the same code for different uses: the default ``"grade"`` bank that
@@ -323,7 +323,7 @@ def decision_matters(value: int, best_actions: tuple[int, ...], legal: int) -> b
 @functools.cache
 def _quixo_solution(size: int, rules: str):
     """The Quixo solution of the board, read (or solved) once per process."""
-    from gpquarto.search.quixo.solver import solve as solve_quixo
+    from gpquarto.games.quixo.search.solver import solve as solve_quixo
 
     return solve_quixo(size, rules)
 

@@ -18,8 +18,8 @@ from typing import Protocol
 import numpy as np
 
 from gpquarto.games.interface import GameState
+from gpquarto.games.quixo.learning.tuples import QuixoTuples
 from gpquarto.learned.quarto_tuples import LIMIT, QuartoLineTuples
-from gpquarto.learned.quixo_tuples import QuixoTuples
 from gpquarto.learned.turns import Turn, iter_turns, terminal_value
 
 

@@ -33,9 +33,9 @@ BUILTIN_PLAYER_MODULES = [
     "gpquarto.players.minimax",
     "gpquarto.players.frontier",
     "gpquarto.players.human",
-    "gpquarto.players.quixo.search_players",
-    "gpquarto.players.quixo.mcts",
-    "gpquarto.players.quixo.human",
+    "gpquarto.games.quixo.players.search_players",
+    "gpquarto.games.quixo.players.mcts",
+    "gpquarto.games.quixo.players.human",
 ]
 
 

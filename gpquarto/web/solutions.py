@@ -1,6 +1,6 @@
 """Exact solutions of Quixo's small boards for the web app: hints, and the ``solver`` player, on 3x3 and 4x4.
 
-The retrograde solver (:mod:`gpquarto.search.quixo.solver`) knows every 3x3 and 4x4 position; its 4x4 solution
+The retrograde solver (:mod:`gpquarto.games.quixo.search.solver`) knows every 3x3 and 4x4 position; its 4x4 solution
 takes minutes to compute the first time, then it is read from the gpquarto cache folder in a second or two. No
 request waits for that: a cached solution is loaded in the caller's thread (never the event loop) and kept in
 memory (the last :data:`KEPT` used); one that is not cached yet is computed in a worker process of its own (one
@@ -25,7 +25,7 @@ from gpquarto.runner.killable import CallTimeout, PoolClosed, Worker, WorkerDied
 from gpquarto.web.sessions import RequestError
 
 if TYPE_CHECKING:
-    from gpquarto.search.quixo.solver import QuixoSolution
+    from gpquarto.games.quixo.search.solver import QuixoSolution
 
 #: Solutions kept in memory (a 4x4 one takes 86 MB).
 KEPT = 2
@@ -40,7 +40,7 @@ _Key = tuple[int, str]
 def solve_into_cache(size: int, rules: str) -> str:
     """In a worker process: solve ``size`` under ``rules`` and write the solution to the cache; its path.
     The 3x3 board is solved in pure Python (under a second, sooner than numba compiles the solver)."""
-    from gpquarto.search.quixo.solver import compute, save
+    from gpquarto.games.quixo.search.solver import compute, save
 
     return str(save(compute(size, rules, compiled=None if size > 3 else False)))
 
@@ -63,7 +63,7 @@ class SolutionStore:
         """The solution of ``size`` under ``rules``, loaded from the cache if needed (call this from a thread);
         or, when there is none yet, a one-line message saying that it is being computed (started now if it is
         not already) or why it could not be. ``RequestError`` for a board the solver does not handle."""
-        from gpquarto.search.quixo.solver import SOLVABLE_SIZES, cached
+        from gpquarto.games.quixo.search.solver import SOLVABLE_SIZES, cached
 
         if size not in SOLVABLE_SIZES:
             raise RequestError(f"the Quixo solver knows the 3x3 and 4x4 boards, not {size}x{size}", status=409)
@@ -135,7 +135,7 @@ class SolutionStore:
     @property
     def sizes(self) -> tuple[int, ...]:
         """The board sizes the solver knows."""
-        from gpquarto.search.quixo.solver import SOLVABLE_SIZES
+        from gpquarto.games.quixo.search.solver import SOLVABLE_SIZES
 
         return SOLVABLE_SIZES
 

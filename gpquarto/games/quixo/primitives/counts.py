@@ -5,8 +5,8 @@
 
 from __future__ import annotations
 
+from gpquarto.games.quixo.gp.features import QuixoFeatures
 from gpquarto.gp.primitives import primitive
-from gpquarto.gp.quixo.features import QuixoFeatures
 from gpquarto.gp.types import Count
 
 FAMILY = "quixo_counts"

@@ -21,9 +21,9 @@ from gpquarto.bench.timing import Rates, median_rates
 from gpquarto.games.quixo import compiled as quixo_compiled
 from gpquarto.games.quixo.board import QuixoBoard, QuixoRules
 from gpquarto.games.quixo.playout import random_playout
+from gpquarto.games.quixo.search.alphabeta import QuixoSearch
 from gpquarto.players.random_player import RandomPlayer
 from gpquarto.players.registry import make_named_player
-from gpquarto.search.quixo.alphabeta import QuixoSearch
 
 PURE = "pure Python playout (random_playout)"
 NUMBA = "compiled playouts (numba, batches of 20,000)"
@@ -185,9 +185,9 @@ LOOKAHEAD_FACTS = (
 def fact_times(
     fact: str, positions: list[QuixoBoard], repeats: int = 3, clock: Callable[[], float] = time.process_time
 ) -> list[float]:
-    """Seconds to compute ``fact`` of :class:`~gpquarto.gp.quixo.features.QuixoFeatures` on each position from a
+    """Seconds to compute ``fact`` of :class:`~gpquarto.games.quixo.gp.features.QuixoFeatures` on each position from a
     fresh object (the best of ``repeats``: what one core does undisturbed), read on ``clock``."""
-    from gpquarto.gp.quixo.features import QuixoFeatures
+    from gpquarto.games.quixo.gp.features import QuixoFeatures
 
     times = []
     for board in positions:
@@ -262,7 +262,7 @@ def solver_time(size: int, rules: QuixoRules | str = QuixoRules.OFFICIAL, compil
     say how long it took against the target and what it found."""
     import numpy as np
 
-    from gpquarto.search.quixo.solver import compute
+    from gpquarto.games.quixo.search.solver import compute
 
     began = time.perf_counter()
     solution = compute(size, rules, compiled=compiled)

@@ -87,8 +87,8 @@ class QuixoHumanPlayer(TerminalPlayer):
         return ""
 
     def _hint(self) -> None:
-        from gpquarto.search.quixo.alphabeta import QuixoSearch
-        from gpquarto.search.quixo.solver import solution_path, solve
+        from gpquarto.games.quixo.search.alphabeta import QuixoSearch
+        from gpquarto.games.quixo.search.solver import solution_path, solve
 
         board: QuixoView = self._board  # type: ignore[assignment]
         if board.size == 3 or (board.size == 4 and solution_path(4, board.rules.value).exists()):

@@ -8,8 +8,8 @@ A *threat* is a move that would win for the opponent if it were its turn now.
 
 from __future__ import annotations
 
+from gpquarto.games.quixo.gp.features import QuixoFeatures, lowest
 from gpquarto.gp.primitives import primitive
-from gpquarto.gp.quixo.features import QuixoFeatures, lowest
 from gpquarto.gp.types import Count, Move
 
 FAMILY = "quixo_tactical"

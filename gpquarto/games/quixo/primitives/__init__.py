@@ -1,6 +1,6 @@
-"""Quixo's built-in primitives, one module per family (installed as ``gpquarto_primitives.quixo``).
+"""Quixo's built-in primitives, one module per family (installed as ``gpquarto.games.quixo.primitives``).
 
-Primitives here read :class:`~gpquarto.gp.quixo.features.QuixoFeatures` (first parameter ``features``) and
+Primitives here read :class:`~gpquarto.games.quixo.gp.features.QuixoFeatures` (first parameter ``features``) and
 propose ``Move`` values: a legal action of the mover (``4*cell + direction``) or ``NO_ACTION`` (-1). Every
 primitive is deterministic: where it must pick one move among several it takes the lowest action. What a move
 "wins" or "loses" follows the board's rules (official or course). The neutral primitives (logic, arithmetic,

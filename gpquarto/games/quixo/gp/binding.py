@@ -1,7 +1,7 @@
-"""Quixo's GP binding: one rule kind, ``move`` (-> ``Move``), over :class:`~gpquarto.gp.quixo.features.QuixoFeatures`.
+"""Quixo's GP binding: one rule kind, ``move`` (-> ``Move``), over :class:`~gpquarto.games.quixo.gp.features.QuixoFeatures`.
 
 See :mod:`gpquarto.gp.binding`. Quixo's built-in primitives are the family modules listed in
-``gpquarto_primitives.quixo.FAMILY_MODULES`` (the folder ``primitives/quixo/``). A Quixo rule set decides by
+``gpquarto.games.quixo.primitives.FAMILY_MODULES`` (the folder ``gpquarto/games/quixo/primitives/``). A Quixo rule set decides by
 the first rule whose *if* holds and whose *then* is a legal action, else a counted random legal action
 (:class:`~gpquarto.gp.genome.GameRuleSet`); its player is :class:`~gpquarto.gp.player.RulePlayer`.
 """
@@ -13,9 +13,9 @@ import random
 
 from gpquarto.games.interface import DecisionKind
 from gpquarto.games.quixo.board import QuixoBoard, QuixoRules, QuixoView
+from gpquarto.games.quixo.gp.features import QuixoFeatures
 from gpquarto.games.quixo.tables import tables
 from gpquarto.gp.binding import GPGame, pick, register_gp_game
-from gpquarto.gp.quixo.features import QuixoFeatures
 from gpquarto.gp.types import NO_ACTION, Move
 
 MOVE = DecisionKind.MOVE.value
@@ -106,7 +106,7 @@ QUIXO_GP = GPGame(
     then_types={MOVE: Move},
     features=QuixoFeatures,
     node_types=(Move,),
-    family_package="quixo",
+    family_package="gpquarto.games.quixo.primitives",
     sample_positions=sample_positions,
     child_samples=child_samples,
     wrong_value=wrong_value,

@@ -8,11 +8,11 @@ first on ties, the other when one is ``NO_ACTION``.
 
 from __future__ import annotations
 
-from gpquarto.gp.primitives import primitive
-from gpquarto.gp.quixo.features import QuixoFeatures, lowest
-from gpquarto.gp.types import Move
+from gpquarto_primitives.combinators import better
 
-from ..combinators import better
+from gpquarto.games.quixo.gp.features import QuixoFeatures, lowest
+from gpquarto.gp.primitives import primitive
+from gpquarto.gp.types import Move
 
 FAMILY = "quixo_moves"
 

@@ -1,6 +1,6 @@
 """Quixo players that search: ``minimax`` (the seed's: full width, evaluation = own cubes minus the opponent's)
 and ``alphabeta`` (iterative deepening, transposition table, move ordering, line potential; depth or time limit).
-See :mod:`gpquarto.search.quixo.alphabeta` for the search and how it treats repetitions and the official rule."""
+See :mod:`gpquarto.games.quixo.search.alphabeta` for the search and how it treats repetitions and the official rule."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import random
 
 from gpquarto.games.interface import GameView
 from gpquarto.games.quixo.board import QuixoView
+from gpquarto.games.quixo.search.alphabeta import HEURISTICS, QuixoSearch
+from gpquarto.games.quixo.search.solver import QuixoSolution, solve
 from gpquarto.players.base import BasePlayer
 from gpquarto.players.registry import register_player
-from gpquarto.search.quixo.alphabeta import HEURISTICS, QuixoSearch
-from gpquarto.search.quixo.solver import QuixoSolution, solve
 
 
 def _quixo_view(view: GameView) -> QuixoView:
@@ -82,7 +82,7 @@ class QuixoAlphaBetaPlayer(_Searcher):
 
 @register_player("solver", game="quixo")
 class QuixoSolverPlayer(BasePlayer):
-    """Perfect play on the 3x3 and 4x4 boards from the retrograde solution (:mod:`gpquarto.search.quixo.solver`,
+    """Perfect play on the 3x3 and 4x4 boards from the retrograde solution (:mod:`gpquarto.games.quixo.search.solver`,
     solved on first use and cached): the fastest win, else a draw, else the slowest loss; among equal actions a
     uniform draw from the player's seeded generator."""
 

@@ -34,10 +34,10 @@ from collections.abc import Callable, Iterable
 from functools import cache
 
 from gpquarto.games.quixo.board import QuixoView
+from gpquarto.games.quixo.search.alphabeta import QuixoSearch
 from gpquarto.games.quixo.tables import Tables, tables
 from gpquarto.gp.features import cached_fact
 from gpquarto.gp.types import NO_ACTION
-from gpquarto.search.quixo.alphabeta import QuixoSearch
 
 #: ``mover_result`` values: the mover has won, no line is complete, the mover has lost.
 WIN, NONE, LOSS = 1, 0, -1
@@ -140,7 +140,7 @@ def highest(scores: dict[int, int], moves: Iterable[int]) -> int:
 @cache
 def line_potential(n: int) -> Callable[[int, int], float]:
     """The ``lines`` heuristic of the alpha-beta search (:meth:`QuixoSearch.evaluate
-    <gpquarto.search.quixo.alphabeta.QuixoSearch.evaluate>`) on the ``n x n`` board: ``(own, other) -> value``
+    <gpquarto.games.quixo.search.alphabeta.QuixoSearch.evaluate>`) on the ``n x n`` board: ``(own, other) -> value``
     for ``own``. The rules do not enter it."""
     return QuixoSearch(n, heuristic="lines").evaluate
 
@@ -432,7 +432,7 @@ class QuixoFeatures:
     @cached_fact
     def potential_after(self) -> dict[int, int]:
         """For each legal move: the line potential of the board it leaves, for the mover (the ``lines``
-        heuristic of :mod:`gpquarto.search.quixo.alphabeta`: ``4**k`` for each line holding ``k`` of the
+        heuristic of :mod:`gpquarto.games.quixo.search.alphabeta`: ``4**k`` for each line holding ``k`` of the
         mover's cubes and none of the opponent's, minus the same for the opponent, plus the cube difference)."""
         evaluate = line_potential(self.size)
         return {action: int(evaluate(own2, other2)) for action, own2, other2, _ in self.move_results}

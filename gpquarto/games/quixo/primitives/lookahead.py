@@ -3,7 +3,7 @@
 
 A move is *safe* when it wins at once, or does not lose and leaves the opponent no winning reply. Each fact
 plays the mover's move and tries the opponent's replies that could complete one of its lines (see
-:mod:`gpquarto.gp.quixo.features` for why the others cannot). A *trap* looks one step further, as Quarto's
+:mod:`gpquarto.games.quixo.gp.features` for why the others cannot). A *trap* looks one step further, as Quarto's
 ``trap_square`` does: a safe move, not winning at once, after which every reply of the opponent loses at once or
 leaves the mover a winning move (three plies in all: the mover's next move is only asked whether it wins at once).
 A *trap-proof* move is a safe move that wins or after which the opponent has no trap: two turns
@@ -14,8 +14,8 @@ player keeping to them is not drawn by its own repetitions. None searches deeper
 
 from __future__ import annotations
 
+from gpquarto.games.quixo.gp.features import QuixoFeatures, lowest
 from gpquarto.gp.primitives import primitive
-from gpquarto.gp.quixo.features import QuixoFeatures, lowest
 from gpquarto.gp.types import NO_ACTION, Count, Move
 
 FAMILY = "quixo_lookahead"

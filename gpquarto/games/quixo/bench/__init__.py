@@ -1,0 +1,1 @@
+"""Quixo's engine benchmark (:mod:`.engine`): every playout path timed beside the reference."""

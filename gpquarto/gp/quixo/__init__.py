@@ -1,1 +1,0 @@
-"""The GP core's Quixo side: the board facts that Quixo primitives read (:mod:`~gpquarto.gp.quixo.features`)."""
