@@ -174,8 +174,8 @@ def run_evaluator_benchmark(args: argparse.Namespace) -> int:
 
 def run_quixo_benchmark(args: argparse.Namespace) -> int:
     """``bench engine|players|solver --game quixo`` (see :mod:`gpquarto.games.quixo.bench.engine`)."""
-    from gpquarto.games.quixo.bench import engine as quixo
     from gpquarto.cli.common import game_settings
+    from gpquarto.games.quixo.bench import engine as quixo
     from gpquarto.resolve import make_player
 
     _, settings = game_settings(args)

@@ -16,8 +16,8 @@ the binding of a genome's game, never the game itself, for what differs between 
   game's **action**, and the compiled **rule set** and **player** of its genomes.
 
 Specs that mention no game's features or node types are *neutral* and belong to every game's library.
-Bindings are registered by name (:func:`register_gp_game`); the built-in ones, Quarto's
-(:mod:`gpquarto.gp.quarto_binding`) and Quixo's (:mod:`gpquarto.games.quixo.gp.binding`), load on first use.
+A game offers its binding as the capability :class:`~gpquarto.games.capabilities.GPBinding` of its plug-in,
+imported on first use; :func:`register_gp_game` adds one at run time (tests, notebooks).
 """
 
 from __future__ import annotations
@@ -28,18 +28,17 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from gpquarto.games.capabilities import GPBinding
 from gpquarto.games.interface import GameState, GameView
-from gpquarto.games.registry import DEFAULT_GAME, get_game
+from gpquarto.games.plugin import MissingCapability
+from gpquarto.games.registry import DEFAULT_GAME, get_game, get_plugin, plugins
 
 #: The root type of every *if* tree.
 CONDITION_TYPE = bool
 
-#: The modules that define the built-in bindings (imported on first use: they import the games' features).
-_BUILTIN = {"quarto": "gpquarto.gp.quarto_binding", "quixo": "gpquarto.games.quixo.gp.binding"}
-
 
 @dataclass(frozen=True)
-class GPGame:
+class GPGame(GPBinding):
     """What the GP core needs to know about one game (see the module docstring); plain functions and classes."""
 
     #: The game's name in :mod:`gpquarto.games.registry`.
@@ -117,7 +116,8 @@ _GAMES: dict[str, GPGame] = {}
 
 
 def register_gp_game(binding: GPGame) -> None:
-    """Make ``binding`` the GP binding of its game (the game must be registered in :mod:`gpquarto.games.registry`)."""
+    """Make ``binding`` the GP binding of its game at run time (the game must be installed; a game whose plug-in
+    offers a binding keeps that one)."""
     get_game(binding.name)
     known = _GAMES.get(binding.name)
     if known is not None and known is not binding:
@@ -125,27 +125,24 @@ def register_gp_game(binding: GPGame) -> None:
     _GAMES[binding.name] = binding
 
 
-def _load_builtin() -> None:
-    for module in _BUILTIN.values():
-        importlib.import_module(module)
-
-
 def gp_game(name: str = DEFAULT_GAME) -> GPGame:
     """The GP binding of the game called ``name``; a one-line ``ValueError`` for a game without one."""
     binding = _GAMES.get(name)
     if binding is None:
-        if name in _BUILTIN:
-            importlib.import_module(_BUILTIN[name])
-            binding = _GAMES[name]
-        else:
-            get_game(name)  # an unknown game is named as such
-            raise ValueError(f"the game {name!r} has no GP binding: rule players cannot be evolved for it")
-    return binding
+        plugin = get_plugin(name)  # an unknown game is named as such
+        try:
+            binding = plugin.capability(GPBinding)  # type: ignore[assignment]
+        except MissingCapability:
+            raise ValueError(f"the game {name!r} has no GP binding: rule players cannot be evolved for it") from None
+        _GAMES[name] = binding  # type: ignore[assignment]
+    return binding  # type: ignore[return-value]
 
 
 def gp_games() -> tuple[GPGame, ...]:
-    """Every GP binding, the default game's first."""
-    _load_builtin()
+    """Every installed game's GP binding, the default game's first."""
+    for plugin in plugins():
+        if plugin.offers(GPBinding):
+            gp_game(plugin.name)
     return tuple(sorted(_GAMES.values(), key=lambda binding: (binding.name != DEFAULT_GAME, binding.name)))
 
 

@@ -12,7 +12,7 @@ import random
 from gpquarto.games.interface import DecisionKind
 from gpquarto.games.quarto.board import PLACE_OFFSET, Board, BoardView
 from gpquarto.games.quarto.lines import Rules
-from gpquarto.gp.binding import GPGame, pick, register_gp_game
+from gpquarto.gp.binding import GPGame, pick
 from gpquarto.gp.features import Features
 from gpquarto.gp.types import NO_ACTION, Characteristic, Piece, Square
 
@@ -98,4 +98,3 @@ QUARTO_GP = GPGame(
     player_class="gpquarto.gp.player:EvolvedPlayer",
     action_bound=16,
 )
-register_gp_game(QUARTO_GP)

@@ -20,7 +20,8 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from gpquarto.games.registry import DEFAULT_GAME, get_game
+from gpquarto.games.capabilities import ZooPlayers
+from gpquarto.games.registry import DEFAULT_GAME, get_game, plugins
 from gpquarto.players.base import Player
 
 #: Modules whose import registers players; each registers itself with :func:`register_player`.
@@ -33,9 +34,6 @@ BUILTIN_PLAYER_MODULES = [
     "gpquarto.players.minimax",
     "gpquarto.players.frontier",
     "gpquarto.players.human",
-    "gpquarto.games.quixo.players.search_players",
-    "gpquarto.games.quixo.players.mcts",
-    "gpquarto.games.quixo.players.human",
 ]
 
 
@@ -156,12 +154,16 @@ def _plain_type(kind: object) -> type:
 
 
 def load_builtin_players() -> None:
-    """Import the modules that register the built-in players (once)."""
+    """Import the modules that register the built-in players, then every installed game's own players (its
+    :class:`~gpquarto.games.capabilities.ZooPlayers`), once."""
     global _loaded
     if _loaded:
         return
     for module in BUILTIN_PLAYER_MODULES:
         importlib.import_module(module)
+    for plugin in plugins():
+        if plugin.offers(ZooPlayers):
+            plugin.capability(ZooPlayers).load()
     _loaded = True
 
 

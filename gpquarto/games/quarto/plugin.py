@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from gpquarto.games.capabilities import GPBinding
 from gpquarto.games.plugin import GamePlugin
 from gpquarto.games.quarto.game import QUARTO
 from gpquarto.games.quarto.lines import Rules
@@ -22,4 +23,5 @@ PLUGIN = GamePlugin(
             label="{} rules",
         ),
     ),
+    capabilities={GPBinding: "gpquarto.gp.quarto_binding:QUARTO_GP"},
 )

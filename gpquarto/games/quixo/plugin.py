@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from gpquarto.games.capabilities import GPBinding, ZooPlayers
 from gpquarto.games.plugin import GamePlugin
 from gpquarto.games.quixo.board import DEFAULT_PLY_LIMIT, DEFAULT_REPETITIONS, DEFAULT_SIZE, QuixoRules
 from gpquarto.games.quixo.game import QUIXO
@@ -25,4 +26,8 @@ PLUGIN = GamePlugin(
         Setting("ply_limit", int, DEFAULT_PLY_LIMIT, minimum=1, help="a game this long is a draw"),
         Setting("repetitions", int, DEFAULT_REPETITIONS, minimum=2, help="the n-th repetition of a position draws"),
     ),
+    capabilities={
+        ZooPlayers: "gpquarto.games.quixo.players:PLAYERS",
+        GPBinding: "gpquarto.games.quixo.gp.binding:QUIXO_GP",
+    },
 )

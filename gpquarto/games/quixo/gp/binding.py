@@ -15,7 +15,7 @@ from gpquarto.games.interface import DecisionKind
 from gpquarto.games.quixo.board import QuixoBoard, QuixoRules, QuixoView
 from gpquarto.games.quixo.gp.features import QuixoFeatures
 from gpquarto.games.quixo.tables import tables
-from gpquarto.gp.binding import GPGame, pick, register_gp_game
+from gpquarto.gp.binding import GPGame, pick
 from gpquarto.gp.types import NO_ACTION, Move
 
 MOVE = DecisionKind.MOVE.value
@@ -117,4 +117,3 @@ QUIXO_GP = GPGame(
     player_class="gpquarto.gp.player:RulePlayer",
     settings={"size": 5, "rules": QuixoRules.OFFICIAL.value},
 )
-register_gp_game(QUIXO_GP)
