@@ -136,7 +136,6 @@ GAME_IMPORT_DEBT: set[tuple[str, str]] = {
     ("gpquarto.grading.usage", "gpquarto.games.quarto"),
     ("gpquarto.jobs.matches", "gpquarto.games.quarto"),
     ("gpquarto.learned.evaluator", "gpquarto.games.quarto"),
-    ("gpquarto.learned.models", "gpquarto.games.quixo"),
     ("gpquarto.learned.quarto_tuples", "gpquarto.games.quarto"),
     ("gpquarto.players.base", "gpquarto.games.quarto"),
     ("gpquarto.players.frontier", "gpquarto.games.quarto"),

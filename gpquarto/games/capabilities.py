@@ -8,7 +8,9 @@ objects that implement them live in the game's package and are named in its plug
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from gpquarto.games.plugin import Capability
 
@@ -32,3 +34,17 @@ class GPBinding(Capability):
     """What the GP core needs to know about the game: ``gpquarto.gp.binding.GPGame`` derives from this."""
 
     description = "GP binding (rule players cannot be evolved for it)"
+
+
+@dataclass(frozen=True)
+class LearningEncoders(Capability):
+    """The n-tuple features ``learn`` can use for the game: factories by name (each takes the game's settings and
+    gives an encoder, ``gpquarto.learned.models.Encoder``), and the one used unless told."""
+
+    description = "n-tuple features for learning"
+    factories: Mapping[str, Callable[..., Any]]
+    default: str
+
+    def __post_init__(self) -> None:
+        if self.default not in self.factories:
+            raise ValueError(f"the default n-tuple features {self.default!r} are not among {', '.join(self.factories)}")

@@ -5,7 +5,7 @@ view, on the scale +1 (won) .. -1 (lost). Won and drawn afterstates get their tr
 model's estimate.
 
 - :class:`NTupleModel`: an n-tuple network, ``tanh`` of a sum of weights looked up from small tuples of the
-  afterstate (the features are per game: :data:`ENCODERS`).
+  afterstate (the features are the game's: its plug-in's :class:`~gpquarto.games.capabilities.LearningEncoders`).
 - :class:`TableModel`: a table keyed by the afterstate's canonical key, so one entry serves every symmetric
   image (the tabular Q-learning and Monte-Carlo methods); positions never seen are worth 0.
 """
@@ -17,10 +17,10 @@ from typing import Protocol
 
 import numpy as np
 
+from gpquarto.games.capabilities import LearningEncoders
 from gpquarto.games.interface import GameState
-from gpquarto.games.quixo.learning.tuples import QuixoTuples
-from gpquarto.learned.quarto_tuples import LIMIT, QuartoLineTuples
-from gpquarto.learned.turns import Turn, iter_turns, terminal_value
+from gpquarto.games.registry import get_plugin
+from gpquarto.learned.turns import LIMIT, Turn, iter_turns, terminal_value
 
 
 class Encoder(Protocol):
@@ -43,27 +43,18 @@ class Encoder(Protocol):
         ...
 
 
-#: The n-tuple features by name: a factory taking the game's settings.
-ENCODERS: dict[str, Callable[..., Encoder]] = {QuartoLineTuples.name: QuartoLineTuples, QuixoTuples.name: QuixoTuples}
-#: The default features of each game.
-DEFAULT_ENCODERS: dict[str, str] = {"quarto": QuartoLineTuples.name, "quixo": QuixoTuples.name}
-
-
 def make_encoder(name: str, game: str, settings: dict[str, object]) -> Encoder:
     """The features called ``name`` for ``game`` under ``settings``; ``ValueError`` in one line otherwise."""
-    if name not in ENCODERS:
-        raise ValueError(f"unknown n-tuple features {name!r} (known: {', '.join(sorted(ENCODERS))})")
-    encoder = ENCODERS[name](**settings)
-    if encoder.game != game:
-        raise ValueError(f"the n-tuple features {name!r} are for {encoder.game}, not {game}")
-    return encoder
+    encoders = get_plugin(game).capability(LearningEncoders)
+    if name not in encoders.factories:
+        known = ", ".join(sorted(encoders.factories))
+        raise ValueError(f"unknown n-tuple features {name!r} for {game} (known: {known})")
+    return encoders.factories[name](**settings)
 
 
 def default_encoder(game: str, settings: dict[str, object]) -> Encoder:
-    """The default n-tuple features of ``game``; ``ValueError`` when the game has none yet."""
-    if game not in DEFAULT_ENCODERS:
-        raise ValueError(f"no n-tuple features for {game} yet (games with features: {', '.join(DEFAULT_ENCODERS)})")
-    return make_encoder(DEFAULT_ENCODERS[game], game, settings)
+    """The default n-tuple features of ``game``; a one-line ``ValueError`` when the game has none."""
+    return make_encoder(get_plugin(game).capability(LearningEncoders).default, game, settings)
 
 
 def squash(total: float) -> float:

@@ -24,12 +24,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from gpquarto.games.capabilities import LearningEncoders
 from gpquarto.games.interface import GameState
 from gpquarto.games.quarto.board import PLACE_OFFSET, Board
 from gpquarto.games.quarto.lines import Rules
 from gpquarto.games.quarto.pieces import CHARACTERISTICS, NO_PIECE
 from gpquarto.games.quarto.symmetry import square_maps
-from gpquarto.learned.turns import Turn
+from gpquarto.learned.turns import LIMIT, Turn
 
 #: How many characteristics (tall, coloured, solid, square and their opposites).
 CHARACTERISTIC_COUNT = 8
@@ -48,9 +49,6 @@ PAIR_COUNT = 15
 LEFT_COUNT = 9
 #: Weights per line orbit: pairs x (handed piece has c or not) x pieces left with c.
 PER_ORBIT = PAIR_COUNT * 2 * LEFT_COUNT
-#: Values beyond this (in absolute value) are kept just inside, so that a won game (exactly 1) always ranks
-#: above any position that is not won yet.
-LIMIT = 1.0 - 1e-9
 
 
 def line_orbits(rules: Rules) -> tuple[int, ...]:
@@ -158,3 +156,7 @@ def _board(state: GameState) -> Board:
     if not isinstance(state, Board):
         raise ValueError(f"the Quarto features need a Quarto position, got a {state.game_name} one")
     return state
+
+
+#: Quarto's n-tuple features, for ``learn`` (its plug-in's capability).
+ENCODERS = LearningEncoders({QuartoLineTuples.name: QuartoLineTuples}, default=QuartoLineTuples.name)

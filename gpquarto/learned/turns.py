@@ -12,6 +12,10 @@ from collections.abc import Iterator
 
 from gpquarto.games.interface import GameState
 
+#: Values beyond this (in absolute value) are kept just inside, so that a won game (exactly 1) always ranks
+#: above any position that is not won yet.
+LIMIT = 1.0 - 1e-9
+
 Turn = tuple[int, ...]
 
 

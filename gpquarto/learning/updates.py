@@ -16,8 +16,8 @@ from __future__ import annotations
 import numpy as np
 
 from gpquarto.learned.models import NTupleModel, TableModel, default_encoder
-from gpquarto.learned.quarto_tuples import LIMIT
 from gpquarto.learned.storage import model_arrays, table_from_arrays
+from gpquarto.learned.turns import LIMIT
 from gpquarto.learning.config import LearnConfig
 from gpquarto.learning.episodes import Trajectory
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gpquarto.games.capabilities import GPBinding
+from gpquarto.games.capabilities import GPBinding, LearningEncoders
 from gpquarto.games.plugin import GamePlugin
 from gpquarto.games.quarto.game import QUARTO
 from gpquarto.games.quarto.lines import Rules
@@ -23,5 +23,8 @@ PLUGIN = GamePlugin(
             label="{} rules",
         ),
     ),
-    capabilities={GPBinding: "gpquarto.gp.quarto_binding:QUARTO_GP"},
+    capabilities={
+        GPBinding: "gpquarto.gp.quarto_binding:QUARTO_GP",
+        LearningEncoders: "gpquarto.learned.quarto_tuples:ENCODERS",
+    },
 )

@@ -27,8 +27,7 @@ from gpquarto.games.quixo.board import QuixoQueries, QuixoRules
 from gpquarto.games.quixo.game import QUIXO
 from gpquarto.games.quixo.symmetry import cell_maps
 from gpquarto.games.quixo.tables import tables
-from gpquarto.learned.quarto_tuples import LIMIT
-from gpquarto.learned.turns import Turn
+from gpquarto.learned.turns import LIMIT, Turn
 
 #: Cell codes, from the point of view of the afterstate's mover.
 BLANK, MINE, THEIRS = 0, 1, 2
