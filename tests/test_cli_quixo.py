@@ -328,7 +328,7 @@ def test_solve_quixo_says_where_it_starts_and_refuses_bad_requests(cli, tmp_path
         (("XXX/.O./... O",), "the game in this position is over (win)"),
         (("XX./.O./... Z",), "malformed position: the side to move is X or O"),
         (("--size", "4", "XX./.O./... O"), "has size 3, not 4"),
-        ((), "give --size (3 or 4) or a POSITION"),
+        ((), "give the POSITION to solve (Quixo position text), or settings for its start"),
     ):
         one_line_error(cli("solve", "--game", "quixo", *arguments), message)
     one_line_error(cli("solve"), "give the POSITION")

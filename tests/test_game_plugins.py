@@ -162,3 +162,15 @@ def test_the_command_line_options_come_from_the_installed_games_schemas(tictacto
     assert capsys.readouterr().err == "gpquarto: error: tictactoe has no setting 'size' (settings: misere)\n"
     assert main(["match", "random", "random", "--advanced", "--games", "2", "--workers", "1"]) == 0
     assert "quarto, advanced rules" in capsys.readouterr().out
+
+
+def test_solve_uses_the_generic_solver_for_a_game_without_one_and_names_a_missing_capability(
+    tictactoe_installed, capsys
+):
+    assert main(["solve", "XX./OO./... X", "--game", "tictactoe"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[:3] == ["XX./OO./... X", "value: win in 1 plies for player 0", "best actions (1): c1"]
+    assert main(["solve", "--game", "tictactoe", "--misere", "no", "--max-empty", "20"]) == 0
+    assert "value: draw for player 0" in capsys.readouterr().out
+    assert main(["solve", "XX./OO./... X", "--game", "tictactoe", "--png", "x.png"]) == 2
+    assert capsys.readouterr().err == "gpquarto: error: game 'tictactoe' has no PNG pictures\n"

@@ -123,8 +123,6 @@ GAME_IMPORT_DEBT: set[tuple[str, str]] = {
     ("gpquarto.cli.bench", "gpquarto.games.quarto"),
     ("gpquarto.cli.bench", "gpquarto.games.quixo"),
     ("gpquarto.cli.pictures", "gpquarto.games.quarto"),
-    ("gpquarto.cli.solve", "gpquarto.games.quarto"),
-    ("gpquarto.cli.solve", "gpquarto.games.quixo"),
     ("gpquarto.gp.evaluator", "gpquarto.games.quarto"),
     ("gpquarto.gp.features", "gpquarto.games.quarto"),
     ("gpquarto.gp.genome", "gpquarto.games.quarto"),

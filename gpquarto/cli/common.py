@@ -145,6 +145,12 @@ def game_title(game: str, settings: dict[str, object]) -> str:
     return ", ".join([plugin.title, *describe_settings(game, settings).split(", ")[1:]])
 
 
+def drawn(state: GameState) -> str:
+    """The state drawn for the terminal: its own drawing (``str``) where its class has one, else its position
+    text."""
+    return str(state) if type(state).__str__ is not object.__str__ else state.text()
+
+
 def game_position(args: argparse.Namespace, text: str | None) -> GameState:
     """The start position of the game that :func:`add_game_arguments` options ask for, or the position ``text``
     of that game (settings given on the command line must agree with it); a bad setting or position text is a

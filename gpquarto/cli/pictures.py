@@ -16,6 +16,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Circle, FancyBboxPatch, Rectangle
 
 from gpquarto.arena.record import GameRecord
+from gpquarto.games.capabilities import Pictures
 from gpquarto.games.quarto.board import PLACE_OFFSET, Board, BoardQueries, action_name
 from gpquarto.games.quarto.pieces import COLOURED, NO_PIECE, SOLID, SQUARE, TALL, piece_code
 
@@ -113,3 +114,17 @@ def save_png(figure: Figure, path: str | os.PathLike[str]) -> None:
     """Write ``figure`` as PNG; ``OSError`` (one line in the CLI) when the file cannot be written."""
     FigureCanvasAgg(figure)
     figure.savefig(path, format="png", dpi=110)
+
+
+class QuartoPictures(Pictures):
+    """Quarto's pictures as its plug-in offers them (the capability :class:`~gpquarto.games.capabilities.Pictures`)."""
+
+    def position_figure(self, state: BoardQueries, title: str = "", highlight: tuple[int, ...] = ()) -> Figure:
+        squares = [action - PLACE_OFFSET for action in highlight if action >= PLACE_OFFSET]
+        return position_figure(state, title=title, highlight=squares)
+
+    def game_figure(self, record: GameRecord, result: str) -> Figure:
+        return game_figure(record, result)
+
+
+PICTURES = QuartoPictures()

@@ -48,3 +48,64 @@ class LearningEncoders(Capability):
     def __post_init__(self) -> None:
         if self.default not in self.factories:
             raise ValueError(f"the default n-tuple features {self.default!r} are not among {', '.join(self.factories)}")
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The exact value of a position for its side to move (1 win, 0 draw, -1 loss), the best actions (every
+    action that keeps the value; where the solver knows distances, the quickest win or the slowest loss among
+    them), the plies to the end under best play where known, and a line saying what the solve cost
+    (``"nodes: 33"``)."""
+
+    value: int
+    best_actions: tuple[int, ...]
+    distance: int | None = None
+    cost: str = ""
+
+
+#: A solver's progress lines (for a solve that takes a while), shown to the user as they come.
+Progress = Callable[[str], None]
+
+VALUE_WORDS = {1: "win", 0: "draw", -1: "loss"}
+
+
+class ExactSolver(Capability):
+    """Perfect play in the positions a game's solver can solve.
+
+    ``size_word`` names what :meth:`size` counts (``"empty squares"``), the measure of the work a position
+    takes: commands bound it (``solve --max-empty``, the grade bank's range). ``why_not(state)`` says in one
+    line why a position cannot be solved at all (a board too large), else None. ``solve`` may take a while
+    (``progress`` gets lines to show) and raises a one-line ``ValueError`` when it gives up."""
+
+    description = "exact solver"
+    size_word = "empty cells"
+
+    def size(self, state: Any) -> int:
+        """How large ``state`` is for the solver (empty squares, blank cubes)."""
+        raise NotImplementedError
+
+    def why_not(self, state: Any) -> str | None:
+        """Why ``state`` cannot be solved (one line), or None."""
+        return None
+
+    def solve(self, state: Any, progress: Progress | None = None) -> Solution:
+        """The exact value of ``state`` (not a finished game) and its best actions."""
+        raise NotImplementedError
+
+    def describe_mover(self, state: Any) -> str:
+        """Who the value is for, in words: ``"player 1 (to choose a piece)"``."""
+        return f"player {state.player}"
+
+
+class Pictures(Capability):
+    """PNG drawings of the game's positions and games (matplotlib figures)."""
+
+    description = "PNG pictures"
+
+    def position_figure(self, state: Any, title: str = "", highlight: tuple[int, ...] = ()) -> Any:
+        """A figure of ``state``, the actions in ``highlight`` marked (Quarto: the squares of placements)."""
+        raise NotImplementedError
+
+    def game_figure(self, record: Any, result: str) -> Any:
+        """A figure of a whole game (a ``GameRecord``) and how it ended."""
+        raise NotImplementedError

@@ -21,13 +21,14 @@ from __future__ import annotations
 import sys
 from typing import TextIO
 
+from gpquarto.games.capabilities import VALUE_WORDS
 from gpquarto.games.interface import GameView
 from gpquarto.games.quarto.board import PLACE_OFFSET, BoardView
 from gpquarto.games.quarto.lines import parse_square, square_name
 from gpquarto.games.quarto.pieces import describe_piece, parse_piece
 from gpquarto.players.base import BasePlayer, PlayerQuit, QuartoPlayer
 from gpquarto.players.registry import register_player
-from gpquarto.search.solver import VALUE_WORDS, hint
+from gpquarto.search.solver import hint
 
 QUIT_WORDS = ("quit", "q", "exit")
 UNDO_WORDS = ("undo", "u")

@@ -93,6 +93,11 @@ class AlphaBeta:
         """Forget the transposition table."""
         self._table.clear()
 
+    @property
+    def nodes(self) -> int:
+        """Positions the last search or solve visited."""
+        return self._nodes
+
     def search(self, state: GameState, depth: int, deadline: float | None = None) -> SearchResult:
         """Search ``state`` (left as it was) depth by depth to ``depth`` plies, until ``deadline`` (a
         ``time.perf_counter()`` instant; None: no limit). The result is the deepest depth searched completely;

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gpquarto.games.capabilities import ExactSolver, Progress, Solution
 from gpquarto.games.quarto.board import PLACE_OFFSET, Board, BoardView
 from gpquarto.games.quarto.lines import ALL_SQUARES_MASK, SQUARE_COUNT
 from gpquarto.games.quarto.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
@@ -410,8 +411,6 @@ def solve(board: Board | BoardView, *, table: SolverTable | None = None, node_li
     return SolveResult(LOSS, actions, search.nodes)
 
 
-#: Words for the solver's values, for the player to act.
-VALUE_WORDS = {WIN: "win", DRAW: "draw", LOSS: "loss"}
 #: Hints solve positions with at most this many empty squares, and give up after ``HINT_NODE_LIMIT`` nodes
 #: (the lean search counts about 30 % more, cheaper, positions than the search before it, whose limit was 400,000:
 #: this one is reached sooner in time).
@@ -429,3 +428,23 @@ def hint(board: Board | BoardView) -> SolveResult | str:
         return solve(board, node_limit=HINT_NODE_LIMIT)
     except NodeLimitReached:
         return f"too early to solve: more than {HINT_NODE_LIMIT:,} positions to search"
+
+
+class QuartoSolver(ExactSolver):
+    """Quarto's exact solver as its plug-in offers it (:class:`~gpquarto.games.capabilities.ExactSolver`)."""
+
+    size_word = "empty squares"
+
+    def size(self, state: Board | BoardView) -> int:
+        return SQUARE_COUNT - state.placed_count
+
+    def solve(self, state: Board | BoardView, progress: Progress | None = None) -> Solution:
+        result = solve(state)
+        return Solution(result.value, result.best_actions, cost=f"nodes: {result.nodes}")
+
+    def describe_mover(self, state: Board | BoardView) -> str:
+        task = "place the piece in hand" if state.placement_due else "choose a piece"
+        return f"player {state.player} (to {task})"
+
+
+QUARTO_SOLVER = QuartoSolver()

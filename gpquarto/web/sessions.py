@@ -28,12 +28,12 @@ from gpquarto.arena.views import (
     game_view,
     outcome_text,
 )
+from gpquarto.games.capabilities import VALUE_WORDS
 from gpquarto.games.interface import DecisionKind, GameState, IllegalActionError, Termination
 from gpquarto.games.quarto.board import PLACE_OFFSET, Board, action_name
 from gpquarto.games.quarto.lines import SQUARE_COUNT
 from gpquarto.games.registry import DEFAULT_GAME, game_names, get_game
 from gpquarto.players.base import Player, PlayerQuit, raised_reason, too_slow_reason
-from gpquarto.search.solver import VALUE_WORDS
 from gpquarto.search.solver import hint as solver_hint
 from gpquarto.web.decisions import worker_for
 

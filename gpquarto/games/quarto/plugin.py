@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gpquarto.games.capabilities import GPBinding, LearningEncoders
+from gpquarto.games.capabilities import ExactSolver, GPBinding, LearningEncoders, Pictures
 from gpquarto.games.plugin import GamePlugin
 from gpquarto.games.quarto.game import QUARTO
 from gpquarto.games.quarto.lines import Rules
@@ -26,5 +26,7 @@ PLUGIN = GamePlugin(
     capabilities={
         GPBinding: "gpquarto.gp.quarto_binding:QUARTO_GP",
         LearningEncoders: "gpquarto.learned.quarto_tuples:ENCODERS",
+        ExactSolver: "gpquarto.search.solver:QUARTO_SOLVER",
+        Pictures: "gpquarto.cli.pictures:PICTURES",
     },
 )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gpquarto.games.capabilities import GPBinding, LearningEncoders, ZooPlayers
+from gpquarto.games.capabilities import ExactSolver, GPBinding, LearningEncoders, ZooPlayers
 from gpquarto.games.plugin import GamePlugin
 from gpquarto.games.quixo.board import DEFAULT_PLY_LIMIT, DEFAULT_REPETITIONS, DEFAULT_SIZE, QuixoRules
 from gpquarto.games.quixo.game import QUIXO
@@ -30,5 +30,6 @@ PLUGIN = GamePlugin(
         ZooPlayers: "gpquarto.games.quixo.players:PLAYERS",
         GPBinding: "gpquarto.games.quixo.gp.binding:QUIXO_GP",
         LearningEncoders: "gpquarto.games.quixo.learning:ENCODERS",
+        ExactSolver: "gpquarto.games.quixo.search.solver:QUIXO_SOLVER",
     },
 )

@@ -18,12 +18,12 @@ Example::
 
 from __future__ import annotations
 
+from gpquarto.games.capabilities import VALUE_WORDS
 from gpquarto.games.interface import GameView, IllegalActionError
 from gpquarto.games.quixo.board import QuixoView
 from gpquarto.games.quixo.notation import SYMBOLS, parse_action_text, parse_cell
 from gpquarto.players.human import TerminalPlayer
 from gpquarto.players.registry import register_player
-from gpquarto.search.solver import VALUE_WORDS  # the Quixo solver's values are the same ints
 
 #: The search that gives hints where the solver cannot.
 HINT_DEPTH = 3
