@@ -114,8 +114,6 @@ GAME_IMPORT_DEBT: set[tuple[str, str]] = {
     ("gpquarto.arena.match", "gpquarto.games.quarto"),
     ("gpquarto.arena.record", "gpquarto.games.quarto"),
     ("gpquarto.arena.tournament", "gpquarto.games.quarto"),
-    ("gpquarto.arena.views", "gpquarto.games.quarto"),
-    ("gpquarto.arena.views", "gpquarto.games.quixo"),
     ("gpquarto.bench.engine", "gpquarto.games.quarto"),
     ("gpquarto.bench.evaluators", "gpquarto.games.quarto"),
     ("gpquarto.bench.players", "gpquarto.games.quarto"),

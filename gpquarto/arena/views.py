@@ -2,7 +2,7 @@
 
 Framework-free and shared by the terminal (``watch``, ``show``) and the web app, for every game of the game
 interface: :func:`board_state` gives what every game has (position text, whose turn, the outcome) and what a
-board drawing needs (Quarto: pieces, the piece in hand; Quixo: cubes and the legal actions), and
+board drawing needs (the game's :class:`~gpquarto.games.capabilities.BoardDrawing`), and
 :func:`outcome_text` says how a game ended in one line. A player explains its last decision through an
 optional ``explain(kind)`` method (an evolved player names the rule that fired; see
 :meth:`gpquarto.gp.player.EvolvedPlayer.explain`); players without one explain nothing.
@@ -12,18 +12,13 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from gpquarto.arena.game import play_game
 from gpquarto.arena.record import GameRecord
+from gpquarto.games.capabilities import BoardDrawing
 from gpquarto.games.interface import GameState, GameView, Outcome, Termination
-from gpquarto.games.quarto.board import Board
-from gpquarto.games.quarto.pieces import NO_PIECE
-from gpquarto.games.quixo.board import QuixoBoard
-from gpquarto.games.quixo.notation import SYMBOLS
-from gpquarto.games.quixo.tables import tables
-from gpquarto.games.registry import DEFAULT_GAME
+from gpquarto.games.registry import DEFAULT_GAME, get_plugin
 from gpquarto.players.base import BasePlayer, ForfeitReason, Player
 
 
@@ -39,58 +34,25 @@ def explanation(player: object, kind: str) -> dict | None:
     return explain(kind) if explain is not None else None
 
 
-def _quarto_state(board: Board) -> dict:
-    """Quarto's drawing: cells (a piece, or None), piece in hand, pieces left, which decision, winning lines."""
-    return {
-        "cells": [None if piece == NO_PIECE else piece for piece in board.raw_cells],
-        "in_hand": None if board.in_hand == NO_PIECE else board.in_hand,
-        "available": list(board.available_pieces()),
-        "choice_due": board.choice_due,
-        "placement_due": board.placement_due,
-        "winning_lines": [list(line) for line in board.winning_lines()],
-    }
-
-
-def _quixo_state(board: QuixoBoard) -> dict:
-    """Quixo's drawing: the size, cells (``"X"``, ``"O"`` or None), the legal actions and their names, the
-    complete lines (as lists of cells), the plies played and the ply limit, and how often the position occurred."""
-    n = board.size
-    table = tables(n)
-    masks = (board.x_mask, board.o_mask)
-    return {
-        "size": n,
-        "cells": [None if cell < 0 else SYMBOLS[cell] for cell in board.cells],
-        "legal_actions": list(board.legal_actions()),
-        "winning_lines": [
-            [cell for cell in range(n * n) if line >> cell & 1]
-            for line in table.lines
-            if any(mask & line == line for mask in masks)
-        ],
-        "plies": len(board.history),
-        "ply_limit": board.ply_limit,
-        "repetition": board.repetition_count(),
-    }
-
-
-#: What each game adds to :func:`board_state`, by game name.
-_GAME_STATES: dict[str, Callable[..., dict]] = {"quarto": _quarto_state, "quixo": _quixo_state}
-
-
 def board_state(state: GameState) -> dict:
     """The position as plain data: its game, text and settings, whose turn, winner and end, and what a board
-    drawing of its game needs (see the module docstring)."""
+    drawing of its game needs (its plug-in's :class:`~gpquarto.games.capabilities.BoardDrawing`, where it has
+    one; the position text is the drawing of a game without)."""
     outcome = state.outcome()
+    settings = state.settings()
+    plugin = get_plugin(state.game_name)
     return {
         "game": state.game_name,
         "position": state.text(),
-        "rules": str(state.settings()["rules"]),
+        "settings": settings,
+        "rules": settings.get("rules"),
         "to_act": state.player,
         "decision": None if outcome is not None else state.decision_kind().value,
         "over": outcome is not None,
         "winner": None if outcome is None else outcome.winner,
         "draw": outcome is not None and outcome.is_draw,
         "end": None if outcome is None else outcome.termination.value,
-        **_GAME_STATES[state.game_name](state),
+        **(plugin.capability(BoardDrawing).board_data(state) if plugin.offers(BoardDrawing) else {}),
     }
 
 

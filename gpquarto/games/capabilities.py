@@ -109,3 +109,15 @@ class Pictures(Capability):
     def game_figure(self, record: Any, result: str) -> Any:
         """A figure of a whole game (a ``GameRecord``) and how it ended."""
         raise NotImplementedError
+
+
+class BoardDrawing(Capability):
+    """What a drawing of the game's board needs, as plain data (JSON-able): the web page and the terminal views
+    add it to every position they show (Quarto: the pieces on the squares, the piece in hand; Quixo: the cubes,
+    the legal actions and the complete lines)."""
+
+    description = "board drawing"
+
+    def board_data(self, state: Any) -> dict:
+        """The drawing's data of ``state``."""
+        raise NotImplementedError

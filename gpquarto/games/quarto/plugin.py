@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gpquarto.games.capabilities import ExactSolver, GPBinding, LearningEncoders, Pictures
+from gpquarto.games.capabilities import BoardDrawing, ExactSolver, GPBinding, LearningEncoders, Pictures
 from gpquarto.games.plugin import GamePlugin
 from gpquarto.games.quarto.game import QUARTO
 from gpquarto.games.quarto.lines import Rules
@@ -24,6 +24,7 @@ PLUGIN = GamePlugin(
         ),
     ),
     capabilities={
+        BoardDrawing: "gpquarto.games.quarto.drawing:DRAWING",
         GPBinding: "gpquarto.gp.quarto_binding:QUARTO_GP",
         LearningEncoders: "gpquarto.learned.quarto_tuples:ENCODERS",
         ExactSolver: "gpquarto.search.solver:QUARTO_SOLVER",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gpquarto.games.capabilities import ExactSolver, GPBinding, LearningEncoders, ZooPlayers
+from gpquarto.games.capabilities import BoardDrawing, ExactSolver, GPBinding, LearningEncoders, ZooPlayers
 from gpquarto.games.plugin import GamePlugin
 from gpquarto.games.quixo.board import DEFAULT_PLY_LIMIT, DEFAULT_REPETITIONS, DEFAULT_SIZE, QuixoRules
 from gpquarto.games.quixo.game import QUIXO
@@ -27,6 +27,7 @@ PLUGIN = GamePlugin(
         Setting("repetitions", int, DEFAULT_REPETITIONS, minimum=2, help="the n-th repetition of a position draws"),
     ),
     capabilities={
+        BoardDrawing: "gpquarto.games.quixo.drawing:DRAWING",
         ZooPlayers: "gpquarto.games.quixo.players:PLAYERS",
         GPBinding: "gpquarto.games.quixo.gp.binding:QUIXO_GP",
         LearningEncoders: "gpquarto.games.quixo.learning:ENCODERS",
