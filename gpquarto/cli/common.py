@@ -162,14 +162,14 @@ def game_position(args: argparse.Namespace, text: str | None) -> GameState:
 
 
 def add_time_limit_argument(parser: argparse.ArgumentParser) -> None:
-    """``--time-limit SECONDS``: a decision slower than that forfeits the game, as in matches."""
+    """``--time-limit SECONDS``: every decision's search budget; a decision slower than that forfeits the game."""
     parser.add_argument(
         "--time-limit",
         type=positive_seconds,
         default=None,
         metavar="SECONDS",
-        help="seconds per decision, measured when the decision returns: a slower one forfeits the game "
-        "(a player is not interrupted while it thinks, so a very slow one still takes its time)",
+        help="seconds per decision: the zoo's searching players stop within it and play the best move found so far; "
+        "a slower decision forfeits the game (measured when it returns: a saved player is not interrupted)",
     )
 
 
