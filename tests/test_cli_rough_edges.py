@@ -117,3 +117,27 @@ def test_a_port_out_of_range_and_a_missing_compare_module_are_one_line(capsys):
         assert "--compare nosuchmodule: cannot import it" in one_line_error(capsys)
     assert main(["bench", "solver", "--empties", "8", "--positions", "1", "--compare", "json"]) == 2
     assert "has no solve(board)" in one_line_error(capsys)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["watch", "random", "random", "--delay", "inf"], "argument --delay: expected a finite number, got inf"),
+        (["watch", "random", "random", "--delay", "nan"], "argument --delay: expected a finite number, got nan"),
+        (["watch", "random", "random", "--delay", "1e300"], "argument --delay: expected at most 86,400 seconds"),
+        (["watch", "random", "random", "--delay", "-1"], "argument --delay: expected a number >= 0, got -1"),
+        (["match", "random", "random", "--time-limit", "inf"], "argument --time-limit: expected a finite number"),
+        (["match", "random", "random", "--time-limit", "1e9"], "argument --time-limit: expected at most 86,400"),
+        (["bench", "players", "--seconds", "inf"], "argument --seconds: expected a finite number, got inf"),
+        (["serve", "--time-limit", "nan"], "argument --time-limit: expected a finite number, got nan"),
+        (["train", "--fallback-weight", "inf"], "argument --fallback-weight: expected a finite number, got inf"),
+        (["train", "--accuracy-weight", "-0.5"], "argument --accuracy-weight: expected a number >= 0, got -0.5"),
+        (["train", "--cost-weight", "nan"], "argument --cost-weight: expected a finite number, got nan"),
+    ],
+)
+def test_bad_numbers_are_one_line_errors_before_any_work(arguments, message, capsys):
+    with pytest.raises(SystemExit) as exit:
+        main(arguments)
+    assert exit.value.code == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and message in error, error

@@ -16,6 +16,7 @@ from gpquarto.games.registry import register_plugin, unregister_plugin
 from gpquarto.players.registry import available_players, make_named_player
 from gpquarto.players.searchers import AlphaBetaPlayer, MCTSPlayer, SolverPlayer
 from gpquarto.search.alphabeta import PROVEN, WIN, AlphaBeta, TooLargeToSolve
+from gpquarto.search.budget import Deadline
 from gpquarto.search.mcts import MCTS
 from gpquarto.search.solver import solve as quarto_solve
 from tests import tictactoe
@@ -84,7 +85,7 @@ def test_exact_values_agree_with_a_plain_minimax(misere):
 def test_iterative_deepening_stops_at_the_budget_with_a_legal_action():
     state = get_game("quixo").new_state()
     started = time.perf_counter()
-    result = AlphaBeta().search(state, depth=64, deadline=started + 0.2)
+    result = AlphaBeta().search(state, depth=64, deadline=Deadline.after(0.2))
     assert time.perf_counter() - started < 1.5  # the budget is read inside the search, not after it
     assert result.timed_out and result.action in state.legal_actions() and result.depth >= 1
     done = AlphaBeta().search(state, depth=1)
@@ -121,7 +122,7 @@ def test_mcts_takes_a_win_and_blocks_a_loss_and_is_reproducible():
         assert first.action == wanted and first == again and first.iterations == 400
         assert sum(first.visits.values()) == 400
     started = time.perf_counter()
-    cut = MCTS(random.Random(4)).search(get_game("quixo").new_state(), iterations=10**7, deadline=started + 0.2)
+    cut = MCTS(random.Random(4)).search(get_game("quixo").new_state(), iterations=10**7, deadline=Deadline.after(0.2))
     assert 1 <= cut.iterations < 10**7 and time.perf_counter() - started < 2
 
 

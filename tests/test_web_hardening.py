@@ -22,12 +22,14 @@ import pytest
 
 from gpquarto.arena import play_game
 from gpquarto.cli.serve import prompt_server
+from gpquarto.games.quarto.board import Board
+from gpquarto.players.base import TimeLimitExceeded
 from gpquarto.players.random_player import RandomPlayer
 from gpquarto.web.app import MAX_BODY_BYTES, create_app
-from gpquarto.web.decisions import DecisionsStopped
+from gpquarto.web.decisions import DecisionsStopped, RemotePlayer
 from gpquarto.web.threads import ServerThreads
 from tests.conftest import REPO
-from tests.web_support import call, make_run_folder, save_tiny_player, serving
+from tests.web_support import DeafPlayer, call, make_run_folder, save_tiny_player, serving
 
 
 class Answer:
@@ -222,13 +224,18 @@ def test_state_changing_requests_must_come_from_this_host(client, headers, statu
         assert_one_line_4xx(response, 403)
 
 
-def test_a_search_over_the_limit_forfeits_and_its_process_is_replaced(client):
-    pool = client.app.state.pool
-    before = set(pool.pids)
+def test_a_search_keeps_within_the_limit_and_a_player_over_it_forfeits_and_its_process_is_replaced(client):
     started = time.monotonic()
     state = post(client, "/api/games", {"opponent": "minimax:depth=6", "seat": 1}).json()
+    assert time.monotonic() - started < 1.5  # the search stopped within the 1 s limit (issue 32, item 4)
+    assert state["forfeit"] is None, state["forfeit"]
+    pool = client.app.state.pool
+    before = set(pool.pids)
+    deaf = RemotePlayer("deaf", DeafPlayer, {}, pool, 1.0)
+    started = time.monotonic()
+    with pytest.raises(TimeLimitExceeded, match="over the 1 s limit"):
+        deaf.decide(Board().view())
     assert time.monotonic() - started < 10
-    assert state["forfeit"]["seat"] == 0 and "over the 1 s limit" in state["forfeit"]["reason"]
     time.sleep(0.5)
     assert len(pool.pids) == pool.size and set(pool.pids) != before  # the late one was killed and replaced
     for pid in before - set(pool.pids):

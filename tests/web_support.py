@@ -17,11 +17,27 @@ from gpquarto.gp.evaluator import EvaluatorGenome
 from gpquarto.gp.evaluator_files import evaluator_data, save_evaluator
 from gpquarto.gp.genome import Genome
 from gpquarto.gp.storage import default_library, player_data, save_player
+from gpquarto.players.base import BasePlayer
 
 #: The tiny evolved player's rules: choose rule 2 fires while a tall piece is left (rule 1 never does), place
 #: rule 1 while a corner is free; otherwise the random fallback decides.
 TINY_RULES = {"choose": [["False", "tall_piece"], ["True", "tall_piece"]], "place": [["True", "corner_square"]]}
 CORNERS = (0, 3, 12, 15)
+
+
+class DeafPlayer(BasePlayer):
+    """A player that ignores every time budget: it thinks ``seconds`` (default 30) whatever it is told, then plays
+    the first legal action (the zoo's searches all stop within their budget: this one stands for a player that
+    does not)."""
+
+    name = "deaf"
+
+    def __init__(self, seconds: float = 30.0) -> None:
+        self.seconds = seconds
+
+    def decide(self, view) -> int:
+        time.sleep(self.seconds)
+        return view.legal_actions()[0]
 
 
 @contextmanager

@@ -7,11 +7,13 @@ records). A player that returns an illegal action, raises an exception, or takes
 seconds for a decision forfeits the game (the opponent wins) and the record says why; a late action does
 not count, even a winning one. Time limits are checked after the decision returns: Python cannot safely
 interrupt a player mid-thought, so a player that never returns blocks the game (run untrusted players in
-a separate process).
+a separate process). The limit is also every decision's search budget (:mod:`gpquarto.search.budget`): the
+zoo's searching players stop within part of it and answer with the best move found so far.
 """
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from time import perf_counter
 
 from gpquarto.arena.record import GameRecord
@@ -21,6 +23,7 @@ from gpquarto.games.quarto.lines import Rules
 from gpquarto.games.quarto.pieces import NO_PIECE
 from gpquarto.games.registry import DEFAULT_GAME, get_game
 from gpquarto.players.base import Player, PlayerQuit, QuartoPlayer, raised_reason, too_slow_reason
+from gpquarto.search.budget import search_share, time_budget
 from gpquarto.seeding import derive_seed
 
 
@@ -84,10 +87,11 @@ def play_game(
     state.forget_history()  # the record's actions are the state's history from the start position
     times: list[float] = []
     limit = float("inf") if time_limit is None else time_limit
-    if state.__class__ is Board and isinstance(first, QuartoPlayer) and isinstance(second, QuartoPlayer):
-        outcome = _run_quarto(state, players, times, limit)
-    else:
-        outcome = _run(state, players, times, limit)
+    with nullcontext() if time_limit is None else time_budget(search_share(time_limit)):
+        if state.__class__ is Board and isinstance(first, QuartoPlayer) and isinstance(second, QuartoPlayer):
+            outcome = _run_quarto(state, players, times, limit)
+        else:
+            outcome = _run(state, players, times, limit)
     return GameRecord(
         names or (player_name(first), player_name(second)),
         start_text,

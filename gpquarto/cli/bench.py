@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 
 from gpquarto.cli import UsageError
-from gpquarto.cli.common import add_game_arguments, positive_float, positive_int
+from gpquarto.cli.common import add_game_arguments, positive_int, positive_seconds
 
 TARGETS = ("engine", "players", "solver", "train", "evaluators", "learn")
 
@@ -27,7 +27,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("target", choices=TARGETS, help="what to measure")
     parser.add_argument("--repeats", type=positive_int, default=5, help="repeats (default 5); the median is reported")
-    parser.add_argument("--seconds", type=positive_float, default=1.0, help="minimum seconds per repeat (default 1)")
+    parser.add_argument("--seconds", type=positive_seconds, default=1.0, help="minimum seconds per repeat (default 1)")
     parser.add_argument(
         "--compare",
         metavar="MODULE",

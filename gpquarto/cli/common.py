@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 from collections.abc import Iterator
@@ -42,14 +43,49 @@ def port_number(text: str) -> int:
     return _whole_number(text, 0, 65535)
 
 
-def positive_float(text: str) -> float:
-    """argparse type: a float > 0."""
+#: The most seconds a command-line time may be (a day): a per-decision time limit, a pause, a benchmark's repeat.
+MAX_SECONDS = 86_400.0
+
+
+def _finite_number(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"expected a finite number, got {text}")
+    return value
+
+
+def positive_float(text: str) -> float:
+    """argparse type: a finite float > 0."""
+    value = _finite_number(text)
     if not value > 0:
         raise argparse.ArgumentTypeError(f"expected a number > 0, got {text}")
+    return value
+
+
+def non_negative_float(text: str) -> float:
+    """argparse type: a finite float >= 0 (a weight)."""
+    value = _finite_number(text)
+    if not value >= 0:
+        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {text}")
+    return value
+
+
+def positive_seconds(text: str) -> float:
+    """argparse type: seconds, more than 0 and at most :data:`MAX_SECONDS`."""
+    value = positive_float(text)
+    if value > MAX_SECONDS:
+        raise argparse.ArgumentTypeError(f"expected at most {MAX_SECONDS:,.0f} seconds, got {text}")
+    return value
+
+
+def pause_seconds(text: str) -> float:
+    """argparse type: a pause, 0 to :data:`MAX_SECONDS` seconds."""
+    value = non_negative_float(text)
+    if value > MAX_SECONDS:
+        raise argparse.ArgumentTypeError(f"expected at most {MAX_SECONDS:,.0f} seconds, got {text}")
     return value
 
 
@@ -167,14 +203,14 @@ def game_position(args: argparse.Namespace, text: str | None) -> GameState:
 
 
 def add_time_limit_argument(parser: argparse.ArgumentParser) -> None:
-    """``--time-limit SECONDS``: a decision slower than that forfeits the game, as in matches."""
+    """``--time-limit SECONDS``: every decision's search budget; a decision slower than that forfeits the game."""
     parser.add_argument(
         "--time-limit",
-        type=positive_float,
+        type=positive_seconds,
         default=None,
         metavar="SECONDS",
-        help="seconds per decision, measured when the decision returns: a slower one forfeits the game "
-        "(a player is not interrupted while it thinks, so a very slow one still takes its time)",
+        help="seconds per decision: the zoo's searching players stop within it and play the best move found so far; "
+        "a slower decision forfeits the game (measured when it returns: a saved player is not interrupted)",
     )
 
 

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from gpquarto.cli import UsageError
-from gpquarto.cli.common import add_plugin_argument, port_number, positive_float, positive_int
+from gpquarto.cli.common import add_plugin_argument, port_number, positive_int, positive_seconds
 
 DEFAULT_PORT = 8000
 
@@ -45,7 +45,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--time-limit",
-        type=positive_float,
+        type=positive_seconds,
         default=10.0,
         metavar="SECONDS",
         help="seconds a player may take per decision before it forfeits (default 10)",

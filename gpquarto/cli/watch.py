@@ -13,7 +13,7 @@ import sys
 import time
 
 from gpquarto.cli import UsageError
-from gpquarto.cli.common import add_game_arguments, add_time_limit_argument, non_negative_int
+from gpquarto.cli.common import add_game_arguments, add_time_limit_argument, non_negative_int, pause_seconds
 
 QUIT_WORDS = ("q", "quit", "exit")
 
@@ -31,7 +31,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("second", metavar="B", help="the player in seat 1")
     pace = parser.add_mutually_exclusive_group()
     pace.add_argument(
-        "--delay", type=float, default=0.5, metavar="SECONDS", help="pause after each action (default 0.5; 0 for none)"
+        "--delay",
+        type=pause_seconds,
+        default=0.5,
+        metavar="SECONDS",
+        help="pause after each action (default 0.5; 0 for none)",
     )
     pace.add_argument("--step", action="store_true", help="wait for Enter after each action ('q' plays to the end)")
     parser.add_argument("--seed", type=non_negative_int, default=None, help="seed for both players' random choices")
@@ -51,8 +55,6 @@ def run(args: argparse.Namespace) -> int:
     from gpquarto.games.interface import DecisionKind
     from gpquarto.resolve import make_unattended_player
 
-    if args.delay < 0:
-        raise ValueError(f"--delay must be >= 0, got {args.delay}")
     if args.png and args.game != "quarto":
         raise UsageError(f"--png draws Quarto games, not {args.game}")
     start = game_position(args, args.position)

@@ -9,8 +9,10 @@
 - ``weights`` (float64, one per feature weight) for an n-tuple model, or ``keys_high``, ``keys_low``
   (uint64: each key is ``high * 2**64 + low``) and ``values`` (float64 in [-1, 1]) for a table.
 
-Arrays are read with ``allow_pickle=False``; every field is checked, and any problem (missing, truncated,
-corrupt or foreign file, a player of another game) is a one-line ``ValueError`` naming the file.
+Files are read by :mod:`gpquarto.learned.npz`, never a pickle: the header and each array's declared dtype and
+shape are checked before an array is read (a table of at most :data:`MAX_TABLE_ENTRIES` entries); every field is
+checked, and any problem (missing, truncated, corrupt, oversized or foreign file, a player of another game) is a
+one-line ``ValueError`` naming the file.
 """
 
 from __future__ import annotations
@@ -18,7 +20,6 @@ from __future__ import annotations
 import io
 import json
 import os
-import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -26,14 +27,20 @@ import numpy as np
 from gpquarto.atomic import write_bytes_atomic
 from gpquarto.games.registry import get_game
 from gpquarto.learned.models import NTupleModel, TableModel, make_encoder
+from gpquarto.learned.npz import ArrayInfo, NpzArchive, open_npz
 from gpquarto.learned.player import LearnedPlayer
-from gpquarto.plain_files import MAX_FILE_BYTES
+from gpquarto.plain_files import MAX_DEPTH, nesting_depth
 
 LEARNED_FORMAT = "gpquarto-learned/1"
 #: The suffix of learned players' files.
 LEARNED_SUFFIX = ".npz"
 _KEY_BITS = 64
 _KEY_LIMIT = 1 << (2 * _KEY_BITS)
+#: The most entries a table may hold (a few hundred MB as a Python dict): a larger one is refused before it is read,
+#: and tabular learning stops with an error before it saves one.
+MAX_TABLE_ENTRIES = 1_000_000
+#: The longest JSON header of a learned player's or checkpoint's file.
+MAX_HEADER_BYTES = 1_000_000
 #: Header fields: name -> type.
 _HEADER_FIELDS = {
     "format": str,
@@ -83,6 +90,10 @@ def model_arrays(model: NTupleModel | TableModel) -> dict[str, np.ndarray]:
     """A model's arrays: its weights, or its table as sorted keys and values."""
     if isinstance(model, NTupleModel):
         return {"weights": model.weights.astype(np.float64)}
+    if len(model.table) > MAX_TABLE_ENTRIES:
+        raise ValueError(
+            f"the table holds {len(model.table):,} entries, more than the {MAX_TABLE_ENTRIES:,} a learned player may hold"
+        )
     keys = sorted(model.table)
     for key in keys[:1] + keys[-1:]:
         if not isinstance(key, int) or not 0 <= key < _KEY_LIMIT:
@@ -110,21 +121,24 @@ def npz_bytes(arrays: dict[str, np.ndarray], header: dict | None = None) -> byte
     return buffer.getvalue()
 
 
-def read_npz(path: str | os.PathLike[str], kind: str) -> dict[str, np.ndarray]:
-    """Every array of the ``.npz`` file ``path``, read without pickles; ``kind`` names the file in errors."""
-    path = str(path)
+def read_json_header(archive: NpzArchive, name: str = "header") -> object:
+    """The JSON in the ``uint8`` array ``name`` of an opened archive, its size and nesting bounded
+    (:data:`MAX_HEADER_BYTES`, :data:`~gpquarto.plain_files.MAX_DEPTH`); ``ValueError`` (without the file's
+    name) saying what is wrong."""
+    info = archive.members.get(name)
+    if info is None or info.dtype != np.uint8 or len(info.shape) != 1:
+        raise ValueError("no JSON header")
+    if info.nbytes > MAX_HEADER_BYTES:
+        raise ValueError(f"a header of {info.nbytes:,} bytes, more than {MAX_HEADER_BYTES:,}")
     try:
-        if os.path.getsize(path) > MAX_FILE_BYTES * 10:
-            raise ValueError(f"{path}: file is larger than {MAX_FILE_BYTES * 10} bytes, not a {kind}")
-        with np.load(path, allow_pickle=False) as archive:
-            return {name: archive[name] for name in archive.files}
-    except OSError as error:
-        raise ValueError(f"{path}: cannot read ({error.strerror or error})") from None
-    except (ValueError, zipfile.BadZipFile, EOFError, KeyError, TypeError) as error:
-        if str(error).startswith(path):
-            raise
-        detail = str(error).splitlines()[0] if str(error) else type(error).__name__
-        raise ValueError(f"{path}: corrupt or foreign {kind} ({detail})") from None
+        header = json.loads(archive.read(name).tobytes().decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise ValueError("its header is not JSON") from None
+    except RecursionError:
+        raise ValueError(f"its header nests more than {MAX_DEPTH} levels deep") from None
+    if nesting_depth(header) > MAX_DEPTH:
+        raise ValueError(f"its header nests more than {MAX_DEPTH} levels deep")
+    return header
 
 
 def save_learned_player(path: str | os.PathLike[str], header: dict, arrays: dict[str, np.ndarray]) -> None:
@@ -136,24 +150,73 @@ def save_learned_player(path: str | os.PathLike[str], header: dict, arrays: dict
 
 
 def read_learned_file(path: str | os.PathLike[str]) -> tuple[dict, dict[str, np.ndarray]]:
-    """The checked header and arrays of a learned player's file."""
-    arrays = read_npz(path, "learned player")
-    try:
-        raw = arrays.pop("header", None)
-        if raw is None or raw.dtype != np.uint8 or raw.ndim != 1:
-            raise ValueError("no JSON header")
+    """The checked header and arrays of a learned player's file: the header first, then each array's declared
+    dtype and shape against what the header's model needs, and only then the arrays themselves."""
+    with open_npz(path, "learned player") as archive:
         try:
-            header = json.loads(raw.tobytes().decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError):
-            raise ValueError("its header is not JSON") from None
+            header = read_json_header(archive)
+            _check_header(header)
+            check_declared_arrays(learned_arrays(header), {k: v for k, v in archive.members.items() if k != "header"})
+        except ValueError as error:
+            raise ValueError(f"{path}: not a gpquarto learned player ({error})") from None
+        arrays = {name: archive.read(name) for name in archive.members if name != "header"}
+    try:
         _check(header, arrays)
     except ValueError as error:
         raise ValueError(f"{path}: not a gpquarto learned player ({error})") from None
-    return header, arrays
+    return header, arrays  # type: ignore[return-value]
+
+
+#: What an array should be: its dtype and its length (None: any length up to :data:`MAX_TABLE_ENTRIES`, one for
+#: every array so marked).
+Expected = dict[str, tuple[np.dtype, int | None]]
+
+
+def learned_arrays(header: dict) -> Expected:
+    """The arrays a checked header's model needs."""
+    if header["model"] == "ntuple":
+        encoder = make_encoder(str(header["features"]), header["game"], header["settings"])
+        return {"weights": (np.dtype(np.float64), encoder.size)}
+    return dict(TABLE_ARRAYS)
+
+
+#: A table's arrays: sorted keys (high and low 64 bits) and their values, all of one length.
+TABLE_ARRAYS: Expected = {
+    "keys_high": (np.dtype(np.uint64), None),
+    "keys_low": (np.dtype(np.uint64), None),
+    "values": (np.dtype(np.float64), None),
+}
+
+
+def check_declared_arrays(expected: Expected, declared: dict[str, ArrayInfo]) -> None:
+    """The arrays an archive declares are the ``expected`` ones, of their dtype and length, before any is read; a
+    table (the arrays of free length) holds at most :data:`MAX_TABLE_ENTRIES` entries."""
+    if set(declared) != set(expected):
+        raise ValueError(f"arrays {sorted(declared)[:8]}, expected {sorted(expected)}")
+    free = set()
+    for name, (dtype, length) in expected.items():
+        info = declared[name]
+        if info.dtype != dtype or len(info.shape) != 1 or (length is not None and info.shape[0] != length):
+            wanted = f"{length} {dtype} numbers" if length is not None else f"a 1-d array of {dtype}"
+            raise ValueError(f"{name!r} must be {wanted}, got {info.dtype} {info.shape}")
+        if length is None:
+            free.add(info.shape[0])
+    if len(free) > 1:
+        raise ValueError(f"the arrays {', '.join(repr(name) for name in expected)} must be of one length")
+    if free and max(free) > MAX_TABLE_ENTRIES:
+        raise ValueError(
+            f"a table of {max(free):,} entries, more than the {MAX_TABLE_ENTRIES:,} a learned player may hold"
+        )
 
 
 def _check(header: object, arrays: dict[str, np.ndarray]) -> None:
     """Field by field: a ``ValueError`` saying what is wrong."""
+    _check_header(header)
+    assert isinstance(header, dict)
+    _check_arrays(header, arrays)
+
+
+def _check_header(header: object) -> None:
     if not isinstance(header, dict):
         raise ValueError("the header is not a JSON object")
     if header.get("format") != LEARNED_FORMAT:
@@ -166,6 +229,13 @@ def _check(header: object, arrays: dict[str, np.ndarray]) -> None:
     if not isinstance(header.get("guard", False), bool):
         raise ValueError("'guard' must be true or false")
     get_game(header["game"])  # an unknown game is a one-line error
+    if header["model"] not in ("ntuple", "table"):
+        raise ValueError(f"unknown model {header['model'][:40]!r} (known: ntuple, table)")
+    if header["model"] == "ntuple":
+        make_encoder(str(header["features"]), header["game"], header["settings"])
+
+
+def _check_arrays(header: dict, arrays: dict[str, np.ndarray]) -> None:
     model = header["model"]
     if model == "ntuple":
         _expect_arrays(arrays, {"weights"})
@@ -176,20 +246,30 @@ def _check(header: object, arrays: dict[str, np.ndarray]) -> None:
         if not np.isfinite(weights).all():
             raise ValueError("'weights' holds a number that is not finite")
     elif model == "table":
-        _expect_arrays(arrays, {"keys_high", "keys_low", "values"})
-        shapes = {arrays[name].shape for name in ("keys_high", "keys_low", "values")}
-        if len(shapes) != 1 or len(next(iter(shapes))) != 1:
-            raise ValueError("'keys_high', 'keys_low' and 'values' must be 1-d arrays of one length")
-        if arrays["keys_high"].dtype != np.uint64 or arrays["keys_low"].dtype != np.uint64:
-            raise ValueError("the table's keys must be uint64")
-        values = arrays["values"]
-        if values.dtype != np.float64 or not (np.isfinite(values).all() and (np.abs(values) <= 1).all()):
-            raise ValueError("the table's values must be float64 numbers in [-1, 1]")
-        keys = arrays["keys_high"].astype(object) * (1 << _KEY_BITS) + arrays["keys_low"].astype(object)
-        if len(keys) > 1 and not all(a < b for a, b in zip(keys[:-1], keys[1:], strict=True)):
-            raise ValueError("the table's keys must be ascending and distinct")
+        check_table_arrays(arrays)
     else:
         raise ValueError(f"unknown model {model[:40]!r} (known: ntuple, table)")
+
+
+def check_table_arrays(arrays: dict[str, np.ndarray]) -> None:
+    """A table's arrays (:data:`TABLE_ARRAYS`): of one length up to :data:`MAX_TABLE_ENTRIES`, the keys ascending
+    and distinct, the values in [-1, 1]."""
+    _expect_arrays(arrays, set(TABLE_ARRAYS))
+    high, low, values = arrays["keys_high"], arrays["keys_low"], arrays["values"]
+    shapes = {high.shape, low.shape, values.shape}
+    if len(shapes) != 1 or len(next(iter(shapes))) != 1:
+        raise ValueError("'keys_high', 'keys_low' and 'values' must be 1-d arrays of one length")
+    if len(values) > MAX_TABLE_ENTRIES:
+        raise ValueError(
+            f"a table of {len(values):,} entries, more than the {MAX_TABLE_ENTRIES:,} a learned player may hold"
+        )
+    if high.dtype != np.uint64 or low.dtype != np.uint64:
+        raise ValueError("the table's keys must be uint64")
+    if values.dtype != np.float64 or not (np.isfinite(values).all() and (np.abs(values) <= 1).all()):
+        raise ValueError("the table's values must be float64 numbers in [-1, 1]")
+    ascending = (high[:-1] < high[1:]) | ((high[:-1] == high[1:]) & (low[:-1] < low[1:]))
+    if not ascending.all():
+        raise ValueError("the table's keys must be ascending and distinct")
 
 
 def _expect_arrays(arrays: dict[str, np.ndarray], names: set[str]) -> None:

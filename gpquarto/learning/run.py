@@ -17,6 +17,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import os
 import time
 import uuid
@@ -28,18 +29,25 @@ import numpy as np
 
 from gpquarto.atomic import write_bytes_atomic, write_text_atomic
 from gpquarto.folder_lock import folder_lock
+from gpquarto.learned.models import default_encoder
+from gpquarto.learned.npz import open_npz
 from gpquarto.learned.player import LearnedPlayer
 from gpquarto.learned.storage import (
+    TABLE_ARRAYS,
+    Expected,
+    check_declared_arrays,
+    check_table_arrays,
     learned_data,
     learned_player_from_arrays,
     npz_bytes,
+    read_json_header,
     read_learned_file,
-    read_npz,
     save_learned_player,
 )
 from gpquarto.learning.config import LearnConfig
 from gpquarto.learning.episodes import CHUNK, EpisodeChunk, play_chunk
 from gpquarto.learning.updates import NTupleLearner, TableLearner, make_learner
+from gpquarto.plain_files import read_plain_file
 from gpquarto.runner import Runner, SerialRunner
 from gpquarto.seeding import derive_seed
 
@@ -82,24 +90,42 @@ class LearnRun:
         if not config_file.is_file():
             raise LearnRunError(f"{folder}: not a learning run folder (no {CONFIG_FILE})")
         try:
-            data = json.loads(config_file.read_text(encoding="utf-8"))
+            data = read_plain_file(config_file, "learning run config", json_format=True)
+            if not isinstance(data, dict):
+                raise ValueError("not a JSON object")
             if data.get("format") != RUN_FORMAT:
                 raise ValueError(f"format {str(data.get('format'))[:40]!r}, expected {RUN_FORMAT!r}")
-            return cls(folder, LearnConfig.from_dict(data["learning"]), str(data["run_id"]))
+            if not isinstance(data.get("learning"), dict):
+                raise ValueError("no 'learning' settings")
+            return cls(folder, LearnConfig.from_dict(data["learning"]), str(data["run_id"])[:200])
         except (OSError, ValueError, KeyError, TypeError) as error:
-            raise LearnRunError(f"{config_file}: unreadable learning run config ({error})") from None
+            message = str(error).removeprefix(f"{config_file}: ")
+            raise LearnRunError(f"{config_file}: unreadable learning run config ({message})") from None
 
     def checkpoint(self) -> tuple[dict, dict[str, np.ndarray]]:
-        """The checkpoint's header (episodes done, learning curve) and arrays."""
-        arrays = read_npz(self.path / CHECKPOINT, "learning checkpoint")
-        raw = arrays.pop("header", None)
-        try:
-            header = json.loads(bytes(raw).decode("utf-8")) if raw is not None else None
-        except (UnicodeDecodeError, json.JSONDecodeError):
-            header = None
-        if not isinstance(header, dict) or header.get("format") != CHECKPOINT_FORMAT:
-            raise LearnRunError(f"{self.path / CHECKPOINT}: not a gpquarto learning checkpoint")
-        return header, arrays
+        """The checkpoint's header (episodes done, learning curve) and arrays, checked against the run's config
+        (each array's declared dtype and shape before it is read)."""
+        path = self.path / CHECKPOINT
+        with open_npz(path, "learning checkpoint") as archive:
+            try:
+                header = read_json_header(archive)
+                _check_checkpoint_header(header)
+                arrays = {name: info for name, info in archive.members.items() if name != "header"}
+                check_declared_arrays(self._checkpoint_arrays(), arrays)
+                read = {name: archive.read(name) for name in arrays}
+                if self.config.method != "td-ntuple":
+                    check_table_arrays(read)
+                elif not all(np.isfinite(array).all() for array in read.values()):
+                    raise ValueError("an array holds a number that is not finite")
+            except ValueError as error:
+                raise LearnRunError(f"{path}: not a gpquarto learning checkpoint ({error})") from None
+        return header, read  # type: ignore[return-value]
+
+    def _checkpoint_arrays(self) -> Expected:
+        if self.config.method != "td-ntuple":
+            return dict(TABLE_ARRAYS)
+        size = default_encoder(self.config.game, self.config.settings).size
+        return {name: (np.dtype(np.float64), size) for name in ("weights", "tc_errors", "tc_sizes")}
 
     @property
     def episodes_done(self) -> int:
@@ -118,9 +144,30 @@ class LearnRun:
     def seconds(self) -> float:
         """Seconds spent learning (episodes and updates; the learning curve's games not counted)."""
         try:
-            return float(json.loads((self.path / TIMING).read_text(encoding="utf-8"))["seconds"])
-        except (OSError, ValueError, KeyError, TypeError):
+            seconds = float(read_plain_file(self.path / TIMING, "timing file", json_format=True)["seconds"])  # type: ignore[index]
+        except (OSError, ValueError, KeyError, TypeError, IndexError):
             return 0.0
+        return seconds if math.isfinite(seconds) and seconds >= 0 else 0.0
+
+
+def _check_checkpoint_header(header: object) -> None:
+    """The checkpoint's JSON header: its format, the episodes done and the learning curve's rows."""
+    if not isinstance(header, dict) or header.get("format") != CHECKPOINT_FORMAT:
+        raise ValueError(f"format is not {CHECKPOINT_FORMAT!r}")
+    episodes = header.get("episodes")
+    if not isinstance(episodes, int) or isinstance(episodes, bool) or episodes < 0:
+        raise ValueError("'episodes' must be a whole number >= 0")
+    curve = header.get("curve")
+    if not isinstance(curve, list):
+        raise ValueError("'curve' must be a list")
+    for row in curve:
+        if not isinstance(row, dict) or set(CURVE_FIELDS) - set(row):
+            raise ValueError(f"a row of 'curve' needs the fields {', '.join(CURVE_FIELDS)}")
+        numbers = [row[field] for field in CURVE_FIELDS if field != "opponent"]
+        if not isinstance(row["opponent"], str) or not all(
+            isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value) for value in numbers
+        ):
+            raise ValueError("a row of 'curve' holds a value of the wrong type")
 
 
 def open_learn_run(path: str | os.PathLike[str]) -> LearnRun:

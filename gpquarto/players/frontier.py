@@ -45,6 +45,7 @@ from gpquarto.games.quarto.tables import CELL_CHARACTERISTICS, LINE_TABLE, PIECE
 from gpquarto.players.base import QuartoPlayer
 from gpquarto.players.minimax import PlannedChoice
 from gpquarto.players.registry import register_player
+from gpquarto.search.budget import decision_deadline
 from gpquarto.search.negamax import Negamax
 from gpquarto.search.tactics import safe_placements_mask, threat_characteristics, winning_squares
 
@@ -112,7 +113,7 @@ class FrontierPlayer(QuartoPlayer):
             winning = winning_squares(position, piece)
             if winning:
                 return self._pick_lowest(winning, lambda square: -scores[square])
-            result = self.search.best_placement(position, self.depth)
+            result = self.search.deepening(position, self.depth, decision_deadline())
             square, next_piece = self._rng.choice(result.best_moves)
             if next_piece != NO_PIECE:
                 self._plan.remember(position, square, next_piece)
@@ -128,7 +129,7 @@ class FrontierPlayer(QuartoPlayer):
             return planned
         position = board.copy()
         if PIECES_MEETING[threat_characteristics(position)] & position.available_mask:
-            return self._rng.choice(self.search.best_choice(position, self.depth).best_moves)[1]
+            return self._rng.choice(self.search.deepening(position, self.depth, decision_deadline()).best_moves)[1]
         return self._pick_lowest(MEMBERS[position.available_mask], lambda piece: sum(score_board(position, piece)))
 
     def _pick_lowest(self, options, key) -> int:

@@ -43,6 +43,7 @@ from gpquarto.players.base import QuartoPlayer
 from gpquarto.players.mcts_leaves import leaf_reward
 from gpquarto.players.registry import register_player
 from gpquarto.players.solver_player import SolverPlayer
+from gpquarto.search.budget import decision_deadline
 from gpquarto.search.heuristics import get_heuristic
 from gpquarto.search.tactics import threat_counters
 
@@ -213,14 +214,18 @@ class MCTSPlayer(QuartoPlayer):
         sqrt = math.sqrt
         root = _Node(-1, 1 - root_board.player, root_board)
         nodes = 1
-        deadline = clock.perf_counter() + self.time if self.time > 0 else None
+        timed = self.time > 0  # the time parameter replaces the iterations
+        budget = decision_deadline(self.time if timed else None)
+        deadline = budget.end if budget is not None else 0.0
         iteration = 0
         while True:
-            if deadline is not None:
+            if timed:
                 if iteration and clock.perf_counter() >= deadline:
                     break
             elif iteration >= self.iterations:
                 break
+            elif budget is not None and iteration and not iteration & 7 and clock.perf_counter() >= deadline:
+                break  # the decision's time budget ran out first: the most visited action so far
             iteration += 1
             board = root_board.copy()
             node = root

@@ -36,6 +36,7 @@ from gpquarto.players.base import QuartoPlayer
 from gpquarto.players.novice import NovicePlayer
 from gpquarto.players.registry import register_player
 from gpquarto.players.solver_player import SolverPlayer
+from gpquarto.search.budget import Deadline, OutOfTime, decision_deadline
 from gpquarto.search.heuristics import get_heuristic
 from gpquarto.search.negamax import Negamax, estimated_tree_size
 from gpquarto.seeding import derive_seed
@@ -182,18 +183,42 @@ class MinimaxPlayer(QuartoPlayer):
 
     def _best_moves(self, position: Board, search) -> tuple[tuple[int, int], ...]:
         """The best root moves of ``position`` from ``search`` (a placement or a choice search), remembered by
-        position with the ``fixed`` strategy (see the module docstring)."""
+        position with the ``fixed`` strategy (see the module docstring). Within a decision's time budget
+        (:func:`~gpquarto.search.budget.decision_deadline`) the search deepens step by step and the deepest depth
+        completed answers (not remembered, unless it is the whole depth)."""
         depth = self.depth_for(position)
+        deadline = decision_deadline()
         if self.strategy != "fixed":
-            return search(position, depth).best_moves
+            if deadline is None:
+                return search(position, depth).best_moves
+            return self.search.deepening(position, depth, deadline).best_moves
         key = (position.cells, position.in_hand, position.rules, depth)
         moves = self._memo.get(key)
         if moves is None:
-            moves = tuple(sorted(search(position, depth).best_moves))
+            if deadline is None:
+                moves = tuple(sorted(search(position, depth).best_moves))
+            else:
+                moves, complete = self._deepest_moves(position, search, depth, deadline)
+                if not complete:
+                    return moves
             if len(self._memo) >= self.MEMO_LIMIT:
                 self._memo.clear()
             self._memo[key] = moves
         return moves
+
+    def _deepest_moves(
+        self, position: Board, root, depth: int, deadline: Deadline
+    ) -> tuple[tuple[tuple[int, int], ...], bool]:
+        """Iterative deepening of the ``root`` search within ``deadline``: the deepest completed depth's best moves
+        (sorted), and whether it was ``depth`` (or the whole game)."""
+        reached = min(depth, 16 - position.placed_count)
+        moves = tuple(sorted(root(position, 1).best_moves))
+        for deeper in range(2, reached + 1):
+            try:
+                moves = tuple(sorted(root(position, deeper, deadline).best_moves))
+            except OutOfTime:
+                return moves, False
+        return moves, True
 
     def _solver_decides(self, board: BoardView) -> bool:
         """True once the exact solver is enabled for this few empty squares (at most ``solver_below``)."""

@@ -4,26 +4,23 @@
 A game may register a faster player under the same name (an *accelerator*: Quixo's ``alphabeta`` counts
 repetitions exactly, Quarto's ``mcts`` plays its fast playouts); the registry then gives that game its own, and
 ``tests/test_accelerators.py`` checks that it decides like the player here. Every search has a time budget
-checked inside it (``seconds``, 0 for none) besides its depth or iterations.
+checked inside it (``seconds``, 0 for none; a timed game's budget too, :mod:`gpquarto.search.budget`) besides its
+depth or iterations.
 """
 
 from __future__ import annotations
 
 import random
-import time
 
 from gpquarto.games.interface import GameView
 from gpquarto.players.base import BasePlayer
 from gpquarto.players.registry import register_player
 from gpquarto.search.alphabeta import AlphaBeta
+from gpquarto.search.budget import decision_deadline
 from gpquarto.search.mcts import MCTS
 
 #: The most positions the generic solver visits for one decision before it gives up (a one-line error).
 SOLVER_NODES = 2_000_000
-
-
-def _deadline(seconds: float) -> float | None:
-    return time.perf_counter() + seconds if seconds > 0 else None
 
 
 @register_player("alphabeta", game=None, limits={"depth": (1, 64), "seconds": (0, 3600)})
@@ -45,7 +42,7 @@ class AlphaBetaPlayer(BasePlayer):
         self._search.clear()
 
     def decide(self, view: GameView) -> int:
-        result = self._search.search(view.copy(), self.depth, _deadline(self.seconds))
+        result = self._search.search(view.copy(), self.depth, decision_deadline(self.seconds))
         assert result.action is not None
         return result.action
 
@@ -70,7 +67,7 @@ class MCTSPlayer(BasePlayer):
         self._rng.seed(seed)
 
     def decide(self, view: GameView) -> int:
-        result = self._search.search(view.copy(), self.iterations, _deadline(self.seconds))
+        result = self._search.search(view.copy(), self.iterations, decision_deadline(self.seconds))
         assert result.action is not None
         return result.action
 

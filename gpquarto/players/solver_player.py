@@ -2,7 +2,8 @@
 
 Once at most ``empties`` squares are empty it asks the exact solver (:mod:`gpquarto.search.solver`) for
 every optimal action and picks one at random. Earlier, the game tree is too big to solve, so it plays
-like the novice: a winning square when there is one, a piece the opponent cannot win with at once.
+like the novice: a winning square when there is one, a piece the opponent cannot win with at once; so it does
+when the solver runs out of the decision's time budget (:mod:`gpquarto.search.budget`).
 
 When the position is lost whatever it does, every action is "optimal"; it then still prefers the actions
 that do not lose at once, so that an imperfect opponent has to find the win.
@@ -17,6 +18,7 @@ from gpquarto.games.quarto.lines import SQUARE_COUNT
 from gpquarto.players.base import QuartoPlayer
 from gpquarto.players.registry import register_player
 from gpquarto.search import tactics
+from gpquarto.search.budget import OutOfTime, decision_deadline
 from gpquarto.search.solver import SolverTable, solve
 
 
@@ -42,18 +44,27 @@ class SolverPlayer(QuartoPlayer):
         position = board.copy()
         safe = tactics.safe_pieces(position)
         if self._solves(position):
-            return self._pick(self._solve(position), safe)
+            best = self._solve(position)
+            if best:
+                return self._pick(best, safe)
         return self._rng.choice(safe or position.legal_pieces())
 
     def place_piece(self, board: BoardView, piece: int) -> int:
         position = board.copy()
         if self._solves(position):
-            preferred = tactics.winning_squares(position, piece) or tactics.safe_placements(position, piece)
-            return self._pick(self._solve(position), preferred) - PLACE_OFFSET
+            best = self._solve(position)
+            if best:
+                preferred = tactics.winning_squares(position, piece) or tactics.safe_placements(position, piece)
+                return self._pick(best, preferred) - PLACE_OFFSET
         return self._rng.choice(tactics.winning_squares(position, piece) or position.legal_squares())
 
     def _solve(self, position: Board) -> tuple[int, ...]:
-        result = solve(position, table=self._table)
+        """Every optimal action; none when the decision's time budget ran out first (then the player moves as it
+        does before the endgame: a win now, else a safe random move)."""
+        try:
+            result = solve(position, table=self._table, deadline=decision_deadline())
+        except OutOfTime:
+            return ()
         self.nodes += result.nodes
         return result.best_actions
 

@@ -9,7 +9,7 @@ chooses): a child's value is negated only when the side to move changes.
 Example::
 
     >>> search = AlphaBeta()
-    >>> result = search.search(state, depth=4, deadline=time.perf_counter() + 1.0)   # doctest: +SKIP
+    >>> result = search.search(state, depth=4, deadline=Deadline.after(1.0))         # doctest: +SKIP
     >>> result.action, result.value, result.depth                                     # doctest: +SKIP
 
 The transposition table is keyed by the canonical key, so a game whose outcome depends on the history
@@ -19,11 +19,11 @@ count repetitions exactly.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
 from gpquarto.games.interface import GameState, Outcome
+from gpquarto.search.budget import CHECK_EVERY, Deadline
 
 #: The value of a win now; wins later are worth less by one per ply.
 WIN = 1_000_000.0
@@ -31,8 +31,6 @@ WIN = 1_000_000.0
 PROVEN = WIN - 10_000
 #: An evaluation is clipped into (-1, 1) and scaled by this: always far below a proven value.
 HEURISTIC_BOUND = 1_000.0
-#: The clock is read once every this many nodes.
-CLOCK_EVERY = 256
 
 #: ``evaluate(state) -> float``: how good the position is for the side to move, roughly in (-1, 1).
 Evaluate = Callable[[GameState], float]
@@ -86,7 +84,7 @@ class AlphaBeta:
         self.table_size = table_size
         self._table: dict[Hashable, tuple[int, float, int, int | None]] = {}
         self._nodes = 0
-        self._deadline: float | None = None
+        self._deadline: Deadline | None = None
         self._max_nodes: int | None = None
 
     def clear(self) -> None:
@@ -98,10 +96,10 @@ class AlphaBeta:
         """Positions the last search or solve visited."""
         return self._nodes
 
-    def search(self, state: GameState, depth: int, deadline: float | None = None) -> SearchResult:
-        """Search ``state`` (left as it was) depth by depth to ``depth`` plies, until ``deadline`` (a
-        ``time.perf_counter()`` instant; None: no limit). The result is the deepest depth searched completely;
-        when even depth 1 is cut short, the first action of the move ordering."""
+    def search(self, state: GameState, depth: int, deadline: Deadline | None = None) -> SearchResult:
+        """Search ``state`` (left as it was) depth by depth to ``depth`` plies, until ``deadline`` (None: no
+        limit). The result is the deepest depth searched completely; when even depth 1 is cut short, the first
+        action of the move ordering."""
         if state.is_over():
             outcome = state.outcome()
             assert outcome is not None
@@ -138,8 +136,8 @@ class AlphaBeta:
 
     def _tick(self) -> None:
         self._nodes += 1
-        if self._nodes % CLOCK_EVERY == 0:
-            if self._deadline is not None and time.perf_counter() > self._deadline:
+        if self._nodes % CHECK_EVERY == 0:
+            if self._deadline is not None and self._deadline.expired():
                 raise SearchTimeout
             if self._max_nodes is not None and self._nodes > self._max_nodes:
                 raise TooLargeToSolve(f"more than {self._max_nodes:,} positions: too large to solve exactly")

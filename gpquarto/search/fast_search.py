@@ -30,6 +30,7 @@ from gpquarto.games.quarto.tables import (
     PIECES_MEETING,
     UNSAFE_OF_COUNTERS,
 )
+from gpquarto.search.budget import CHECK_EVERY, Deadline
 from gpquarto.search.heuristics import (
     ALL_ATTRIBUTES,
     HEURISTIC_LIMIT,
@@ -65,6 +66,7 @@ class SearchOwner(Protocol):
     table: dict[tuple[tuple[int, ...], int], tuple[int, int, int, int]]
 
 
+_NEVER = 1 << 62  # a node count no search reaches
 _HAND_SHIFT = 80  # the piece in hand's field in a node key: cells take 5 bits x 16 squares below it
 #: The fast last ply by built-in heuristic (matched by function, so a renamed copy still qualifies).
 FAST_KINDS = {
@@ -330,10 +332,27 @@ class FastSearch:
         unsafe, carry, high = UNSAFE_OF_COUNTERS, COUNTER_CARRY, COUNTER_HIGH
         counter_of = COUNTER_OF
         exact, lower, upper = EXACT, LOWER, UPPER
+        # The node count at which the clock is read next (never, without a deadline): one comparison per node.
+        check_at = _NEVER
+        deadline: Deadline | None = None
+
+        def arm(new_deadline: Deadline | None) -> None:
+            nonlocal check_at, deadline
+            deadline = new_deadline
+            check_at = _NEVER if new_deadline is None else owner.nodes + CHECK_EVERY
+
+        def checkpoint(nodes: int) -> None:
+            nonlocal check_at
+            check_at = nodes + CHECK_EVERY
+            deadline.check()  # type: ignore[union-attr]
+
+        self.arm = arm
 
         def node(depth, piece, empties, occupied, available, counters, key, plans, alpha, beta):
             """Value of a node for the player placing ``piece``, ``depth`` >= 2 plies (fail-soft)."""
-            owner.nodes += 1
+            nodes = owner.nodes = owner.nodes + 1
+            if nodes >= check_at:
+                checkpoint(nodes)
             if empties == 1:
                 return 0
             node_key = key + ((piece + 1) << _HAND_SHIFT)
@@ -433,7 +452,8 @@ class FastSearch:
         )
 
     def best_placement(self, board: Board, depth: int) -> tuple[int, list[int]]:
-        """Value of placing the piece in hand (which cannot win at once) and every best (square << 4 | piece)."""
+        """Value of placing the piece in hand (which cannot win at once) and every best (square << 4 | piece).
+        With a deadline armed (:meth:`arm`), :class:`~gpquarto.search.budget.OutOfTime` once it passes."""
         occupied, available, counters, key = self.setup(board)
         empties = 16 - board.placed_count
         depth = min(depth, empties)

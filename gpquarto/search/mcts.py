@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from gpquarto.games.interface import GameState
+from gpquarto.search.budget import Deadline
 
 #: ``rollout(state, rng) -> score``: the finished game's score (1, ½, 0) for ``seat``, from ``state`` (changed
 #: at will: it is a copy).
@@ -75,9 +75,9 @@ class MCTS:
         self.rollout = rollout
         self.evaluate = evaluate
 
-    def search(self, state: GameState, iterations: int, deadline: float | None = None) -> MCTSResult:
-        """Run up to ``iterations`` iterations from ``state`` (left as it was) until ``deadline`` (a
-        ``time.perf_counter()`` instant; None: no limit)."""
+    def search(self, state: GameState, iterations: int, deadline: Deadline | None = None) -> MCTSResult:
+        """Run up to ``iterations`` iterations from ``state`` (left as it was) until ``deadline`` (None: no
+        limit)."""
         if state.is_over():
             return MCTSResult(None, {}, 0)
         root = _Node(mover=1 - state.player, untried=list(state.legal_actions()))
@@ -85,7 +85,7 @@ class MCTS:
         while done < max(iterations, 1):
             self._iterate(state.copy(), root)
             done += 1
-            if deadline is not None and done % CLOCK_EVERY == 0 and time.perf_counter() > deadline:
+            if deadline is not None and done % CLOCK_EVERY == 0 and deadline.expired():
                 break
         visits = {action: child.visits for action, child in root.children.items()}
         best = max(sorted(visits), key=lambda action: visits[action])

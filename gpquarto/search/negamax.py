@@ -45,6 +45,7 @@ from gpquarto.games.quarto.board import Board
 from gpquarto.games.quarto.lines import ALL_SQUARES_MASK
 from gpquarto.games.quarto.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
 from gpquarto.games.quarto.tables import PIECES_MEETING
+from gpquarto.search.budget import CHECK_EVERY, Deadline, OutOfTime
 from gpquarto.search.fast_search import (
     EXACT,
     FAST_KINDS,
@@ -119,6 +120,8 @@ class Negamax:
         self.table: dict[tuple[tuple[int, ...], int], tuple[int, int, int, int]] = {}
         self._root_move = -1
         self._root_ties: list[int] = []
+        self._deadline: Deadline | None = None
+        self._check_at = _NEVER
         kind = (
             ("evaluator" if self.heuristic.leaf is not None else FAST_KINDS.get(self.heuristic.evaluate))
             if ordering
@@ -131,12 +134,13 @@ class Negamax:
         self.table.clear()
 
     # ------------------------------------------------------------------ roots
-    def best_placement(self, board: Board, depth: int) -> SearchResult:
-        """Best square for the piece in hand and the piece to give after it, searching ``depth`` plies."""
+    def best_placement(self, board: Board, depth: int, deadline: Deadline | None = None) -> SearchResult:
+        """Best square for the piece in hand and the piece to give after it, searching ``depth`` plies; past
+        ``deadline`` (read every few hundred nodes), :class:`~gpquarto.search.budget.OutOfTime`."""
         if not board.placement_due:
             raise ValueError("best_placement needs a position where a piece is in hand")
         _check_depth(depth)
-        self._start(board)
+        self._start(board, deadline)
         if self._fast is not None:
             self.nodes += 1
             if CHARACTERISTICS[board.in_hand] & threat_characteristics(board):
@@ -153,12 +157,13 @@ class Negamax:
             moves = tuple((move >> 4, NO_PIECE if last_square else move & 15) for move in encoded)
         return SearchResult(value, *moves[0], best_moves=moves)
 
-    def best_choice(self, board: Board, depth: int) -> SearchResult:
-        """Best piece to give, searching ``depth`` plies after the choice."""
+    def best_choice(self, board: Board, depth: int, deadline: Deadline | None = None) -> SearchResult:
+        """Best piece to give, searching ``depth`` plies after the choice; past ``deadline``,
+        :class:`~gpquarto.search.budget.OutOfTime`."""
         if not board.choice_due:
             raise ValueError("best_choice needs a position where a piece must be chosen")
         _check_depth(depth)
-        self._start(board)
+        self._start(board, deadline)
         search = board.copy()
         pieces = MEMBERS[search.available_mask]
         if self.ordering:
@@ -195,11 +200,34 @@ class Negamax:
         return self.best_choice(board, depth).value
 
     # ------------------------------------------------------------------ the search
-    def _start(self, board: Board) -> None:
-        """Note who searches; a table filled for the other player is useless to a searcher-credited heuristic."""
+    def deepening(self, board: Board, depth: int, deadline: Deadline | None) -> SearchResult:
+        """:meth:`best_placement` or :meth:`best_choice` (whichever is due) at ``depth``; with a ``deadline``, by
+        iterative deepening: the result of the deepest depth completed before it (depth 1 always completes). A
+        search completed within the deadline gives what the search without one gives: the values are exact and
+        the fast search lists a root's best moves in a fixed order, whatever its table holds."""
+        root = self.best_placement if board.placement_due else self.best_choice
+        if deadline is None or depth == 1:
+            return root(board, depth)
+        result = root(board, 1)
+        for deeper in range(2, depth + 1):
+            try:
+                result = root(board, deeper, deadline)
+            except OutOfTime:
+                break
+            if deeper >= 16 - board.placed_count:  # the whole game is searched: deeper searches are the same
+                break
+        return result
+
+    def _start(self, board: Board, deadline: Deadline | None = None) -> None:
+        """Note who searches; a table filled for the other player is useless to a searcher-credited heuristic. Arm
+        the ``deadline`` (None: none) for the search that starts."""
         if self._credits_searcher and board.player != self._searcher:
             self.table.clear()
         self._searcher = board.player
+        self._deadline = deadline
+        self._check_at = _NEVER if deadline is None else self.nodes + CHECK_EVERY
+        if self._fast is not None:
+            self._fast.arm(deadline)
 
     def _leaf(self, board: Board) -> int:
         self.nodes += 1
@@ -211,6 +239,9 @@ class Negamax:
     def _search(self, board: Board, depth: int, alpha: int, beta: int, root: bool = False) -> int:
         """Value of a position with a piece in hand, for the player to place it (fail-soft alpha-beta)."""
         self.nodes += 1
+        if self.nodes >= self._check_at:
+            self._check_at = self.nodes + CHECK_EVERY
+            self._deadline.check()  # type: ignore[union-attr]
         piece = board.in_hand
         empty_count = 16 - board.placed_count
         depth = min(depth, empty_count)
@@ -312,6 +343,9 @@ class Negamax:
                 self.table.clear()
             self.table[key] = (depth, flag, best, best_move)
         return best
+
+
+_NEVER = 1 << 62  # a node count no search reaches
 
 
 def _check_depth(depth: int) -> None:

@@ -54,6 +54,7 @@ from gpquarto.games.quarto.tables import (
     PIECES_MEETING,
     UNSAFE_OF_COUNTERS,
 )
+from gpquarto.search.budget import CHECK_EVERY, Deadline
 from gpquarto.search.tactics import cells_key, threat_counters
 
 WIN, DRAW, LOSS = 1, 0, -1
@@ -63,6 +64,11 @@ LEAN_MAX = 5
 _EXACT = {value: (value, value) for value in (LOSS, DRAW, WIN)}
 _AT_MOST = {value: (LOSS, value) for value in (LOSS, DRAW, WIN)}
 _AT_LEAST = {value: (value, WIN) for value in (LOSS, DRAW, WIN)}
+
+
+def _next_stop(nodes: int, node_limit: int) -> int:
+    """The node count at which a search with a deadline stops to read the clock, or ends at its ``node_limit``."""
+    return nodes + CHECK_EVERY if node_limit < 0 or nodes + CHECK_EVERY < node_limit else node_limit
 
 
 class NodeLimitReached(RuntimeError):
@@ -112,8 +118,11 @@ _EMPTY_CHARS = 0xFF  # an empty square's characteristic set: neutral for AND
 class _Search:
     """One solver run: characteristic sets per square (0xFF when empty) and the recursive search."""
 
-    def __init__(self, board: Board, table: SolverTable, node_limit: int | None) -> None:
+    def __init__(
+        self, board: Board, table: SolverTable, node_limit: int | None, deadline: Deadline | None = None
+    ) -> None:
         self.rules = board.rules
+        self.deadline = deadline
         self.others = OTHERS_THROUGH[board.rules]
         self.chars = [_EMPTY_CHARS if piece == NO_PIECE else CHARACTERISTICS[piece] for piece in board.raw_cells]
         self.table = table
@@ -127,6 +136,17 @@ class _Search:
         entries = self.table.entries
         max_entries = self.table.max_entries
         node_limit = self.node_limit
+        deadline = self.deadline
+        # The node count that stops the search or reads the clock next: one comparison per node either way.
+        stop_at = node_limit if deadline is None else _next_stop(0, node_limit)
+
+        def stop() -> None:
+            nonlocal stop_at
+            if self.nodes == node_limit:
+                raise NodeLimitReached(f"solver stopped after {node_limit - 1} nodes")
+            stop_at = _next_stop(self.nodes, node_limit)
+            deadline.check()  # type: ignore[union-attr]
+
         spread = COUNTER_OF
         unsafe = UNSAFE_OF_COUNTERS
         unsafe_with = PIECES_MEETING
@@ -175,8 +195,8 @@ class _Search:
             empty squares and ``safe`` non-empty: the same answer as :func:`choice_value`, without its table
             and its move ordering."""
             self.nodes += 1
-            if self.nodes == node_limit:
-                raise NodeLimitReached(f"solver stopped after {node_limit - 1} nodes")
+            if self.nodes == stop_at:
+                stop()
             empties = members[occupied ^ full]
             best = LOSS
             for piece in members[safe]:
@@ -224,8 +244,8 @@ class _Search:
             """Value for the player to choose, fail-soft in (alpha, beta); ``safe`` is non-empty, more than
             ``LEAN_MAX`` empty squares."""
             self.nodes += 1
-            if self.nodes == node_limit:
-                raise NodeLimitReached(f"solver stopped after {node_limit - 1} nodes")
+            if self.nodes == stop_at:
+                stop()
             entry = entries.get(key)
             if entry is not None:
                 low, high_bound = entry
@@ -369,18 +389,25 @@ class _Search:
         return worst
 
 
-def solve(board: Board | BoardView, *, table: SolverTable | None = None, node_limit: int | None = None) -> SolveResult:
+def solve(
+    board: Board | BoardView,
+    *,
+    table: SolverTable | None = None,
+    node_limit: int | None = None,
+    deadline: Deadline | None = None,
+) -> SolveResult:
     """Solve ``board`` exactly: its value for the player to act and every action that achieves it.
 
     Works whether a choice or a placement is due. ``table`` may be reused across calls; ``node_limit``
-    bounds the number of choice positions searched (:class:`NodeLimitReached` is raised beyond it).
+    bounds the number of choice positions searched (:class:`NodeLimitReached` is raised beyond it), and
+    ``deadline`` the time (:class:`~gpquarto.search.budget.OutOfTime` once it passes, read every few hundred nodes).
     Raises ``ValueError`` if the game is already over. A :class:`BoardView` is accepted too.
     """
     if isinstance(board, BoardView):
         board = board.copy()
     if board.is_over():
         raise ValueError(f"the game is over, nothing to solve: {board.text()}")
-    search = _Search(board, table if table is not None else SolverTable(), node_limit)
+    search = _Search(board, table if table is not None else SolverTable(), node_limit, deadline)
     occupied = board.occupied_mask
     available = board.available_mask
     key = cells_key(board.raw_cells, board.rules)

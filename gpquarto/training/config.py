@@ -277,7 +277,7 @@ class EvolutionConfig:
                 and (self.genome != RULES or 0 <= self.immigrants <= self.population - self.elite),
                 "bad immigrant settings",
             ),
-            (self.fallback_weight >= 0, "fallback_weight must be >= 0"),
+            (self.fallback_weight >= 0 and math.isfinite(self.fallback_weight), "fallback_weight must be >= 0"),
             (self.accuracy_weight >= 0 and math.isfinite(self.accuracy_weight), "accuracy_weight must be >= 0"),
             (self.accuracy_positions >= 1, "accuracy_positions must be >= 1"),
             (6 <= self.accuracy_max_empties <= 10, "accuracy_max_empties must be 6..10"),

@@ -31,6 +31,7 @@ from gpquarto.players.base import (
     raised_reason,
 )
 from gpquarto.runner.killable import CallTimeout, KillablePool, PoolClosed, Worker, WorkerDied
+from gpquarto.search.budget import search_share, time_budget
 from gpquarto.seeding import derive_seed
 
 #: Players built in a worker process and kept for the next decisions, at most this many (least recent out).
@@ -51,10 +52,12 @@ def remote_decision(
     settings: dict,
     start: str,
     actions: tuple[int, ...],
+    time_limit: float | None = None,
 ) -> tuple[bool, object]:
     """In a worker: the action due after ``actions`` from the ``start`` position of ``game`` under ``settings``,
-    decided by the player ``factory(**kwargs)`` seeded with ``seed`` and told its ``seat``: ``(True, action)``,
-    or ``(False, why it forfeits)`` when it raised."""
+    decided by the player ``factory(**kwargs)`` seeded with ``seed`` and told its ``seat``, its searches within
+    their share of ``time_limit`` (:mod:`gpquarto.search.budget`): ``(True, action)``, or
+    ``(False, why it forfeits)`` when it raised."""
     key = (factory, tuple(sorted(kwargs.items())))
     player = _kept.pop(key, None)
     try:
@@ -68,7 +71,8 @@ def remote_decision(
             state.apply(action)
         player.seed(seed)
         player.new_game(seat)
-        return True, player.decide(state.view())
+        with time_budget(None if time_limit is None else search_share(time_limit)):
+            return True, player.decide(state.view())
     except (Exception, SystemExit) as error:  # the player's failure is its forfeit, reported in the server
         return False, raised_reason(error)
 
@@ -110,7 +114,17 @@ class RemotePlayer(BasePlayer):
         for _ in actions:
             state.undo()
         seed = None if self._seed is None else derive_seed(self._seed, position)
-        arguments = (self._factory, self._kwargs, seed, self._seat, view.game_name, settings, state.text(), actions)
+        arguments = (
+            self._factory,
+            self._kwargs,
+            seed,
+            self._seat,
+            view.game_name,
+            settings,
+            state.text(),
+            actions,
+            self.time_limit,
+        )
         try:
             with nullcontext(self.worker) if self.worker is not None else self.pool.lease() as worker:
                 ok, answer = worker.call(remote_decision, arguments, self.time_limit)

@@ -1,5 +1,6 @@
 """``mcts`` for Quixo: UCT over the legal actions, a uniformly random playout from every new leaf
-(:func:`gpquarto.games.quixo.playout.random_playout`), a fixed number of iterations per decision."""
+(:func:`gpquarto.games.quixo.playout.random_playout`), a fixed number of iterations per decision, fewer when the
+decision's time budget runs out first (:mod:`gpquarto.search.budget`)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,10 @@ from gpquarto.games.quixo.board import QuixoBoard
 from gpquarto.games.quixo.playout import random_playout
 from gpquarto.players.base import BasePlayer
 from gpquarto.players.registry import register_player
+from gpquarto.search.budget import decision_deadline
+
+#: The most iterations a spec may ask for per decision (as Quarto's ``mcts``).
+MAX_ITERATIONS = 10_000_000
 
 
 class _Node:
@@ -23,7 +28,7 @@ class _Node:
         self.wins = 0.0  # for the player who moved into this node
 
 
-@register_player("mcts", game="quixo")
+@register_player("mcts", game="quixo", limits={"iterations": (1, MAX_ITERATIONS), "c": (0, 100)})
 class QuixoMCTSPlayer(BasePlayer):
     """UCT with ``iterations`` playouts per decision and exploration constant ``c``; the most visited root
     action is played. Random draws come from the player's own seeded generator."""
@@ -45,7 +50,10 @@ class QuixoMCTSPlayer(BasePlayer):
         board: QuixoBoard = view.copy()  # type: ignore[assignment]
         root = _Node(board.legal_actions())
         rng, c = self._rng, self.c
-        for _ in range(self.iterations):
+        budget = decision_deadline()
+        for iteration in range(self.iterations):
+            if budget is not None and iteration and not iteration & 7 and budget.expired():
+                break  # the decision's time budget ran out first: the most visited action so far
             node, path, depth = root, [root], 0
             while not node.untried and node.children:
                 log_visits = math.log(node.visits)

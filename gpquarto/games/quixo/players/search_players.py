@@ -1,6 +1,8 @@
 """Quixo players that search: ``minimax`` (the seed's: full width, evaluation = own cubes minus the opponent's)
 and ``alphabeta`` (iterative deepening, transposition table, move ordering, line potential; depth or time limit).
-See :mod:`gpquarto.games.quixo.search.alphabeta` for the search and how it treats repetitions and the official rule."""
+See :mod:`gpquarto.games.quixo.search.alphabeta` for the search and how it treats repetitions and the official rule.
+Both keep within a decision's time budget (:mod:`gpquarto.search.budget`): the deepest depth completed in time
+answers."""
 
 from __future__ import annotations
 
@@ -8,10 +10,18 @@ import random
 
 from gpquarto.games.interface import GameView
 from gpquarto.games.quixo.board import QuixoView
-from gpquarto.games.quixo.search.alphabeta import HEURISTICS, QuixoSearch
+from gpquarto.games.quixo.search.alphabeta import HEURISTICS, MAX_DEPTH, QuixoSearch
 from gpquarto.games.quixo.search.solver import QuixoSolution, solve
 from gpquarto.players.base import BasePlayer
 from gpquarto.players.registry import register_player
+from gpquarto.search.budget import decision_deadline
+
+#: The deepest full-width ``minimax`` (44 moves a ply on the 5x5 board: depth 4 is already minutes a decision).
+MAX_MINIMAX_DEPTH = 8
+#: The most seconds ``alphabeta`` may be given per decision, and the largest contempt for a draw (a line of four
+#: cubes scores 256).
+MAX_SECONDS = 3600.0
+MAX_CONTEMPT = 100_000.0
 
 
 def _quixo_view(view: GameView) -> QuixoView:
@@ -40,7 +50,7 @@ class _Searcher(BasePlayer):
         return self._searches[key]
 
 
-@register_player("minimax", game="quixo")
+@register_player("minimax", game="quixo", limits={"depth": (1, MAX_MINIMAX_DEPTH)})
 class QuixoMinimaxPlayer(_Searcher):
     """The seed's minimax: every move to ``depth`` plies, a win +1, a loss -1, else (own cubes - opponent's) / 100."""
 
@@ -54,10 +64,14 @@ class QuixoMinimaxPlayer(_Searcher):
     def decide(self, view: GameView) -> int:
         board = _quixo_view(view)
         own, other = (board.x_mask, board.o_mask) if board.player == 0 else (board.o_mask, board.x_mask)
-        return self.searcher(board).minimax(own, other, self.depth)[1]
+        return self.searcher(board).deepest_minimax(own, other, self.depth, decision_deadline())[1]
 
 
-@register_player("alphabeta", game="quixo")
+@register_player(
+    "alphabeta",
+    game="quixo",
+    limits={"depth": (0, MAX_DEPTH), "seconds": (0, MAX_SECONDS), "contempt": (-MAX_CONTEMPT, MAX_CONTEMPT)},
+)
 class QuixoAlphaBetaPlayer(_Searcher):
     """Alpha-beta with iterative deepening to ``depth`` plies (0: no depth limit) within ``seconds`` per
     decision (0: no time limit); ``heuristic`` ``lines`` (line potential) or ``cubes`` (the seed's); ``contempt``:
@@ -77,7 +91,7 @@ class QuixoAlphaBetaPlayer(_Searcher):
 
     def decide(self, view: GameView) -> int:
         board = _quixo_view(view)
-        return self.searcher(board).search(board, self.depth, self.seconds).action
+        return self.searcher(board).search(board, self.depth, self.seconds, decision_deadline()).action
 
 
 @register_player("solver", game="quixo")

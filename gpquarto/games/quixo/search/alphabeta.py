@@ -30,9 +30,13 @@ from dataclasses import dataclass
 from gpquarto.games.quixo.board import QuixoBoard, QuixoRules, QuixoView
 from gpquarto.games.quixo.playout import repetition_window
 from gpquarto.games.quixo.tables import Tables, tables
+from gpquarto.search.budget import CHECK_EVERY, Deadline, OutOfTime
 
 WIN = 1_000_000
 HEURISTICS = ("cubes", "lines")
+#: The deepest iterative deepening goes (a search without a depth limit stops there, or at its time limit).
+MAX_DEPTH = 64
+_NEVER = 1 << 62  # a node count no search reaches
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 #: Scores at least this large are wins or losses (``WIN - ply``); heuristics stay far below it.
 _DECIDED = WIN - 10_000
@@ -54,10 +58,6 @@ def _from_entry(value: float, ply: int) -> float:
     if value <= -_DECIDED:
         return value + ply
     return value
-
-
-class _OutOfTime(Exception):
-    """The time limit passed during a search; the last complete depth's move stands."""
 
 
 @dataclass(frozen=True)
@@ -90,6 +90,8 @@ class QuixoSearch:
         self.tt: dict[int, tuple[int, int, float, int]] = {}
         self.history_scores = [0] * self.table.action_count
         self.nodes = 0
+        self._minimax_deadline: Deadline | None = None
+        self._check_at = _NEVER
 
     def clear(self) -> None:
         """Forget the transposition table and the move-ordering history."""
@@ -113,11 +115,32 @@ class QuixoSearch:
         return score
 
     # ------------------------------------------------------------------ plain minimax (the seed)
-    def minimax(self, own: int, other: int, depth: int) -> tuple[float, int]:
+    def minimax(self, own: int, other: int, depth: int, deadline: Deadline | None = None) -> tuple[float, int]:
         """Full-width negamax to ``depth`` without pruning or tables; terminal scores are +-1 and the horizon is
         (the heuristic) / 100, as in the seed. Returns (score, best action); the first best action in ascending
-        order wins ties."""
+        order wins ties. Past ``deadline`` (read every few hundred nodes), :class:`OutOfTime`."""
+        self._minimax_deadline = deadline
+        self._check_at = self.nodes + CHECK_EVERY if deadline is not None else _NEVER
+        return self._minimax(own, other, depth)
+
+    def deepest_minimax(self, own: int, other: int, depth: int, deadline: Deadline | None) -> tuple[float, int]:
+        """:meth:`minimax` at ``depth``; with a ``deadline``, by iterative deepening: the deepest depth completed
+        before it answers (depth 1 always completes; a search completed in time answers as without a deadline)."""
+        if deadline is None or depth == 1:
+            return self.minimax(own, other, depth)
+        result = self.minimax(own, other, 1)
+        for deeper in range(2, depth + 1):
+            try:
+                result = self.minimax(own, other, deeper, deadline)
+            except OutOfTime:
+                break
+        return result
+
+    def _minimax(self, own: int, other: int, depth: int) -> tuple[float, int]:
         self.nodes += 1
+        if self.nodes >= self._check_at:
+            self._check_at = self.nodes + CHECK_EVERY
+            self._minimax_deadline.check()  # type: ignore[union-attr]
         table, course = self.table, self.course
         best, best_action = -2.0, -1
         for action in table.legal(other):
@@ -128,20 +151,25 @@ class QuixoSearch:
             elif depth <= 1:
                 score = -self.evaluate(other2, own2) / 100
             else:
-                score = -self.minimax(other2, own2, depth - 1)[0]
+                score = -self._minimax(other2, own2, depth - 1)[0]
             if score > best:
                 best, best_action = score, action
         return best, best_action
 
     # ------------------------------------------------------------------ alpha-beta
     def search(
-        self, board: QuixoBoard | QuixoView, depth: int | None = 4, seconds: float | None = None
+        self,
+        board: QuixoBoard | QuixoView,
+        depth: int | None = 4,
+        seconds: float | None = None,
+        deadline: Deadline | None = None,
     ) -> SearchResult:
-        """Iterative deepening to ``depth`` (None: until the time runs out) within ``seconds`` (None: no limit).
-        At least depth 1 always completes."""
+        """Iterative deepening to ``depth`` (None: until the time runs out, at most :data:`MAX_DEPTH`) within
+        ``seconds`` (None: no limit) and before ``deadline`` (None: none). At least depth 1 always completes; the
+        deepest depth completed answers."""
         if board.is_over():
             raise ValueError("the game is over: there is nothing to search")
-        if depth is None and seconds is None:
+        if depth is None and seconds is None and deadline is None:
             raise ValueError("give a depth, a time limit or both")
         own, other = (board.x_mask, board.o_mask) if board.player == 0 else (board.o_mask, board.x_mask)
         cells = self.table.cells
@@ -152,14 +180,17 @@ class QuixoSearch:
         self._flip = 1 << (2 * cells)
         self._side = board.player << (2 * cells)
         self._plies_left = board.ply_limit - len(board.history)
-        self._deadline = None if seconds is None else time.perf_counter() + seconds
+        ends = ([] if seconds is None else [time.perf_counter() + seconds]) + (
+            [] if deadline is None else [deadline.end]
+        )
+        self._deadline = min(ends) if ends else None
         self.nodes = 0
         best: SearchResult | None = None
-        limit = depth if depth is not None else 64
+        limit = min(depth, MAX_DEPTH) if depth is not None else MAX_DEPTH
         for d in range(1, limit + 1):
             try:
                 score, action = self._root(own, other, d, best.action if best else -1)
-            except _OutOfTime:
+            except OutOfTime:
                 break
             best = SearchResult(action, score, d, self.nodes)
             if abs(score) >= WIN - 64 or (self._deadline is not None and time.perf_counter() > self._deadline):
@@ -219,8 +250,8 @@ class QuixoSearch:
         self.nodes += 1
         if depth <= 0:
             return self.evaluate(own, other)
-        if self._deadline is not None and not self.nodes & 1023 and time.perf_counter() > self._deadline:
-            raise _OutOfTime
+        if self._deadline is not None and not self.nodes & (CHECK_EVERY - 1) and time.perf_counter() > self._deadline:
+            raise OutOfTime
         key = own | other << self.table.cells | (ply & 1) << (2 * self.table.cells)
         entry = self.tt.get(key)
         first = -1

@@ -1,0 +1,170 @@
+"""Every searching player of every game keeps within a decision's time budget, read inside the search, and its
+parameters are capped; a decision completed within the budget is the decision without one (issue 32, item 4)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from gpquarto.arena import play_game
+from gpquarto.arena.match import play_match
+from gpquarto.cli import main
+from gpquarto.games.quarto.board import Board
+from gpquarto.games.quixo.board import QuixoBoard
+from gpquarto.games.quixo.search.alphabeta import QuixoSearch
+from gpquarto.players.random_player import RandomPlayer
+from gpquarto.resolve import make_player
+from gpquarto.search.budget import SHARE, Deadline, OutOfTime, decision_budget, decision_deadline, time_budget
+from gpquarto.search.negamax import Negamax
+from gpquarto.search.solver import solve
+
+#: Searching players at their caps (or far beyond any decision's budget), by game.
+GREEDY = {
+    "quarto": [
+        "minimax:depth=16",
+        "minimax:depth=6,strategy=deepest,node_bound=1000000000",
+        "minimax:depth=2,solver_below=16",
+        "frontier:depth=16",
+        "mcts:iterations=10000000",
+        "mcts:iterations=100000,solver_below=16",
+        "mcts:iterations=100000,playout=novice",
+        "mcts:time=3600",
+        "solver:empties=16",
+    ],
+    "quixo": [
+        "minimax:depth=8",
+        "alphabeta:depth=64",
+        "alphabeta:depth=0,seconds=3600",
+        "mcts:iterations=10000000",
+    ],
+}
+
+
+def positions(game: str) -> list:
+    """An opening position where each kind of decision is due, and a middle-game one."""
+    if game == "quarto":
+        start = Board()
+        placing = Board()
+        placing.apply(5)
+        middle = Board.from_text("0.1./..2./.3../.... -")
+        return [start, placing, middle]
+    start = QuixoBoard()
+    middle = QuixoBoard()
+    for action in (0, 5, 9, 14, 20, 30):
+        middle.apply(middle.legal_actions()[action % len(middle.legal_actions())])
+    return [start, middle]
+
+
+@pytest.mark.parametrize(("game", "spec"), [(game, spec) for game, specs in GREEDY.items() for spec in specs])
+def test_a_greedy_search_answers_within_its_budget(game, spec):
+    player = make_player(spec, seed=1, game=game)
+    for state in positions(game):
+        player.new_game(state.player)
+        with time_budget(0.3):
+            started = time.perf_counter()
+            action = player.decide(state.view())
+            elapsed = time.perf_counter() - started
+        assert action in state.legal_actions()
+        assert elapsed < 0.6, f"{spec} took {elapsed:.2f} s on a 0.3 s budget"
+
+
+def test_a_match_time_limit_is_the_searches_budget_so_no_search_forfeits(capsys):
+    # the issue's command: before, each decision searched depth after depth for minutes and then forfeited
+    arguments = ["match", "alphabeta:depth=64", "random", "--game", "quixo", "--size", "4", "--time-limit", "0.5"]
+    assert main([*arguments, "--games", "2", "--seed", "3"]) == 0
+    output = capsys.readouterr().out
+    rows = [line.split() for line in output.splitlines() if line.startswith("alphabeta:depth=64 ") and "%" in line]
+    assert rows[0][-1] == "0", output  # no forfeit
+    record = play_game(
+        (make_player("minimax:depth=16", seed=2), make_player("frontier:depth=16", seed=3)), seed=4, time_limit=0.5
+    )
+    assert record.forfeited_by is None, record.reason
+    assert max(record.times) < 0.5
+
+
+@pytest.mark.parametrize(
+    ("game", "spec", "message"),
+    [
+        ("quixo", "alphabeta:depth=1000", "parameter depth must be 0 to 64"),
+        ("quixo", "alphabeta:seconds=1e9", "parameter seconds must be 0 to 3,600"),
+        ("quixo", "alphabeta:contempt=1e300", "parameter contempt must be -100,000 to 100,000"),
+        ("quixo", "minimax:depth=50", "parameter depth must be 1 to 8"),
+        ("quixo", "mcts:iterations=1000000000", "parameter iterations must be 1 to 10,000,000"),
+        ("quixo", "mcts:c=1e9", "parameter c must be 0 to 100"),
+        ("quarto", "minimax:depth=50", "parameter depth must be 1 to 16"),
+        ("quarto", "mcts:iterations=1000000000", "parameter iterations must be 1 to 10,000,000"),
+    ],
+)
+def test_search_parameters_are_capped_for_every_game(game, spec, message):
+    with pytest.raises(ValueError, match=message):
+        make_player(spec, game=game)
+
+
+def records(first: str, game: str, time_limit: float | None, games: int = 4) -> list[tuple[int, ...]]:
+    players = (make_player(first, seed=5, game=game), RandomPlayer())
+    result = play_match(*players, games, seed=11, keep_records=True, game=game, time_limit=time_limit)
+    assert not any(record.forfeited_by is not None for record in result.records)
+    return [tuple(record.actions) for record in result.records]
+
+
+@pytest.mark.parametrize(
+    ("game", "spec"),
+    [
+        ("quarto", "minimax:depth=2"),
+        ("quarto", "minimax:depth=3,heuristic=quarticity"),
+        ("quarto", "minimax:depth=2,strategy=deepest"),
+        ("quarto", "minimax:depth=1,solver_below=8"),
+        ("quarto", "frontier:depth=3"),
+        ("quarto", "mcts:iterations=200"),
+        ("quarto", "solver:empties=8"),
+        ("quixo", "alphabeta:depth=2"),
+        ("quixo", "minimax:depth=2"),
+        ("quixo", "mcts:iterations=30"),
+    ],
+)
+def test_decisions_within_the_budget_are_the_decisions_without_one(game, spec):
+    assert records(spec, game, 60.0) == records(spec, game, None)
+
+
+def test_the_budget_belongs_to_the_game_that_sets_it():
+    assert decision_budget() is None and decision_deadline() is None
+    with time_budget(2.0):
+        assert decision_budget() == 2.0
+        assert 1.9 < decision_deadline().remaining() <= 2.0
+        assert decision_deadline(0.5).remaining() <= 0.5  # a player's own, shorter time wins
+        assert decision_deadline(5.0).remaining() <= 2.0
+    assert decision_deadline(0.5).remaining() <= 0.5 and decision_budget() is None
+    seen = []
+
+    class Spy(RandomPlayer):
+        def decide(self, view):
+            seen.append(decision_budget())
+            return super().decide(view)
+
+    play_game((Spy(), Spy()), game="quixo", settings={"size": 3}, seed=1, time_limit=4.0)
+    play_game((Spy(), Spy()), game="quixo", settings={"size": 3}, seed=1)
+    assert set(seen) == {4.0 * SHARE, None}
+
+
+def test_searches_stop_inside_when_their_deadline_passes():
+    board = Board()
+    for search, call in [
+        (Negamax("lines"), lambda search, deadline: search.best_choice(board, 16, deadline)),
+        (Negamax("wins", ordering=False), lambda search, deadline: search.best_choice(board, 16, deadline)),
+        (None, lambda search, deadline: solve(board, deadline=deadline)),
+        (QuixoSearch(5), lambda search, deadline: search.minimax(0, 0, 8, deadline)),
+    ]:
+        started = time.perf_counter()
+        with pytest.raises(OutOfTime):
+            call(search, Deadline.after(0.05))
+        assert time.perf_counter() - started < 0.5
+    quixo = QuixoSearch(5)
+    started = time.perf_counter()
+    result = quixo.search(QuixoBoard(), depth=64, deadline=Deadline.after(0.2))
+    assert time.perf_counter() - started < 0.5 and 1 <= result.depth < 64
+    negamax = Negamax("lines")
+    placing = Board()
+    placing.apply(5)
+    assert negamax.deepening(placing, 16, Deadline.after(0.1)).best_moves  # the deepest completed depth answers
+    assert negamax.deepening(placing, 2, Deadline.after(60)) == negamax.best_placement(placing, 2)
