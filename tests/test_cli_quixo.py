@@ -85,7 +85,7 @@ def test_watch_from_a_position_on_a_small_board(cli):
             ),
             "quixo: rules must be one of official, course, got 'advanced'",
         ),
-        (("--png", "x.png"), "--png draws Quarto games"),
+        (("--png", "x.png"), "game 'quixo' has no PNG pictures"),
     ],
 )
 def test_watch_quixo_errors_are_one_line(cli, arguments, message):
@@ -147,7 +147,7 @@ def test_show_quixo_position_text(cli):
     assert done.returncode == 0, done.stderr
     assert str(get_game("quixo").from_text("XX../.O../..../.... O")) in done.stdout
     one_line_error(cli("show", "XX./.O./... Z"), "quixo: the side to move is X or O")
-    one_line_error(cli("show", "XX../.O../..../.... O", "--png", "x.png"), "--png draws Quarto")
+    one_line_error(cli("show", "XX../.O../..../.... O", "--png", "x.png"), "game 'quixo' has no PNG pictures")
 
 
 # ------------------------------------------------------------------------------------------------ play

@@ -267,16 +267,16 @@ def game_or_position(text: str):
 
 
 def show_game_or_position(game, png: str | None) -> int:
-    """Print a game record (moves, final board, result) or a position of any game; draw a Quarto one to ``png``
-    when given."""
+    """Print a game record (moves, final board, result) or a position of any game; draw it to ``png`` when given
+    (games with pictures)."""
     from gpquarto.arena.record import GameRecord
     from gpquarto.arena.views import outcome  # shared with watch and the web app
     from gpquarto.cli.common import game_title
-    from gpquarto.games.registry import DEFAULT_GAME
+    from gpquarto.games.capabilities import Pictures
+    from gpquarto.games.registry import DEFAULT_GAME, get_plugin
 
     name = game.game if isinstance(game, GameRecord) else game.game_name
-    if png and name != "quarto":
-        raise UsageError(f"--png draws Quarto games and positions, not {name}")
+    pictures = get_plugin(name).capability(Pictures) if png else None  # a game without them says so
     if isinstance(game, GameRecord):
         board = game.replay()
         if name != DEFAULT_GAME:
@@ -289,10 +289,11 @@ def show_game_or_position(game, png: str | None) -> int:
         if name != DEFAULT_GAME:
             print(f"{game_title(name, game.settings())}: {game.text()}")
         print(game)
-    if png:
-        from gpquarto.cli.pictures import game_figure, position_figure, save_png
+    if pictures is not None:
+        from gpquarto.cli.pictures import save_png
 
-        figure = game_figure(game, outcome(game)) if isinstance(game, GameRecord) else position_figure(game)
+        record = isinstance(game, GameRecord)
+        figure = pictures.game_figure(game, outcome(game)) if record else pictures.position_figure(game)
         save_png(figure, png)
         print(f"picture saved to {png}")
     return 0

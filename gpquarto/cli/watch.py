@@ -12,7 +12,6 @@ import argparse
 import sys
 import time
 
-from gpquarto.cli import UsageError
 from gpquarto.cli.common import add_game_arguments, add_time_limit_argument, non_negative_int, pause_seconds
 
 QUIT_WORDS = ("q", "quit", "exit")
@@ -42,7 +41,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--position", default=None, metavar="TEXT", help="start from this position text")
     add_time_limit_argument(parser)
     parser.add_argument(
-        "--png", default=None, metavar="FILE", help="also draw the game as a grid of frames (PNG; Quarto only)"
+        "--png",
+        default=None,
+        metavar="FILE",
+        help="also draw the game as a grid of frames (PNG; games with pictures: Quarto)",
     )
     parser.add_argument("--record", default=None, metavar="FILE", help="also save the game record (JSON)")
     add_game_arguments(parser)
@@ -52,11 +54,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from gpquarto.arena.views import explained_game, outcome
     from gpquarto.cli.common import game_position, game_title
+    from gpquarto.games.capabilities import Pictures
     from gpquarto.games.interface import DecisionKind
+    from gpquarto.games.registry import get_plugin
     from gpquarto.resolve import make_unattended_player
 
-    if args.png and args.game != "quarto":
-        raise UsageError(f"--png draws Quarto games, not {args.game}")
+    pictures = get_plugin(args.game).capability(Pictures) if args.png else None  # a game without them says so
     start = game_position(args, args.position)
     specs = (args.first, args.second)
     players = tuple(make_unattended_player(spec, seed=args.seed, game=args.game) for spec in specs)
@@ -87,10 +90,10 @@ def run(args: argparse.Namespace) -> int:
     if args.record:
         record.save(args.record)
         print(f"game record saved to {args.record}")
-    if args.png:
-        from gpquarto.cli.pictures import game_figure, save_png
+    if pictures is not None:
+        from gpquarto.cli.pictures import save_png
 
-        save_png(game_figure(record, outcome(record)), args.png)
+        save_png(pictures.game_figure(record, outcome(record)), args.png)
         print(f"picture saved to {args.png}")
     return 0
 
