@@ -259,7 +259,7 @@ def test_runs_list_and_detail(site):
         ({"opponent": ""}, 400, "choose a player"),
         ({"opponent": "random", "position": "5A3./.C8./1..F -"}, 400, "malformed position"),
         ({"opponent": "random", "position": 7}, 400, "position must be position text"),
-        ({"opponent": "random", "rules": "chess"}, 400, "rules must be 'classic' or 'advanced'"),
+        ({"opponent": "random", "rules": "chess"}, 400, "rules must be one of classic, advanced, got 'chess'"),
         ({"opponent": "random", "seat": 2}, 400, "seat must be 0"),
         ({"opponent": "random", "seed": -1}, 400, "seed must be a whole number"),
         (b"{not json", 400, "not JSON"),

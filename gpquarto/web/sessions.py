@@ -32,7 +32,7 @@ from gpquarto.games.capabilities import VALUE_WORDS
 from gpquarto.games.interface import DecisionKind, GameState, IllegalActionError, Termination
 from gpquarto.games.quarto.board import PLACE_OFFSET, Board, action_name
 from gpquarto.games.quarto.lines import SQUARE_COUNT
-from gpquarto.games.registry import DEFAULT_GAME, game_names, get_game
+from gpquarto.games.registry import DEFAULT_GAME, game_names, get_game, get_plugin, plugins
 from gpquarto.players.base import Player, PlayerQuit, raised_reason, too_slow_reason
 from gpquarto.search.solver import hint as solver_hint
 from gpquarto.web.decisions import worker_for
@@ -43,10 +43,6 @@ DEFAULT_TIME_LIMIT = 10.0
 MAX_SESSIONS = 200
 #: The person's name in saved game records.
 HUMAN_NAME = "you"
-#: The game settings a request may give, by game (a start position carries the others); Quixo's ply limit at
-#: most :data:`MAX_PLY_LIMIT`, so that no watched game runs longer than the game's own default allows.
-REQUEST_SETTINGS = {"quarto": ("rules",), "quixo": ("rules", "size", "ply_limit")}
-MAX_PLY_LIMIT = 300
 #: The longest action name a move request may send.
 MAX_ACTION_TEXT = 100
 #: Seconds a watched game may take in all: past them, the player to move forfeits (a Quixo game may last 300
@@ -291,31 +287,35 @@ class SessionStore:
 
 
 def parse_start(body: dict) -> GameState:
-    """The start position a request names: ``game`` (default Quarto), then ``position`` text (which carries
-    its rules, and a Quixo board its size) or the empty board of the game's settings (Quarto: ``rules``; Quixo:
-    ``rules``, ``size``, ``ply_limit``); ``RequestError`` in one line when one is bad."""
+    """The start position a request names: ``game`` (default the default game), then ``position`` text (which
+    carries what its game's text carries, Quarto's rules, a Quixo board's size) or the empty board of the game's
+    settings, each a field named as in the game's settings schema; ``RequestError`` in one line when one is bad.
+
+    A number a request may give is bounded by the schema's maximum, or where it declares none by the game's
+    default (a Quixo ply limit of 10**9 would let one request hold a worker for hours)."""
     name = body.get("game") or DEFAULT_GAME
     if not isinstance(name, str) or name not in game_names():
         raise RequestError(f"game must be {' or '.join(game_names())}, got {_shown(name)}")
-    game = get_game(name)
-    given = {key: value for key, value in body.items() if key in REQUEST_SETTINGS[name] and value not in (None, "")}
-    for key in {"rules", "size", "ply_limit"} - set(REQUEST_SETTINGS[name]):
-        if body.get(key) not in (None, ""):
-            raise RequestError(f"{key} is not a setting of {name} (its settings: {', '.join(REQUEST_SETTINGS[name])})")
-    rules = given.get("rules")
-    if rules is not None and rules not in game.rule_sets:
-        raise RequestError(f"rules must be {' or '.join(repr(r) for r in game.rule_sets)}, got {_shown(rules)}")
-    limit = given.get("ply_limit")
-    if limit is not None and (limit.__class__ is not int or not 1 <= limit <= MAX_PLY_LIMIT):
-        raise RequestError(f"ply_limit must be a whole number 1..{MAX_PLY_LIMIT}, got {_shown(limit)}")
-    position = body.get("position")
+    plugin = get_plugin(name)
+    schema = {setting.name: setting for setting in plugin.settings}
+    every = {setting.name for other in plugins() for setting in other.settings}
+    given = {key: body[key] for key in sorted(every) if body.get(key) not in (None, "")}
     try:
+        for key, value in given.items():
+            if key not in schema:
+                raise ValueError(f"{name} has no setting {key!r} (settings: {', '.join(schema) or 'none'})")
+            setting = schema[key]
+            setting.check(value)
+            bound = setting.maximum if setting.maximum is not None else setting.default
+            if setting.type in (int, float) and not setting.choices and value > bound:  # type: ignore[operator]
+                raise ValueError(f"{key} must be at most {bound} here, got {_shown(value)}")
+        game = plugin.game
+        position = body.get("position")
         if position not in (None, ""):
             if not isinstance(position, str):
                 raise RequestError(f"position must be position text, e.g. {game.new_state().text()!r}")
-            carried = {key: value for key, value in given.items() if key not in ("rules", "size")}
             try:
-                return game.from_text(position, **carried)
+                return game.from_text(position, **_not_carried(game, position, given))
             except ValueError as error:
                 raise RequestError(f"malformed position: {error}") from None
         return game.new_state(**given)
@@ -323,6 +323,19 @@ def parse_start(body: dict) -> GameState:
         raise
     except ValueError as error:
         raise RequestError(str(error)) from None
+
+
+def _not_carried(game, position: str, given: dict) -> dict:
+    """The settings of ``given`` that the position text does not carry itself (the page sends its form's rules
+    and size with a position; the text's own win, as they always have): those the game accepts beside the text."""
+    kept = {}
+    for key, value in given.items():
+        try:
+            game.from_text(position, **{key: value})
+        except ValueError:
+            continue
+        kept[key] = value
+    return kept
 
 
 # ----------------------------------------------------------------------------------------------- hints
