@@ -53,7 +53,10 @@ def make_encoder(name: str, game: str, settings: dict[str, object]) -> Encoder:
     """The features called ``name`` for ``game`` under ``settings``; ``ValueError`` in one line otherwise."""
     if name not in ENCODERS:
         raise ValueError(f"unknown n-tuple features {name!r} (known: {', '.join(sorted(ENCODERS))})")
-    encoder = ENCODERS[name](**settings)
+    try:
+        encoder = ENCODERS[name](**settings)
+    except TypeError:  # a setting the features do not take
+        raise ValueError(f"the n-tuple features {name!r} cannot take the settings {str(settings)[:100]}") from None
     if encoder.game != game:
         raise ValueError(f"the n-tuple features {name!r} are for {encoder.game}, not {game}")
     return encoder
