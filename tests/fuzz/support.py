@@ -8,9 +8,27 @@ and NumPy's allocations). It also counts inputs and time per loader for the figu
 
 from __future__ import annotations
 
+import os
 import time
 import tracemalloc
 from collections.abc import Callable
+
+from hypothesis import HealthCheck, settings
+
+#: The profiles: ``ci`` (the default) is seeded (``derandomize``: the same inputs on every run) and bounded, a minute
+#: or two for the whole suite; ``nightly`` draws new inputs every run, 50 times as many
+#: (``HYPOTHESIS_PROFILE=nightly python -m pytest tests/fuzz``; docs/conventions.md). They apply to the fuzz tests
+#: only (:data:`FUZZ`), never to the other tests' Hypothesis settings.
+_COMMON = {
+    "deadline": None,  # each input's time is checked by the suite itself, against its own budget
+    "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture],
+    "database": None,
+}
+settings.register_profile("fuzz-ci", derandomize=True, max_examples=40, **_COMMON)
+settings.register_profile("fuzz-nightly", derandomize=False, max_examples=2000, **_COMMON)
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "ci")
+#: The settings of every fuzz test (a decorator).
+FUZZ = settings.get_profile("fuzz-nightly" if PROFILE == "nightly" else "fuzz-ci")
 
 #: Loader name -> (inputs tried, seconds, slowest input's seconds).
 STATS: dict[str, tuple[int, float, float]] = {}

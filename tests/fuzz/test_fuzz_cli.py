@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 
 from gpquarto.cli import build_parser, main
 from tests.conftest import REPO
-from tests.fuzz.support import outcome
+from tests.fuzz.support import FUZZ, outcome
 
 #: Each command's quick valid command line; ``RUN`` and ``OUT`` become folders of the input's own folder.
 BASES: dict[str, list[str]] = {
@@ -234,7 +234,7 @@ def _listing(folder: Path) -> set[str]:
 
 
 @pytest.mark.parametrize("command", sorted(BASES))
-@settings(max_examples=max(4, settings().max_examples // 4), phases=[Phase.explicit, Phase.reuse, Phase.generate])
+@settings(FUZZ, max_examples=max(4, FUZZ.max_examples // 4), phases=[Phase.explicit, Phase.reuse, Phase.generate])
 @given(data=st.data())
 def test_command_line(command, data, monkeypatch, capsys):
     monkeypatch.setattr("gpquarto.cli.serve.listen", refuse_to_listen)

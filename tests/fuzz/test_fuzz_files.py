@@ -28,7 +28,7 @@ from gpquarto.resolve import make_player
 from gpquarto.training.run import open_run
 from tests.conftest import REPO
 from tests.fuzz.strategies import json_bytes, mutated_bytes, mutated_data
-from tests.fuzz.support import Refused, outcome
+from tests.fuzz.support import FUZZ, Refused, outcome
 
 #: Inputs every JSON loader is given first, whatever the profile: deep nesting, a number of 5,000 digits, NaN,
 #: a file larger than the plain-file cap, nothing.
@@ -77,6 +77,7 @@ def load_player_file(path: Path):
     return player
 
 
+@FUZZ
 @given(st.one_of(mutated_data(QUARTO_PLAYER).map(json_bytes), mutated_bytes(json_bytes(QUARTO_PLAYER))))
 @example(DEEP_JSON)
 @example(HUGE_NUMBER)
@@ -97,6 +98,7 @@ def pickled(data: object) -> bytes:
         return b"\x80\x04" + b"(" * 5000
 
 
+@FUZZ
 @given(st.one_of(mutated_data(QUARTO_PLAYER).map(pickled), mutated_bytes(pickled(QUARTO_PLAYER))))
 @example(b"\x80\x04" + b"(" * 100_000)
 @example(b"\x80\x04\x95" + b"\xff" * 8)
@@ -173,6 +175,7 @@ def zip_members(members: list[tuple[str, bytes]]) -> bytes:
     return buffer.getvalue()
 
 
+@FUZZ
 @given(st.one_of(learned_inputs(NTUPLE), learned_inputs(TABLE)))
 @example(npz_raw(DEEP_JSON, NTUPLE[1]))
 @example(b"PK\x05\x06" + b"\x00" * 18)
@@ -191,6 +194,7 @@ def test_learned_player_npz(raw):
 
 
 # ------------------------------------------------------------------------------------------ evaluator files
+@FUZZ
 @given(st.one_of(mutated_data(EVALUATOR).map(json_bytes), mutated_bytes(json_bytes(EVALUATOR))))
 @example(DEEP_JSON)
 @example(HUGE_NUMBER)
@@ -224,6 +228,7 @@ def load_record(path: Path) -> GameRecord:
     return record
 
 
+@FUZZ
 @given(
     st.one_of(
         *(mutated_data(data).map(json_bytes) for data in (*RECORDS, FIRST_FORMAT)),
@@ -267,6 +272,7 @@ def read_train_run(folder: Path) -> object:
     return run.generations_done, run.logbook(), run.hall_of_fame(), run.best_player_spec
 
 
+@FUZZ
 @given(data=st.data())
 def test_training_config_json(train_run, data):
     original = json.loads((train_run / "config.json").read_text())
@@ -276,6 +282,7 @@ def test_training_config_json(train_run, data):
     shutil.rmtree(folder.parent)
 
 
+@FUZZ
 @given(data=st.data())
 def test_training_checkpoint(train_run, data):
     original = pickle.loads((train_run / "checkpoint.dill").read_bytes())  # our own file, plain data
@@ -294,6 +301,7 @@ def _plain(value: object) -> object:
     return value
 
 
+@FUZZ
 @given(data=st.data())
 def test_finished_json(train_run, data):
     original = json.loads((train_run / "finished.json").read_text())
@@ -316,6 +324,7 @@ def read_learn_run(folder: Path) -> object:
     return run.episodes_done, run.curve(), run.seconds(), played(run.learned_player(), "quixo", {"size": 3})
 
 
+@FUZZ
 @given(data=st.data())
 def test_learning_config_json(learn_run, data):
     original = json.loads((learn_run / "config.json").read_text())
@@ -325,6 +334,7 @@ def test_learning_config_json(learn_run, data):
     shutil.rmtree(folder.parent)
 
 
+@FUZZ
 @given(data=st.data())
 def test_learning_checkpoint(learn_run, data):
     with np.load(learn_run / "checkpoint.npz") as archive:

@@ -10,7 +10,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from gpquarto.games.registry import game_names, get_game
-from tests.fuzz.support import Refused, outcome
+from tests.fuzz.support import FUZZ, Refused, outcome
 
 #: Settings the command line and the web accept, by game.
 SETTINGS = {"quarto": [{}, {"rules": "advanced"}], "quixo": [{}, {"size": 3}, {"size": 4}, {"rules": "course"}]}
@@ -66,6 +66,7 @@ def read_position(game: str, text: str, settings: dict) -> object:
 
 
 @pytest.mark.parametrize("game", game_names())
+@FUZZ
 @given(data=st.data())
 @example(data=None)
 def test_position_text(game, data):
@@ -85,6 +86,7 @@ def parse(state, text: str) -> int:
 
 
 @pytest.mark.parametrize("game", game_names())
+@FUZZ
 @given(data=st.data())
 def test_action_names(game, data):
     states = [state for state in positions(game) if not state.is_over()]
