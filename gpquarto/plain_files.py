@@ -13,8 +13,9 @@ import io
 import json
 import os
 import pickle
+import stat
 from collections.abc import Callable
-from typing import TypeVar
+from typing import BinaryIO, TypeVar
 
 T = TypeVar("T")
 
@@ -37,7 +38,7 @@ def read_plain_file(path: str | os.PathLike[str], kind: str, *, json_format: boo
     should be (``"player file"``, ``"checkpoint"``) in the error messages."""
     path = str(path)
     try:
-        with open(path, "rb") as stream:
+        with open_regular_file(path, kind) as stream:
             raw = stream.read(MAX_FILE_BYTES + 1)
     except OSError as error:
         raise ValueError(f"{path}: cannot read ({error.strerror or error})") from None
@@ -64,6 +65,22 @@ def read_plain_file(path: str | os.PathLike[str], kind: str, *, json_format: boo
     if nesting_depth(data) > MAX_DEPTH:
         raise ValueError(f"{path}: corrupt {kind} (nested more than {MAX_DEPTH} levels deep)")
     return data
+
+
+def open_regular_file(path: str | os.PathLike[str], kind: str) -> BinaryIO:
+    """``path`` opened for reading in binary, once it is known to be a regular file: a pipe, a device or a folder
+    is a one-line ``ValueError`` at once (opened without waiting, so a pipe nobody writes cannot hang the reader);
+    an ``OSError`` when it cannot be opened."""
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            raise ValueError(f"{path}: not a regular file, not a {kind}")
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(descriptor, True)
+        return os.fdopen(descriptor, "rb")
+    except BaseException:
+        os.close(descriptor)
+        raise
 
 
 def read_checked_file(

@@ -11,12 +11,12 @@ import json
 import math
 import os
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 
 from gpquarto.atomic import write_text_atomic
 from gpquarto.games.interface import GameState, IllegalActionError, Outcome, Termination
 from gpquarto.games.quarto.notation import START_TEXT
 from gpquarto.games.registry import DEFAULT_GAME, get_game
+from gpquarto.plain_files import read_plain_file
 
 RECORD_FORMAT = "gpquarto-game/2"
 #: Records written before the game interface: Quarto games, without game, settings or positions.
@@ -190,10 +190,10 @@ class GameRecord:
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> GameRecord:
         """Read a record written by :meth:`save`; ``ValueError`` naming the file on any problem."""
-        try:
-            data = json.loads(Path(path).read_text())
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-            raise ValueError(f"cannot read game record {path}: {error}") from None
+        try:  # within the plain-file caps: size, nesting depth
+            data = read_plain_file(path, "game record", json_format=True)
+        except ValueError as error:
+            raise ValueError(f"cannot read game record {path}: {str(error).removeprefix(f'{path}: ')}") from None
         try:
             return cls.from_dict(data)
         except ValueError as error:

@@ -49,7 +49,10 @@ def make_encoder(name: str, game: str, settings: dict[str, object]) -> Encoder:
     if name not in encoders.factories:
         known = ", ".join(sorted(encoders.factories))
         raise ValueError(f"unknown n-tuple features {name!r} for {game} (known: {known})")
-    return encoders.factories[name](**settings)
+    try:
+        return encoders.factories[name](**settings)
+    except TypeError:  # a setting the features do not take
+        raise ValueError(f"the n-tuple features {name!r} cannot take the settings {str(settings)[:100]}") from None
 
 
 def default_encoder(game: str, settings: dict[str, object]) -> Encoder:

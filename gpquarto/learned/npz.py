@@ -24,6 +24,8 @@ from types import TracebackType
 
 import numpy as np
 
+from gpquarto.plain_files import open_regular_file
+
 #: Larger files are refused before they are opened.
 MAX_NPZ_BYTES = 64_000_000
 #: The most arrays one file may hold (gpquarto's files hold 2 to 4).
@@ -38,16 +40,9 @@ _END_RECORD = b"PK\x05\x06"
 _ZIP64_LOCATOR = b"PK\x06\x07"
 _END_FORMAT = "<4s4H2LH"
 _END_SIZE = struct.calcsize(_END_FORMAT)
-_READ_ERRORS = (
-    zipfile.BadZipFile,
-    EOFError,
-    OSError,
-    ValueError,
-    NotImplementedError,
-    RuntimeError,
-    SyntaxError,
-    RecursionError,
-)
+#: Whatever reading a zip member or parsing its .npy header raises on a corrupt file (zlib's and tokenize's errors
+#: among them): every one is the file's fault, and said in one line.
+_READ_ERRORS = (Exception,)
 _MEMBER_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}\.npy")
 
 
@@ -120,7 +115,7 @@ def open_npz(path: str | os.PathLike[str], kind: str) -> NpzArchive:
     docstring); ``kind`` names the file in errors (``"learned player"``)."""
     path = str(path)
     try:
-        stream = open(path, "rb")  # noqa: SIM115 (closed below, or by the archive)
+        stream = open_regular_file(path, kind)  # closed below, or by the archive
     except OSError as error:
         raise ValueError(f"{path}: cannot read ({error.strerror or error})") from None
     try:
@@ -140,7 +135,7 @@ def _open(path: str, kind: str, stream) -> NpzArchive:
     _check_end_record(stream, size, fail)
     try:
         archive = zipfile.ZipFile(stream)
-    except (zipfile.BadZipFile, EOFError, OSError, ValueError, struct.error) as error:
+    except _READ_ERRORS as error:
         raise fail(_detail(error)) from None
     try:
         members = _members(archive, fail)

@@ -158,12 +158,12 @@ def read_learned_file(path: str | os.PathLike[str]) -> tuple[dict, dict[str, np.
             _check_header(header)
             check_declared_arrays(learned_arrays(header), {k: v for k, v in archive.members.items() if k != "header"})
         except ValueError as error:
-            raise ValueError(f"{path}: not a gpquarto learned player ({error})") from None
+            raise ValueError(f"{path}: not a gpquarto learned player ({_short(error)})") from None
         arrays = {name: archive.read(name) for name in archive.members if name != "header"}
     try:
         _check(header, arrays)
     except ValueError as error:
-        raise ValueError(f"{path}: not a gpquarto learned player ({error})") from None
+        raise ValueError(f"{path}: not a gpquarto learned player ({_short(error)})") from None
     return header, arrays  # type: ignore[return-value]
 
 
@@ -228,7 +228,7 @@ def _check_header(header: object) -> None:
             raise ValueError(f"{field!r} has the wrong type ({type(header[field]).__name__})")
     if not isinstance(header.get("guard", False), bool):
         raise ValueError("'guard' must be true or false")
-    get_game(header["game"])  # an unknown game is a one-line error
+    get_game(header["game"]).check_settings(dict(header["settings"]))  # an unknown game or setting: one line
     if header["model"] not in ("ntuple", "table"):
         raise ValueError(f"unknown model {header['model'][:40]!r} (known: ntuple, table)")
     if header["model"] == "ntuple":
@@ -270,6 +270,12 @@ def check_table_arrays(arrays: dict[str, np.ndarray]) -> None:
     ascending = (high[:-1] < high[1:]) | ((high[:-1] == high[1:]) & (low[:-1] < low[1:]))
     if not ascending.all():
         raise ValueError("the table's keys must be ascending and distinct")
+
+
+def _short(error: Exception) -> str:
+    """An error's message, cut to 300 characters (it may quote a value of the file)."""
+    text = str(error)
+    return text if len(text) <= 300 else text[:297] + "..."
 
 
 def _expect_arrays(arrays: dict[str, np.ndarray], names: set[str]) -> None:

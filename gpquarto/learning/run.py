@@ -118,7 +118,7 @@ class LearnRun:
                 elif not all(np.isfinite(array).all() for array in read.values()):
                     raise ValueError("an array holds a number that is not finite")
             except ValueError as error:
-                raise LearnRunError(f"{path}: not a gpquarto learning checkpoint ({error})") from None
+                raise LearnRunError(f"{path}: not a gpquarto learning checkpoint ({str(error)[:300]})") from None
         return header, read  # type: ignore[return-value]
 
     def _checkpoint_arrays(self) -> Expected:

@@ -22,23 +22,30 @@ Routes (all JSON; an error is a 4xx answer ``{"error": "one line"}``, never a cr
 ``GET /api/runs/{name}/fitness.png``      the run's fitness plot
 ========================================  ===================================================================
 
-Blocking work (a player's decision, a solve, a watched game) runs in a thread pool, never on the event loop;
-a searching player decides in a worker process killed at the time limit (:mod:`gpquarto.web.decisions`).
+Blocking work (a player's decision, a solve, a watched game) runs in threads, never on the event loop, in two
+lanes by cost: the quick lane (:data:`QUICK_THREADS`) takes what only quick players do (``random``, ``novice``:
+their games, decisions and watches), the slow lane (:data:`THREADS`) everything else (searching players, saved
+player files, hints, run folders), so a quick request never waits behind expensive ones. A searching player
+decides in a worker process killed at the time limit (:mod:`gpquarto.web.decisions`).
 What a request may ask is bounded: a body of at most :data:`MAX_BODY_BYTES` (refused with 413 before it is
-read), JSON nested at most :data:`MAX_JSON_DEPTH` deep, search budgets and player files as
-:mod:`gpquarto.web.players` allows. A request that changes state (any method but GET and HEAD) must name a
-trusted host (``Host``; by default the loopback names, against DNS rebinding) and, when it has an ``Origin``,
-come from the same host and port (against cross-site requests): otherwise 403.
+read) that arrives within ``body_seconds`` (else 408: a client that sends half a body does not hold its
+connection), JSON nested at most :data:`MAX_JSON_DEPTH` deep, search budgets and player files as
+:mod:`gpquarto.web.players` allows, games kept per client (:class:`~gpquarto.web.sessions.SessionStore`: a
+client's new game drops only that client's oldest). A request that changes state (any method but GET and HEAD)
+must name a trusted host (``Host`` exactly ``name`` or ``name:port``; by default the loopback names, against DNS
+rebinding) and, when it has an ``Origin``, come from exactly ``http://`` that host and port (no other scheme,
+user, path or query; against cross-site requests): otherwise 403.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
+import re
 from collections.abc import Sequence
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -54,7 +61,7 @@ from gpquarto.games.registry import game_names
 from gpquarto.runner.killable import KillablePool
 from gpquarto.web import runs
 from gpquarto.web.decisions import DecisionsStopped
-from gpquarto.web.players import RequestPlayers, player_names
+from gpquarto.web.players import RequestPlayers, is_quick, player_names
 from gpquarto.web.sessions import (
     DEFAULT_TIME_LIMIT,
     PlaySession,
@@ -78,6 +85,10 @@ MAX_JSON_DEPTH = 32
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
 #: Threads for blocking work; they mostly wait (on a worker process, a file), so there are many.
 THREADS = 32
+#: Threads of the quick lane: quick players' games and decisions (microseconds each).
+QUICK_THREADS = 8
+#: Seconds a request's whole body may take to arrive (``create_app(body_seconds=...)``).
+BODY_SECONDS = 10.0
 _log = logging.getLogger(__name__)
 
 
@@ -88,19 +99,32 @@ def create_app(
     time_limit: float = DEFAULT_TIME_LIMIT,
     workers: int = 2,
     trusted_hosts: Sequence[str] | None = LOOPBACK_NAMES,
+    body_seconds: float = BODY_SECONDS,
 ) -> Starlette:
     """The web app. ``runs_dir`` is the folder of training runs, ``players_dirs`` more folders of saved players
     a request may name; ``time_limit`` the seconds per decision; ``workers`` the processes in which searching
-    players decide; ``trusted_hosts`` the host names state-changing requests may be sent to (None: any).
+    players decide; ``trusted_hosts`` the host names state-changing requests may be sent to (None: any);
+    ``body_seconds`` the seconds a request body may take to arrive.
     ``app.state.stop()`` kills the worker processes at once (for a prompt Ctrl-C)."""
     store = SessionStore()
     threads = ServerThreads(THREADS)
+    quick_threads = ServerThreads(QUICK_THREADS, "gpquarto-web-quick")
     pool = KillablePool(workers)
     solutions = SolutionStore(threads.executor)
     runs_root = Path(runs_dir)
     players = RequestPlayers([runs_root, *players_dirs], pool, time_limit, solutions)
 
     in_thread = threads.run
+
+    def lane(*quick: bool):
+        """The threads of work that only quick players (or quick specs) do, else the slow lane's."""
+        return quick_threads.run if all(quick) else threads.run
+
+    async def json_body(request: Request) -> dict:
+        return await read_json_body(request, body_seconds)
+
+    def client_of(request: Request) -> str:
+        return request.client.host if request.client is not None else ""
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html")
@@ -116,10 +140,12 @@ def create_app(
         seed = optional_int(body, "seed")
         seat = body.get("seat", 0)
         start = parse_start(body)
-        opponent = await in_thread(players.make, body.get("opponent"), seed, start)
-        session = store.add(PlaySession(str(body.get("opponent")).strip(), opponent, human_seat=seat, start=start))
+        spec = body.get("opponent")
+        opponent = await lane(players.is_quick_spec(spec))(players.make, spec, seed, start)
+        session = PlaySession(str(spec).strip(), opponent, human_seat=seat, start=start)
+        store.add(session, client_of(request))
         async with session.lock:
-            await play_opponent(session, in_thread, time_limit)
+            await play_opponent(session, lane(is_quick(opponent)), time_limit)
             return JSONResponse(session.state(), status_code=201)
 
     async def game(request: Request) -> Response:
@@ -130,7 +156,7 @@ def create_app(
         action = action_of(await json_body(request), session.board)
         async with session.lock:
             session.human_move(action)
-            await play_opponent(session, in_thread, time_limit)
+            await play_opponent(session, lane(is_quick(session.opponent)), time_limit)
             return JSONResponse(session.state())
 
     async def undo(request: Request) -> Response:
@@ -160,9 +186,11 @@ def create_app(
             raise RequestError('watch needs two players: {"players": ["random", "novice"]}')
         start = parse_start(body)
         seed = optional_int(body, "seed")
-        first, second = [await in_thread(players.make, spec, seed, start) for spec in specs]
+        first, second = [await lane(players.is_quick_spec(spec))(players.make, spec, seed, start) for spec in specs]
         names = (str(specs[0]).strip(), str(specs[1]).strip())
-        view = await in_thread(watch_game, (first, second), names=names, start=start, seed=seed, time_limit=time_limit)
+        view = await lane(is_quick(first), is_quick(second))(
+            watch_game, (first, second), names=names, start=start, seed=seed, time_limit=time_limit
+        )
         return JSONResponse(view)
 
     async def replay(request: Request) -> Response:
@@ -206,6 +234,7 @@ def create_app(
         pool.close()
         solutions.close()
         threads.stop()
+        quick_threads.stop()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette):
@@ -248,34 +277,47 @@ class TrustedRequests:
             return 400, "bad Content-Length"
         if int(length) > MAX_BODY_BYTES:
             return 413, f"request body over {MAX_BODY_BYTES} bytes"
-        host = headers.get("host", "")
+        host = headers.get("host", "").strip().lower()
         name = _host_name(host)
-        if self.trusted is not None and name not in self.trusted:
+        if name is None or (self.trusted is not None and name not in self.trusted):
             return 403, f"requests that change state must be sent to this server by its own name, not {host[:80]!r}"
         origin = headers.get("origin")
-        if origin is not None and (origin == "null" or urlsplit(origin).netloc.lower() != host.lower()):
-            return 403, f"cross-site request refused (Origin {origin[:80]!r} is not {host[:80]!r})"
+        if origin is not None and origin.strip().lower() != f"http://{host}":
+            return 403, f"cross-site request refused (Origin {origin[:80]!r} is not 'http://{host[:80]}')"
         return None
 
 
-def _host_name(host: str) -> str:
-    """The name in a ``Host`` header, lower case, without the port or an IPv6 address's brackets."""
-    host = host.strip().lower()
-    if host.startswith("["):
-        return host[1 : host.find("]")] if "]" in host else host
-    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+#: A ``Host`` header: a host name or IPv4 address, or an IPv6 address in brackets, then an optional port; nothing else.
+_HOST = re.compile(r"(?P<name>[a-z0-9](?:[a-z0-9.-]{0,252}[a-z0-9])?|\[(?P<ipv6>[0-9a-f:.]{2,45})\])(?::[0-9]{1,5})?")
 
 
-async def json_body(request: Request) -> dict:
+def _host_name(host: str) -> str | None:
+    """The name in a ``Host`` header (lower case, without the port or an IPv6 address's brackets), or None when
+    the header is not exactly a host and an optional port (``127.0.0.1:1@evil.com`` is not)."""
+    match = _HOST.fullmatch(host.strip().lower())
+    if match is None:
+        return None
+    return match.group("ipv6") or match.group("name")
+
+
+async def read_json_body(request: Request, seconds: float = BODY_SECONDS) -> dict:
     """The request's JSON object; ``RequestError`` when it is too big (413, counted while it streams in, so a
-    big body is never held whole), not JSON, nested too deep or not an object."""
+    big body is never held whole), slower to arrive than ``seconds`` (408), not JSON, nested too deep or not an
+    object."""
     chunks: list[bytes] = []
-    size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY_BYTES:
-            raise RequestError(f"request body over {MAX_BODY_BYTES} bytes", status=413)
-        chunks.append(chunk)
+
+    async def receive() -> None:
+        size = 0
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > MAX_BODY_BYTES:
+                raise RequestError(f"request body over {MAX_BODY_BYTES} bytes", status=413)
+            chunks.append(chunk)
+
+    try:
+        await asyncio.wait_for(receive(), seconds)
+    except TimeoutError:
+        raise RequestError(f"the request body did not arrive within {seconds:g} s", status=408) from None
     raw = b"".join(chunks)
     try:
         body = json.loads(raw or b"{}")
@@ -318,7 +360,8 @@ def optional_int(body: dict, key: str) -> int | None:
 
 async def request_error(request: Request, error: Exception) -> Response:
     status = getattr(error, "status", 400)
-    return JSONResponse({"error": str(error)}, status_code=status)
+    closing = {"Connection": "close"} if status in (408, 413) else None  # the rest of the body is not read
+    return JSONResponse({"error": str(error)}, status_code=status, headers=closing)
 
 
 async def stopping_error(request: Request, error: Exception) -> Response:

@@ -14,6 +14,7 @@ which plays in a worker process within the same caps as its search.
 from __future__ import annotations
 
 import os
+import threading
 import typing
 from collections.abc import Sequence
 from pathlib import Path, PurePosixPath
@@ -24,6 +25,8 @@ from gpquarto.gp.evaluator_player import EVALUATOR_PARAMETER, evaluator_player, 
 from gpquarto.gp.storage import SUFFIXES
 from gpquarto.learned.storage import LEARNED_SUFFIX
 from gpquarto.players.base import Player
+from gpquarto.players.novice import NovicePlayer
+from gpquarto.players.random_player import RandomPlayer
 from gpquarto.players.registry import available_players, named_player_recipe, parse_spec
 from gpquarto.resolve import PLAYER_FILE_SUFFIXES, make_unattended_player
 from gpquarto.runner.killable import KillablePool
@@ -48,10 +51,14 @@ BUDGET_CAPS: dict[tuple[str, str, str], int] = {
 }
 #: Search time parameters, at most the server's time limit, by (game, player).
 TIME_PARAMETERS = {("quarto", "mcts"): "time", ("quixo", "alphabeta"): "seconds"}
-#: Zoo players that decide in microseconds whatever they are given: they play in the server's threads.
+#: Zoo players that decide in microseconds whatever they are given: they play in the server's threads (the quick
+#: lane: :func:`is_quick`).
 IN_PROCESS = frozenset({"random", "novice"})
+_QUICK_TYPES = (RandomPlayer, NovicePlayer)
 #: The longest player spec a request may send.
 MAX_SPEC = 300
+#: Saved player files the server reads at once; more requests for files wait their turn (in the slow lane).
+FILE_LOADS = 2
 #: What an evaluator file may be called: an evolved evaluator's ``.json``, or a learned player's table.
 EVALUATOR_SUFFIXES = (".json", LEARNED_SUFFIX)
 _ADVICE = "in the browser, you are the human player"
@@ -73,6 +80,8 @@ class RequestPlayers:
         self.pool = pool
         self.time_limit = time_limit
         self.solutions = solutions
+        #: Saved player files read at once, at most (each may take a few hundred MB while it is read and checked).
+        self._loading = threading.BoundedSemaphore(FILE_LOADS)
 
     def make(self, spec: object, seed: int | None = None, start: GameState | None = None) -> Player:
         """The player for a spec sent by a request, to play the game of ``start`` (Quarto's empty board when
@@ -88,7 +97,13 @@ class RequestPlayers:
             if is_evaluator_spec(spec):
                 return self._evaluator_player(spec, seed, start)
             if _names_a_file(spec):
-                return make_unattended_player(str(self.player_file(spec)), seed=seed, advice=_ADVICE, game=game)
+                path = self.player_file(spec)
+                try:
+                    with self._loading:
+                        return make_unattended_player(str(path), seed=seed, advice=_ADVICE, game=game)
+                except (ValueError, OSError, RecursionError, MemoryError) as error:
+                    # named as the request named it: the server's folders are never shown
+                    raise RequestError(self._without_paths(str(error) or type(error).__name__, path, spec)) from None
             info, kwargs = named_player_recipe(spec, seed=seed, game=game)
             self._check_budget(game, info.name, kwargs, start)
             if info.name in IN_PROCESS:
@@ -122,9 +137,10 @@ class RequestPlayers:
         self._check_budget("quarto", info.name, kwargs, start)
         checked = f"{search}{',' if values else ':'}{EVALUATOR_PARAMETER}={path}"
         try:
-            evaluator_player(checked)  # the file and the options checked here, in one line
+            with self._loading:
+                evaluator_player(checked)  # the file and the options checked here, in one line
         except ValueError as error:  # named as the request named it: the server's folders are not shown
-            raise RequestError(str(error).replace(checked, spec).replace(str(path), file_name)) from None
+            raise RequestError(self._without_paths(str(error).replace(checked, spec), path, file_name)) from None
         return RemotePlayer(spec, evaluator_player, {"spec": checked}, self.pool, self.time_limit, game="quarto")
 
     def _check_budget(self, game: str, name: str, kwargs: dict, start: GameState) -> None:
@@ -142,6 +158,26 @@ class RequestPlayers:
             if self.solutions is None:
                 raise RequestError("the Quixo solver is not available on this server", status=503)
             self.solutions.require(size, rules)  # type: ignore[arg-type]
+
+    def is_quick_spec(self, spec: object) -> bool:
+        """True when ``spec`` names a quick zoo player (:data:`IN_PROCESS`), by its text alone: making it reads no
+        file and its decisions take microseconds."""
+        if not isinstance(spec, str) or len(spec) > MAX_SPEC or _names_a_file(spec) or is_evaluator_spec(spec):
+            return False
+        try:
+            return parse_spec(spec)[0] in IN_PROCESS
+        except ValueError:
+            return True  # refused at once, in one line
+
+    def _without_paths(self, message: str, path: Path, name: str) -> str:
+        """``message`` with the file's path (as found and as resolved) said as ``name``, and any root's folder as
+        ``<folder>``: a refusal never shows where the server keeps its files."""
+        message = message.replace(str(path), name)
+        for root in self.roots:
+            for shown in {str(root.resolve()), str(root.absolute()), str(root)}:
+                if shown not in ("", "."):
+                    message = message.replace(shown, "<folder>")
+        return message
 
     def player_file(self, name: str, suffixes: Sequence[str] = SUFFIXES) -> Path:
         """The saved player ``name`` (a relative path such as ``demo/best_player.json``, ending in one of
@@ -192,6 +228,12 @@ class RequestPlayers:
     def _glob(self, index: int, pattern: str) -> list[Path]:
         root = self.roots[index] if index < len(self.roots) else None
         return sorted(root.glob(pattern)) if root is not None and root.is_dir() else []
+
+
+def is_quick(player: Player) -> bool:
+    """True for the quick zoo players a request can name (:data:`IN_PROCESS`: microseconds a decision, played in the
+    server's quick lane of threads)."""
+    return type(player) in _QUICK_TYPES
 
 
 def _names_a_file(spec: str) -> bool:

@@ -14,11 +14,13 @@ when it stays inside the runs folder: a request cannot reach other files. Number
 from __future__ import annotations
 
 import csv
+import io
 import math
 from pathlib import Path
 
 from gpquarto.gp.simplify import simplification_text
 from gpquarto.gp.storage import player_game, read_player_file
+from gpquarto.plain_files import open_regular_file
 from gpquarto.training.genome_kinds import BEST_EVALUATOR, SIMPLIFIED_EVALUATOR, SIMPLIFIED_PLAYER
 from gpquarto.training.run import BEST_PLAYER_TEXT as BEST_PLAYER
 from gpquarto.training.run import CONFIG_FILE, FITNESS_PLOT, HALL_OF_FAME, LOGBOOK, RunError, RunFolder
@@ -28,6 +30,8 @@ RUN_FILES = (LOGBOOK, HALL_OF_FAME, BEST_PLAYER, BEST_EVALUATOR, FITNESS_PLOT)
 #: The search depth of an evaluator whose file does not say (the evaluator genome's default).
 DEFAULT_EVALUATOR_DEPTH = 2
 MAX_TEXT_BYTES = 2_000_000
+#: The most of a logbook read (about 50,000 generations); the rows past it are not shown.
+MAX_LOGBOOK_BYTES = 5_000_000
 #: The longest run name looked up (longer ones cannot be folder names).
 MAX_NAME = 255
 
@@ -127,8 +131,9 @@ def finite(value: object) -> object:
 
 def read_logbook(path: Path) -> dict:
     """``{"columns": [...], "rows": [[...], ...]}`` with numbers as floats (None where a cell is not a number)."""
-    with open(path, newline="") as stream:
-        table = list(csv.reader(stream))
+    with open_regular_file(path, "logbook") as stream:  # no pipe, and a bounded read: a run folder may be shared
+        text = stream.read(MAX_LOGBOOK_BYTES).decode("utf-8", "replace")
+    table = list(csv.reader(io.StringIO(text, newline="")))
     if not table:
         return {"columns": [], "rows": []}
     return {"columns": table[0], "rows": [[_number(cell) for cell in row] for row in table[1:]]}
@@ -194,8 +199,8 @@ def best_evaluator(root: Path, name: str) -> dict:
 
 
 def _read_text(path: Path) -> str:
-    with open(path, encoding="utf-8", errors="replace") as stream:
-        return stream.read(MAX_TEXT_BYTES)
+    with open_regular_file(path, "text file") as stream:
+        return stream.read(MAX_TEXT_BYTES).decode("utf-8", "replace")
 
 
 def _number(cell: str) -> float | None:

@@ -39,8 +39,11 @@ from gpquarto.web.decisions import worker_for
 
 #: Seconds a player may think about one decision before it forfeits (``gpquarto serve --time-limit``).
 DEFAULT_TIME_LIMIT = 10.0
-#: Play sessions kept in memory; the least recently used goes first.
-MAX_SESSIONS = 200
+#: Play sessions kept in memory for all clients together (see :class:`SessionStore`), and for one client (its own
+#: least recently used goes first); a session idle this many seconds may go when the server is full.
+MAX_SESSIONS = 2000
+MAX_SESSIONS_PER_CLIENT = 50
+IDLE_SECONDS = 3600.0
 #: The person's name in saved game records.
 HUMAN_NAME = "you"
 #: The longest action name a move request may send.
@@ -265,25 +268,62 @@ async def play_opponent(session: PlaySession, in_thread: Callable[..., Awaitable
 
 
 class SessionStore:
-    """Play sessions by id, at most ``limit`` (the least recently used is dropped)."""
+    """Play sessions by id, kept per client: a client (its address) keeps at most ``per_client`` games (its own
+    least recently used goes first), so no visitor's games are dropped by another's. All clients together keep
+    at most ``limit``: sessions idle for ``idle_seconds`` go first, and when none is, a new game is refused (503)
+    rather than another visitor's game dropped."""
 
-    def __init__(self, limit: int = MAX_SESSIONS) -> None:
+    def __init__(
+        self, limit: int = MAX_SESSIONS, per_client: int = MAX_SESSIONS_PER_CLIENT, idle_seconds: float = IDLE_SECONDS
+    ) -> None:
         self.limit = limit
-        self._sessions: OrderedDict[str, PlaySession] = OrderedDict()
+        self.per_client = per_client
+        self.idle_seconds = idle_seconds
+        self._sessions: OrderedDict[str, tuple[PlaySession, str, float]] = OrderedDict()  # least recent first
+        self._by_client: dict[str, OrderedDict[str, None]] = {}
 
-    def add(self, session: PlaySession) -> PlaySession:
-        self._sessions[session.key] = session
-        while len(self._sessions) > self.limit:
-            self._sessions.popitem(last=False)
+    def __len__(self) -> int:
+        return len(self._sessions)
+
+    def add(self, session: PlaySession, client: str = "") -> PlaySession:
+        """Keep ``session`` for ``client``; ``RequestError`` 503 when the server holds :attr:`limit` games that
+        are all in use."""
+        mine = self._by_client.setdefault(client, OrderedDict())
+        while len(mine) >= self.per_client:
+            self._drop(next(iter(mine)))
+        now = time.monotonic()
+        while len(self._sessions) >= self.limit:
+            oldest = next(iter(self._sessions))
+            if now - self._sessions[oldest][2] < self.idle_seconds:
+                if not mine:
+                    del self._by_client[client]
+                raise RequestError(
+                    f"the server holds {self.limit:,} games in play: try again later, or finish one", status=503
+                )
+            self._drop(oldest)
+        self._sessions[session.key] = (session, client, now)
+        self._by_client.setdefault(client, mine)[session.key] = None
         return session
 
     def get(self, key: str) -> PlaySession:
-        """The session ``key``; ``RequestError`` 404 when unknown or expired."""
-        session = self._sessions.get(key)
-        if session is None:
-            raise RequestError(f"no game {key!r} (unknown, or dropped after {self.limit} newer games)", status=404)
+        """The session ``key``; ``RequestError`` 404 when unknown or dropped."""
+        found = self._sessions.get(key)
+        if found is None:
+            raise RequestError(
+                f"no game {key[:40]!r} (unknown, or dropped after {self.per_client} newer games of yours)", status=404
+            )
+        session, client, _ = found
+        self._sessions[key] = (session, client, time.monotonic())
         self._sessions.move_to_end(key)
+        self._by_client[client].move_to_end(key)
         return session
+
+    def _drop(self, key: str) -> None:
+        _, client, _ = self._sessions.pop(key)
+        mine = self._by_client[client]
+        del mine[key]
+        if not mine:
+            del self._by_client[client]
 
 
 def parse_start(body: dict) -> GameState:

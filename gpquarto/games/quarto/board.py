@@ -535,6 +535,10 @@ def transform(board: Board, square_map: SquareMap, piece_map: PieceMap) -> Board
     return position_from_cells(new_cells, NO_PIECE if hand == NO_PIECE else piece_map[hand], board.rules)
 
 
+#: The longest action text read ("choose 5 (SDHQ)" is 15 characters).
+MAX_ACTION_TEXT = 100
+
+
 def action_name(action: int) -> str:
     """Human form of an action in the single-int encoding: ``"choose 5 (SDHQ)"``, ``"place a1"``."""
     if PLACE_OFFSET <= action < 2 * PLACE_OFFSET:
@@ -546,6 +550,8 @@ def action_name(action: int) -> str:
 
 def parse_action(text: str, due: DecisionKind) -> int:
     """Inverse of :func:`action_name`; a bare square or piece is read as the ``due`` decision."""
+    if len(text) > MAX_ACTION_TEXT:
+        raise ValueError(f"a Quarto action is at most {MAX_ACTION_TEXT} characters, got {len(text):,}")
     words = text.strip().split()
     if len(words) == 1 and words[0].startswith("#"):
         index = check_index(words[0][1:], "an action", 2 * PLACE_OFFSET)

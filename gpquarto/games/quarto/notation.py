@@ -30,12 +30,18 @@ def format_position(cells: Sequence[int], in_hand: int, rules: Rules) -> str:
     return "/".join(rows) + " " + hand + suffix
 
 
+#: The longest position text read (a position's own text is 21 to 30 characters).
+MAX_POSITION_TEXT = 1000
+
+
 def parse_position(text: str) -> tuple[list[int], int, Rules]:
     """The cells, the piece in hand and the rules that position text spells; ``ValueError`` names what is
     wrong and where. Only the spelling is checked here: :func:`gpquarto.games.quarto.board.position_from_cells`
     checks that the position can arise."""
     if not isinstance(text, str):
         raise ValueError(f"position text must be a string, got {type(text).__name__}")
+    if len(text) > MAX_POSITION_TEXT:  # and so every message below quotes a bounded text
+        raise ValueError(f"position text is at most {MAX_POSITION_TEXT:,} characters, got {len(text):,}")
     fields = text.split()
     if len(fields) not in (2, 3):
         raise ValueError(f"position text needs 'ROWS HAND [advanced]', got {len(fields)} field(s): {text!r}")

@@ -44,12 +44,17 @@ def action_name(n: int, action: int) -> str:
     return f"{cell_name(n, cell)} to {DIRECTION_NAMES[direction]}"
 
 
+#: The longest position text and action text read (a 5x5 position's own text is 33 to 40 characters).
+MAX_TEXT = 1000
+MAX_ACTION_TEXT = 100
 _ACTION = re.compile(r"^([a-z][0-9])\s*(?:(?:to|from)\s+)?(?:the\s+)?(top|bottom|left|right|t|b|l|r)$")
 
 
 def parse_action_text(n: int, text: str) -> int:
     """The action that ``text`` names (see the module docstring); ``ValueError`` when it names none. The
     action is not checked for legality."""
+    if len(text) > MAX_ACTION_TEXT:
+        raise ValueError(f"a Quixo action is at most {MAX_ACTION_TEXT} characters, got {len(text):,}")
     words = text.strip().lower()
     plain = words[1:] if words.startswith("#") else words
     if plain.isdigit():
@@ -73,6 +78,8 @@ def parse_position(text: str) -> tuple[int, int, int, int, bool]:
     """``(n, x, o, player, course)`` from position text; ``ValueError`` saying what is wrong and where."""
     if not isinstance(text, str):
         raise ValueError(f"a Quixo position is text, got {type(text).__name__}")
+    if len(text) > MAX_TEXT:  # and so every message below quotes a bounded text
+        raise ValueError(f"a Quixo position is at most {MAX_TEXT:,} characters, got {len(text):,}")
     words = text.split()
     if len(words) not in (2, 3):
         raise ValueError(f"a Quixo position is 'ROWS SIDE [course]' (rows split by '/'), got {text!r}")

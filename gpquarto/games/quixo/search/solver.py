@@ -38,10 +38,26 @@ from gpquarto.games.quixo.board import QuixoBoard, QuixoRules, QuixoView
 from gpquarto.games.quixo.notation import SYMBOLS
 from gpquarto.games.quixo.tables import mask_has_line, tables
 
-try:
-    import numba
-except ImportError:  # pragma: no cover - depends on the installed extras
-    numba = None
+_NUMBA: list = []  # numba once imported (or None), on first use: importing it takes 50 MB and a second
+
+
+def _numba():
+    """numba, or None when it is not installed; imported on first use (by a compiled solve), not with this module,
+    so that the processes which only play (the web server's, a match's) do not carry it."""
+    if not _NUMBA:
+        try:
+            import numba
+        except ImportError:  # pragma: no cover - depends on the installed extras
+            numba = None
+        _NUMBA.append(numba)
+    return _NUMBA[0]
+
+
+def __getattr__(name: str):
+    if name == "numba":  # ``solver.numba``: the module, or None without the extra
+        return _numba()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 SOLVABLE_SIZES = (3, 4)
 WIN, DRAW, LOSS, TERMINAL = 1, 0, -1, 2
@@ -189,7 +205,7 @@ _KERNELS: dict[bool, tuple] = {}
 def _kernels(compiled: bool):
     """The two steps, pure or compiled (built once per process)."""
     if compiled not in _KERNELS:
-        _KERNELS[compiled] = _make_kernels(numba.njit if compiled else (lambda f: f))
+        _KERNELS[compiled] = _make_kernels(_numba().njit if compiled else (lambda f: f))
     return _KERNELS[compiled]
 
 
@@ -281,8 +297,8 @@ def compute(
         raise ValueError(f"the solver handles the 3x3 and 4x4 boards, not {size}x{size}")
     rules = QuixoRules(rules)
     if compiled is None:
-        compiled = numba is not None
-    if compiled and numba is None:
+        compiled = _numba() is not None
+    if compiled and _numba() is None:
         raise ValueError("the compiled solver needs numba: pip install 'gpquarto[fast]'")
     initialise, wave = _kernels(compiled)
     actions, push, lines, masks = _arrays(size)
