@@ -17,7 +17,7 @@ by score first and prefers the smaller genome on a tie.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from deap import base, gp
@@ -28,7 +28,7 @@ from gpquarto.games.registry import DEFAULT_GAME
 from gpquarto.gp.binding import CONDITION_TYPE, GPGame, gp_game
 from gpquarto.gp.binding import pick as _pick
 from gpquarto.gp.compiler import compile_tree
-from gpquarto.gp.features import Features
+from gpquarto.gp.features import Features, PositionFacts
 from gpquarto.gp.primitives import PrimitiveLibrary
 from gpquarto.gp.textform import format_tree, parse_tree
 from gpquarto.gp.types import Piece, Square
@@ -304,11 +304,17 @@ class RuleSet(CompiledRules):
         super().__init__(genome, library)
         self.choose_rules = self.compiled[DecisionKind.CHOOSE]
         self.place_rules = self.compiled[DecisionKind.PLACE]
+        self._features: Callable[[object], Features] = Features
+
+    def share_facts(self, facts: PositionFacts | None) -> None:
+        """Read each decision's features from ``facts`` (shared with the other rule sets that read them there:
+        the same decisions, each position's facts computed once), or build them afresh (None, the default)."""
+        self._features = Features if facts is None else facts.features
 
     def choose_piece(self, view, rng: random.Random) -> int:
         """The piece to give: the first rule that fires with a legal piece, else a random legal piece."""
         self.decisions[DecisionKind.CHOOSE] += 1
-        features = Features(view)
+        features = self._features(view)
         available = view.available_mask
         for rule in self.choose_rules:
             if rule.condition(features):
@@ -325,7 +331,7 @@ class RuleSet(CompiledRules):
     def place_piece(self, view, rng: random.Random) -> int:
         """The square for the piece in hand: the first rule that fires with an empty square, else a random one."""
         self.decisions[DecisionKind.PLACE] += 1
-        features = Features(view)
+        features = self._features(view)
         occupied = view.occupied_mask
         for rule in self.place_rules:
             if rule.condition(features):

@@ -12,6 +12,11 @@ the opponent) from the game seed. So a result depends only on the genome and tho
 worker plays it or how many workers there are. With ``openings=K`` both games of a pair start from the same
 position, ``K`` random plies drawn from the pair's seed (:func:`~gpquarto.arena.openings.random_opening`), so a
 deterministic opponent is met in other positions than the two games it plays from the start.
+
+Facts: the genomes of a generation meet many positions in common (the same games, the same opponents, the same
+training bank), so a Quarto rule player reads its decisions' facts from the process's :data:`POSITION_FACTS`, which
+computes each position's facts once for all of them (:class:`~gpquarto.gp.features.PositionFacts`; the decisions
+are those of fresh features).
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from gpquarto.arena.game import play_game
 from gpquarto.arena.openings import random_opening
 from gpquarto.games.interface import GameState
 from gpquarto.games.registry import DEFAULT_GAME, get_game
+from gpquarto.gp.features import PositionFacts
 from gpquarto.gp.genome import Genome
 from gpquarto.gp.library import LibraryConfig, get_library
 from gpquarto.gp.player import EvolvedPlayer, RulePlayer, make_evolved_player
@@ -220,6 +226,19 @@ def fitness_start(fitness_game: FitnessGame, game: str, settings: dict[str, obje
     )
 
 
+#: The facts of the positions this process's rule players met (:class:`~gpquarto.gp.features.PositionFacts`): the
+#: genomes of a generation play the same games, so they meet many positions in common, and compute their facts once.
+POSITION_FACTS = PositionFacts()
+
+
+def share_position_facts(player: Player) -> None:
+    """Let a Quarto rule player read its decisions' facts from :data:`POSITION_FACTS` (the same decisions; other
+    players are left as they are)."""
+    share = getattr(getattr(player, "rules", None), "share_facts", None)
+    if share is not None:
+        share(POSITION_FACTS)
+
+
 _HALL_OF_FAME_PLAYERS: dict[tuple, EvolvedPlayer | RulePlayer] = {}
 
 
@@ -232,6 +251,7 @@ def _hall_of_fame_player(data: dict, library: PrimitiveLibrary) -> EvolvedPlayer
             _HALL_OF_FAME_PLAYERS.clear()
         genome = Genome.from_data(data, library.primitive_set(), library.game)
         player = _HALL_OF_FAME_PLAYERS[key] = make_evolved_player(genome, library, seed=0, name="hof")
+        share_position_facts(player)
     return player
 
 
@@ -273,6 +293,7 @@ def evaluate(task: EvaluationTask) -> EvaluationResult:
     library = get_library(task.library)
     genome = Genome.from_data(task.genome, library.primitive_set(), library.game)
     player = make_evolved_player(genome, library, seed=0)  # play_game reseeds it for every game
+    share_position_facts(player)
     settings = dict(task.settings) or None
     wins, draws, losses = play_games(
         player, task.games, task.hall_of_fame, library, game=library.game, settings=settings

@@ -1,0 +1,112 @@
+"""Facts shared between decisions at the same position (``PositionFacts``): rule sets that read them decide exactly
+as rule sets that build fresh features, and each position's facts are computed once."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from gpquarto.games.quarto.board import Board
+from gpquarto.games.quarto.lines import Rules
+from gpquarto.gp.features import Features, PositionFacts
+from gpquarto.gp.generation import TreeGenerator
+from gpquarto.gp.genome import RuleSet
+from gpquarto.gp.library import load_library
+from gpquarto.gp.player import make_evolved_player
+from gpquarto.gp.variation import random_genome
+from gpquarto.search import tactics
+from gpquarto.training import fitness
+from tests.helpers import random_positions
+
+
+@pytest.fixture(scope="module")
+def library():
+    return load_library(entry_points=False)
+
+
+@pytest.fixture(scope="module")
+def genomes(library):
+    """Seeded random genomes, tall enough to use the lookahead and tactical facts."""
+    rng = random.Random(3600)
+    generator = TreeGenerator(library.primitive_set(), 8)
+    return [random_genome(rng, generator, min_rules=5, max_rules=10, min_height=1, max_height=4) for _ in range(24)]
+
+
+def decide_all(rule_sets: list[RuleSet], boards: list[Board], seed: int) -> list[tuple]:
+    """Every rule set's decision, rule fired and counters at every board (its view), the fallback seeded."""
+    found = []
+    for rules in rule_sets:
+        rng = random.Random(seed)
+        for board in boards:
+            view = board.view()
+            action = rules.choose_piece(view, rng) if board.in_hand < 0 else rules.place_piece(view, rng)
+            found.append((action, rules.last_rule))
+        found.append((rules.decisions, rules.fallbacks, [(rule.true, rule.legal) for rule in rules.place_rules]))
+    return found
+
+
+@pytest.mark.parametrize("rules", list(Rules), ids=lambda rules: rules.value)
+def test_shared_facts_give_the_decisions_of_fresh_features(library, genomes, rules):
+    boards = random_positions(3601 + list(Rules).index(rules), 150, rules)
+    boards += boards[::3]  # positions met again, as the genomes of a generation meet them
+    fresh = [RuleSet(genome, library) for genome in genomes]
+    shared = [RuleSet(genome, library) for genome in genomes]
+    facts = PositionFacts()
+    for rule_set in shared:
+        rule_set.share_facts(facts)
+    assert decide_all(shared, boards, 1) == decide_all(fresh, boards, 1)
+    assert facts.misses == len({(tuple(board.raw_cells), board.in_hand) for board in boards})
+    assert facts.hits == len(genomes) * len(boards) - facts.misses
+
+
+def test_a_position_hands_out_one_object_bound_to_the_asking_view(monkeypatch):
+    calls = []
+    original = tactics.safe_pieces
+
+    def counted(board):
+        calls.append(board)
+        return original(board)
+
+    monkeypatch.setattr(tactics, "safe_pieces", counted)
+    board = next(board for board in random_positions(3603, 20) if board.in_hand < 0)
+    facts = PositionFacts()
+    first_view, second_board = board.view(), board.copy()
+    features = facts.features(first_view)
+    assert features.board is first_view and features.safe_pieces == original(board)
+    again = facts.features(second_board)  # a Board (its cells a list) at the same position
+    assert again is features and again.board is second_board and isinstance(again.cells, tuple)
+    assert again.safe_pieces == original(board) and len(calls) == 1  # computed once for both decisions
+    second_board.push_choice(features.available_pieces[0])
+    other = facts.features(second_board)
+    assert other is not features and len(facts) == 2 and (facts.hits, facts.misses) == (1, 2)
+
+
+def test_the_store_keeps_at_most_its_limit():
+    facts = PositionFacts(limit=3)
+    boards = random_positions(3605, 8)
+    for board in boards:
+        facts.features(board.view())
+        assert 1 <= len(facts) <= 3
+    assert facts.features(boards[-1].view()).board is not None and facts.hits == 1
+    facts.clear()
+    assert len(facts) == 0
+    with pytest.raises(ValueError, match="at least one position"):
+        PositionFacts(limit=0)
+
+
+def test_fresh_features_stay_the_default(library, genomes):
+    rule_set = RuleSet(genomes[0], library)
+    assert rule_set._features is Features
+    rule_set.share_facts(PositionFacts())
+    rule_set.share_facts(None)
+    assert rule_set._features is Features
+
+
+def test_fitness_players_share_the_process_facts(library, genomes):
+    player = make_evolved_player(genomes[0], library, seed=0)
+    fitness.share_position_facts(player)
+    before = fitness.POSITION_FACTS.misses + fitness.POSITION_FACTS.hits
+    board = random_positions(3606, 1)[0]
+    move = player.choose_piece(board.view()) if board.in_hand < 0 else player.place_piece(board.view(), board.in_hand)
+    assert move >= 0 and fitness.POSITION_FACTS.misses + fitness.POSITION_FACTS.hits == before + 1
