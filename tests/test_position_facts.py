@@ -15,7 +15,10 @@ from gpquarto.gp.genome import RuleSet
 from gpquarto.gp.library import load_library
 from gpquarto.gp.player import make_evolved_player
 from gpquarto.gp.variation import random_genome
+from gpquarto.grading.bank import BankPosition
+from gpquarto.grading.grade import decide
 from gpquarto.search import tactics
+from gpquarto.seeding import derive_seed
 from gpquarto.training import fitness
 from tests.helpers import random_positions
 
@@ -110,3 +113,22 @@ def test_fitness_players_share_the_process_facts(library, genomes):
     board = random_positions(3606, 1)[0]
     move = player.choose_piece(board.view()) if board.in_hand < 0 else player.place_piece(board.view(), board.in_hand)
     assert move >= 0 and fitness.POSITION_FACTS.misses + fitness.POSITION_FACTS.hits == before + 1
+
+
+def test_the_training_bank_is_parsed_once_and_graded_as_before(library, genomes):
+    boards = random_positions(3607, 40, min_actions=12, max_actions=24)
+    positions = tuple((board.text(), tuple(board.legal_actions()[::2])) for board in boards)
+
+    def reference(player) -> float:  # the accuracy term before the bank's states were kept
+        correct = 0
+        for index, (text, best_actions) in enumerate(positions):
+            action, _, _ = decide(player, BankPosition(text, 0, best_actions, index), derive_seed("accuracy", index))
+            correct += action in best_actions
+        return correct / len(positions)
+
+    for genome in genomes[:8]:
+        kept = fitness.bank_accuracy(make_evolved_player(genome, library, seed=0), positions)
+        assert kept == reference(make_evolved_player(genome, library, seed=0))
+        kept_again = fitness.bank_accuracy(make_evolved_player(genome, library, seed=0), positions)
+        assert kept_again == kept  # the kept states were not changed by the decisions taken on them
+    assert all(fitness._parsed_state(text, "quarto").text() == text for text, _ in positions)

@@ -315,7 +315,33 @@ def bank_accuracy(
     value; each decision is seeded from its index, as ``grade`` does."""
     correct = 0
     for index, (text, best_actions) in enumerate(positions):
-        position = BankPosition(text, 0, best_actions, index, game)
+        position = _ParsedPosition(text, 0, best_actions, index, game, state=_parsed_state(text, game))
         action, _, _ = decide(player, position, derive_seed("accuracy", index))
         correct += action in best_actions
     return correct / len(positions)
+
+
+@dataclass(frozen=True)
+class _ParsedPosition(BankPosition):
+    """A bank position whose state was parsed before: :meth:`board` hands out a copy of it."""
+
+    state: GameState | None = None
+
+    def board(self) -> GameState:
+        """A fresh copy of the parsed state."""
+        assert self.state is not None
+        return self.state.copy()
+
+
+_PARSED: dict[tuple[str, str], GameState] = {}
+
+
+def _parsed_state(text: str, game: str) -> GameState:
+    """The state of a bank position's text, parsed once per process (every genome is graded on the same bank)."""
+    key = (game, text)
+    state = _PARSED.get(key)
+    if state is None:
+        if len(_PARSED) >= 10_000:
+            _PARSED.clear()
+        state = _PARSED[key] = BankPosition(text, 0, (), 0, game).board()
+    return state
