@@ -16,6 +16,7 @@ from gpquarto.games.quarto.lines import Rules
 from gpquarto.games.quarto.pieces import MEMBERS, NO_PIECE
 from gpquarto.gp.features import Features
 from gpquarto.search import compiled_tactics, tactics
+from gpquarto.search.negamax import Negamax
 from tests.helpers import random_positions
 
 pytestmark = pytest.mark.skipif(not compiled_tactics.AVAILABLE, reason="numba is not installed (extra: fast)")
@@ -142,3 +143,20 @@ def test_an_environment_variable_keeps_the_pure_python_tactics():
         environment = {**os.environ, "GPQUARTO_PURE_PYTHON": value}
         result = subprocess.run([sys.executable, "-c", code], env=environment, capture_output=True, text=True)
         assert result.stdout.split() == expected.split(), result.stderr
+
+
+@pytest.mark.parametrize("heuristic", sorted(compiled_tactics.SEARCH_KINDS))
+def test_the_compiled_placement_search_finds_what_the_fast_search_finds(positions, monkeypatch, heuristic):
+    searched = 0
+    for board in positions:
+        if board.in_hand == NO_PIECE:
+            continue
+        found = []
+        for compiled in (True, False):
+            monkeypatch.setattr(compiled_tactics, "ENABLED", compiled)
+            search = Negamax(heuristic)
+            result = search.best_placement(board, 2)
+            found.append((result.value, result.best_moves, search.nodes))  # the moves in the same order
+        assert found[0] == found[1], board.text()
+        searched += 1
+    assert searched > 300

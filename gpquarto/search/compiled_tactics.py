@@ -1,10 +1,11 @@
 """Optional compiled lookahead tactics (``pip install "gpquarto[fast]"``, which brings numba): the opponent's replies
-that the lookahead primitives read, each computed for a whole position in one call.
+that the lookahead primitives read, each computed for a whole position in one call, and the fast search's
+placement two plies deep.
 
-The pure-Python code (:mod:`gpquarto.search.tactics` and the family ``primitives/lookahead.py``) stays the
-reference and the fallback: these functions give exactly what it gives, and tests check them against it on many
-seeded positions of both rule sets. :data:`AVAILABLE` says whether numba could be imported; :data:`ENABLED` whether
-the lookahead primitives use these functions (``AVAILABLE``, unless the environment variable
+The pure-Python code (:mod:`gpquarto.search.tactics`, :mod:`gpquarto.search.fast_search` and the family
+``primitives/lookahead.py``) stays the reference and the fallback: these functions give exactly what it gives, and
+tests check them against it on many seeded positions of both rule sets. :data:`AVAILABLE` says whether numba is
+installed; :data:`ENABLED` whether the lookahead primitives and the fast search use these functions (``AVAILABLE``, unless the environment variable
 ``GPQUARTO_PURE_PYTHON`` is set to a non-empty value other than ``0``). The first call of each function compiles
 it (seconds; cached on disk afterwards).
 
@@ -23,6 +24,8 @@ piece or square, -1 where there is none) or one square:
   :func:`fewest_replies` once the piece in hand is there;
 * :func:`trap_square` (a placement is due): the lowest square of :func:`safe_left_after` after which some safe
   piece, not the last one, leaves the opponent no safe placement, or -1.
+
+:func:`best_placement_2` is the fast search's placement two plies deep (:mod:`gpquarto.search.fast_search`).
 """
 
 from __future__ import annotations
@@ -94,3 +97,21 @@ def trap_square(cells: tuple[int, ...], in_hand: int, available: int, rules: Rul
     leaves the opponent no safe placement, or -1 (a placement is due)."""
     kernels = _loaded()
     return int(kernels.trap_square_of(cells, in_hand, available, kernels.LINES[rules]))
+
+
+#: The leaf values :func:`best_placement_2` computes (the fast search's built-in heuristics but ``guaranteed_loss``).
+SEARCH_KINDS = {"wins": 0, "lines": 1, "quarticity": 2}
+
+
+def best_placement_2(
+    cells: tuple[int, ...], in_hand: int, available: int, rules: Rules, parity: int, kind: str
+) -> tuple[int, list[int], int]:
+    """The fast search's placement at depth 2 (:meth:`~gpquarto.search.fast_search.FastSearch.best_placement`) with
+    the built-in heuristic ``kind`` (one of :data:`SEARCH_KINDS`), on a board with at least two empty squares where
+    the piece in hand cannot win at once; ``parity`` is the fast search's (``(1 + player) & 1``). Returns the best
+    value, every best move (``square << 4 | piece``, in the fast search's order) and the last plies searched."""
+    kernels = _loaded()
+    best, moves, searched = kernels.best_placement_2(
+        cells, in_hand, available, kernels.LINES[rules], parity, SEARCH_KINDS[kind]
+    )
+    return int(best), moves.tolist(), int(searched)

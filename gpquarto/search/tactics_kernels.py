@@ -215,3 +215,112 @@ def trap_square_of(cells, in_hand, available, lines):
                 return square
         chars[square] = 0xFF
     return -1
+
+
+# ---------------------------------------------------------------------- the fast search's placement at depth 2
+#: The leaf values of :mod:`gpquarto.search.fast_search` that :func:`best_placement_2` computes, by number.
+WINS, LINES_WEIGHED, QUARTICITY = 0, 1, 2
+_WIN_SCORE, _INFINITY, _LIMIT = 1000, 10_000, 100
+
+
+@numba.njit(cache=True)
+def _weight(shared, available, kind):
+    """A threat line's weight: ``lines`` weighs it by the remaining pieces that complete it (0 none, 10 an odd
+    number, 20 an even one), ``quarticity`` counts 10 for each."""
+    if kind == QUARTICITY:
+        return 10
+    winners = _popcount(_MEETING[shared] & available)
+    if winners == 0:
+        return 0
+    return 10 if winners & 1 else 20
+
+
+@numba.njit(cache=True)
+def _last_ply(chars, occupied, piece, empties, available, lines, parity, kind, beta):
+    """The fast search's ``last_ply`` (fail-soft, cut at ``beta``): the value for the player placing ``piece``
+    of its best square, a leaf value after it (the heuristic's, or a loss when no safe piece is left)."""
+    if empties == 1:
+        return 0
+    own = _CHARS[piece]
+    sign = 1 if (empties & 1) == parity else -1
+    loss = -(_WIN_SCORE + empties - 1)
+    best = -_INFINITY
+    for square in range(16):
+        bit = 1 << square
+        if occupied & bit:
+            continue
+        chars[square] = own
+        placed = occupied | bit
+        union = 0
+        score = 0
+        for line in range(lines.shape[0]):
+            if _popcount(placed & lines[line, 0]) == 3:
+                shared = chars[lines[line, 1]] & chars[lines[line, 2]] & chars[lines[line, 3]] & chars[lines[line, 4]]
+                if shared:
+                    union |= shared
+                    if kind != WINS:
+                        score += _weight(shared, available, kind)
+        chars[square] = 0xFF
+        if available & ~_MEETING[union]:
+            value = 0 if kind == WINS else sign * min(score, _LIMIT)
+        else:
+            value = loss
+        if value > best:
+            best = value
+            if best >= beta:
+                break
+    return best
+
+
+@numba.njit(cache=True)
+def best_placement_2(cells, in_hand, available, lines, parity, kind):
+    """:meth:`gpquarto.search.fast_search.FastSearch.best_placement` at depth 2 with a built-in leaf value
+    (``kind``), on a board with at least two empty squares where the piece in hand cannot win at once: the best
+    value, the best moves (``square << 4 | piece``, in the order the fast search finds them) and the number of last
+    plies searched (the same windows as the fast search's root: each move searched above the best so far, and a
+    tie proved by a null window)."""
+    chars, occupied = _board(cells)
+    empties = 16 - _popcount(occupied)
+    own = _CHARS[in_hand]
+    moves = np.empty(256, dtype=np.int64)
+    count = 0
+    searched = 0
+    best = -_INFINITY
+    lowest = 0
+    while not available >> lowest & 1:
+        lowest += 1
+    for square in range(16):
+        bit = 1 << square
+        if occupied & bit:
+            continue
+        chars[square] = own
+        placed = occupied | bit
+        safe = _safe_pieces(chars, placed, available, lines)
+        if not safe:
+            value = -(_WIN_SCORE + empties - 1)
+            if value > best:
+                best = value
+                count = 0
+            if value == best:
+                moves[count] = square << 4 | lowest
+                count += 1
+        else:
+            for given in range(16):
+                if not safe >> given & 1:
+                    continue
+                rest = available ^ (1 << given)
+                value = -_last_ply(chars, placed, given, empties - 1, rest, lines, parity, kind, -best)
+                searched += 1
+                if value == best:
+                    searched += 1
+                    value = min(
+                        value, -_last_ply(chars, placed, given, empties - 1, rest, lines, parity, kind, 1 - best)
+                    )
+                if value > best:
+                    best = value
+                    count = 0
+                if value == best:
+                    moves[count] = square << 4 | given
+                    count += 1
+        chars[square] = 0xFF
+    return best, moves[:count].copy(), searched
