@@ -45,7 +45,8 @@ def decide_all(rule_sets: list[RuleSet], boards: list[Board], seed: int) -> list
             view = board.view()
             action = rules.choose_piece(view, rng) if board.in_hand < 0 else rules.place_piece(view, rng)
             found.append((action, rules.last_rule))
-        found.append((rules.decisions, rules.fallbacks, [(rule.true, rule.legal) for rule in rules.place_rules]))
+        counters = [(rule.true, rule.legal) for rule in rules.choose_rules + rules.place_rules]
+        found.append((rules.decisions, rules.fallbacks, counters))
     return found
 
 
@@ -109,10 +110,14 @@ def test_fresh_features_stay_the_default(library, genomes):
 def test_fitness_players_share_the_process_facts(library, genomes):
     player = make_evolved_player(genomes[0], library, seed=0)
     fitness.share_position_facts(player)
-    before = fitness.POSITION_FACTS.misses + fitness.POSITION_FACTS.hits
+    facts = fitness.position_facts(library)
+    before = facts.misses + facts.hits
     board = random_positions(3606, 1)[0]
     move = player.choose_piece(board.view()) if board.in_hand < 0 else player.place_piece(board.view(), board.in_hand)
-    assert move >= 0 and fitness.POSITION_FACTS.misses + fitness.POSITION_FACTS.hits == before + 1
+    assert move >= 0 and facts.misses + facts.hits == before + 1
+    assert (
+        fitness.position_facts(library) is facts and fitness.position_facts(load_library(lookahead=False)) is not facts
+    )
 
 
 def test_the_training_bank_is_parsed_once_and_graded_as_before(library, genomes):
@@ -132,3 +137,30 @@ def test_the_training_bank_is_parsed_once_and_graded_as_before(library, genomes)
         kept_again = fitness.bank_accuracy(make_evolved_player(genome, library, seed=0), positions)
         assert kept_again == kept  # the kept states were not changed by the decisions taken on them
     assert all(fitness._parsed_state(text, "quarto").text() == text for text, _ in positions)
+
+
+def test_a_tree_shared_by_genomes_is_evaluated_once_at_a_position(library, genomes):
+    calls = []
+
+    def counted(rule_set: RuleSet) -> RuleSet:
+        for rule in rule_set.choose_rules + rule_set.place_rules:
+            condition, action = rule._compiled
+            rule._compiled = (
+                lambda features, tree=condition: calls.append(1) or tree(features),
+                lambda features, tree=action: calls.append(1) or tree(features),
+            )
+        return rule_set
+
+    boards = random_positions(3608, 60)
+    facts = PositionFacts()
+    first, second = counted(RuleSet(genomes[1], library)), counted(RuleSet(genomes[1], library))
+    for rule_set in (first, second):
+        rule_set.share_facts(facts)
+    first_decisions = decide_all([first], boards, 2)
+    once = len(calls)
+    assert once > len(boards) and decide_all([second], boards, 2) == first_decisions
+    assert len(calls) == once  # the second genome looked every value up
+    unshared = counted(RuleSet(genomes[1], library))
+    unshared.share_facts(facts)
+    unshared.share_facts(None)
+    assert decide_all([unshared], boards, 2) == first_decisions and len(calls) == 2 * once

@@ -72,6 +72,10 @@ class Features:
     is in use: build a new one for each decision.
     """
 
+    #: The values of the rule trees evaluated at the position, by their text: only in the features that a
+    #: :class:`PositionFacts` hands out (see there).
+    trees: dict[str, object]
+
     def __init__(self, view: BoardView | Board) -> None:
         self.board = view
         self.rules = view.rules
@@ -339,7 +343,9 @@ class PositionFacts:
     the store is emptied and fills again (the positions of one generation's games are what repeats).
 
     The object handed out is bound to the asking decision's view (``board``) until the next decision asks for it;
-    like a fresh :class:`Features`, it is valid during that decision only.
+    like a fresh :class:`Features`, it is valid during that decision only. Its ``trees`` maps the text of each rule
+    tree evaluated at the position to its value there (rule sets that share facts look a tree up before evaluating
+    it: the genomes of a generation share many rules), so a store serves the rule sets of one library.
     """
 
     def __init__(self, limit: int = 20_000) -> None:
@@ -368,6 +374,7 @@ class PositionFacts:
                 store.clear()
             features = store[key] = Features(view)
             features.cells = cells
+            features.trees = {}
         else:
             self.hits += 1
             features.board = view

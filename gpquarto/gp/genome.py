@@ -243,14 +243,40 @@ class CompiledRule:
     ``index`` is the rule's position (0-based) in its list.
     """
 
-    __slots__ = ("condition", "action", "true", "legal", "index")
+    __slots__ = ("condition", "action", "true", "legal", "index", "_rule", "_compiled")
 
     def __init__(self, rule: Rule, library: PrimitiveLibrary, index: int = 0) -> None:
+        self._rule = rule
         self.condition = compile_tree(rule.condition, library)
         self.action = compile_tree(rule.action, library)
+        self._compiled = (self.condition, self.action)
         self.true = 0
         self.legal = 0
         self.index = index
+
+    def remember_values(self, remember: bool) -> None:
+        """Look each tree's value up among the values of the trees evaluated at the decision's position
+        (``features.trees``, keyed by the tree's text: the same text is the same tree, of the same value there)
+        before evaluating it, and note it there; or evaluate it every time (``remember`` false)."""
+        condition, action = self._compiled
+        if remember:
+            condition_text, action_text = self._rule.texts()
+            condition, action = _remembered(condition, condition_text), _remembered(action, action_text)
+        self.condition, self.action = condition, action
+
+
+def _remembered(tree: Callable[[Features], object], text: str) -> Callable[[Features], object]:
+    """``tree``, its value at a position taken from (and noted in) the position's ``features.trees``."""
+
+    def value(features: Features) -> object:
+        values = features.trees
+        try:
+            return values[text]
+        except KeyError:
+            found = values[text] = tree(features)
+            return found
+
+    return value
 
 
 class CompiledRules:
@@ -308,8 +334,12 @@ class RuleSet(CompiledRules):
 
     def share_facts(self, facts: PositionFacts | None) -> None:
         """Read each decision's features from ``facts`` (shared with the other rule sets that read them there:
-        the same decisions, each position's facts computed once), or build them afresh (None, the default)."""
+        the same decisions, each position's facts computed once, and each rule tree's value there, by its text,
+        once for all the genomes that have that tree), or build them afresh (None, the default). ``facts`` must
+        serve rule sets of this one's library only (a tree's text means its value in one library)."""
         self._features = Features if facts is None else facts.features
+        for rule in self.choose_rules + self.place_rules:
+            rule.remember_values(facts is not None)
 
     def choose_piece(self, view, rng: random.Random) -> int:
         """The piece to give: the first rule that fires with a legal piece, else a random legal piece."""

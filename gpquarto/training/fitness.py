@@ -14,9 +14,9 @@ position, ``K`` random plies drawn from the pair's seed (:func:`~gpquarto.arena.
 deterministic opponent is met in other positions than the two games it plays from the start.
 
 Facts: the genomes of a generation meet many positions in common (the same games, the same opponents, the same
-training bank), so a Quarto rule player reads its decisions' facts from the process's :data:`POSITION_FACTS`, which
-computes each position's facts once for all of them (:class:`~gpquarto.gp.features.PositionFacts`; the decisions
-are those of fresh features).
+training bank), so a Quarto rule player reads its decisions' facts from the process's :func:`position_facts`, which
+computes each position's facts, and the value there of each rule tree the genomes share, once for all of them
+(:class:`~gpquarto.gp.features.PositionFacts`; the decisions are those of fresh features).
 """
 
 from __future__ import annotations
@@ -226,17 +226,28 @@ def fitness_start(fitness_game: FitnessGame, game: str, settings: dict[str, obje
     )
 
 
-#: The facts of the positions this process's rule players met (:class:`~gpquarto.gp.features.PositionFacts`): the
-#: genomes of a generation play the same games, so they meet many positions in common, and compute their facts once.
-POSITION_FACTS = PositionFacts()
+#: The facts of the positions this process's rule players met (:class:`~gpquarto.gp.features.PositionFacts`), one
+#: store per primitive library: the genomes of a generation play the same games, so they meet many positions in
+#: common, and compute their facts (and the values of the rule trees they share) once.
+_POSITION_FACTS: dict[PrimitiveLibrary, PositionFacts] = {}
+
+
+def position_facts(library: PrimitiveLibrary) -> PositionFacts:
+    """This process's store of position facts for the rule players of ``library``."""
+    facts = _POSITION_FACTS.get(library)
+    if facts is None:
+        if len(_POSITION_FACTS) >= 8:
+            _POSITION_FACTS.clear()
+        facts = _POSITION_FACTS[library] = PositionFacts()
+    return facts
 
 
 def share_position_facts(player: Player) -> None:
-    """Let a Quarto rule player read its decisions' facts from :data:`POSITION_FACTS` (the same decisions; other
-    players are left as they are)."""
+    """Let a Quarto rule player read its decisions' facts from its library's :func:`position_facts` (the same
+    decisions; other players are left as they are)."""
     share = getattr(getattr(player, "rules", None), "share_facts", None)
     if share is not None:
-        share(POSITION_FACTS)
+        share(position_facts(player.library))
 
 
 _HALL_OF_FAME_PLAYERS: dict[tuple, EvolvedPlayer | RulePlayer] = {}
