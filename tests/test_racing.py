@@ -80,32 +80,58 @@ class Recorder:
         return [function(item) for item in items]
 
 
-def test_the_race_keeps_the_leaders_and_stops_the_others_with_their_games(library):
-    evolution = Evolution.start(EvolutionConfig(generations=1, **SETTINGS), library)
+def reference_race(tasks, plans: list, counts: list[int]) -> tuple[list[list[int]], list[EvaluationResult]]:
+    """The race written plainly: who plays in each batch, and every genome's result."""
+    played: dict[int, list[EvaluationResult]] = {index: [] for index in range(len(tasks))}
+    batches = []
+
+    def score(index: int) -> tuple:
+        result = combined(played[index], 0.4, 1.0)
+        return (-result.score, result.size, index)
+
+    def play(indices: list[int]) -> None:
+        batches.append(indices)
+        for index in indices:
+            number = len(played[index])
+            positions = tasks[index].accuracy_positions if number == 0 else ()
+            played[index].append(evaluate(replace(tasks[index], games=plans[number], accuracy_positions=positions)))
+
+    racing = list(range(len(tasks)))
+    for count in counts:
+        if len(racing) > count:
+            racing = sorted(sorted(racing, key=score)[:count])
+        play(racing)
+    while behind := [i for i in sorted(sorted(played, key=score)[:FINALISTS]) if len(played[i]) < len(plans)]:
+        play(behind)
+    return batches, [combined(played[index], 0.4, 1.0) for index in range(len(tasks))]
+
+
+def test_the_race_stops_the_weak_early_and_scores_the_leaders_on_every_round(library):
+    evolution = Evolution.start(EvolutionConfig(generations=1, **{**SETTINGS, "population": 24}), library)
     mix = parse_opponents(SETTINGS["opponents"])
     tasks = [evolution.kind.task(evolution, genome, (), (), SerialRunner()) for genome in evolution.population]
+    schedule = race_schedule(len(tasks), 16)
+    assert schedule == [(24, 4), (12, 4), (6, 8), (3, 16)]
 
     def plan(number: int, games: int):
         return game_plan(mix, games, 23, f"race test {number}")
 
+    plans = [plan(number, games) for number, (_, games) in enumerate(schedule)]
     runner = Recorder()
-    results = race(tasks, plan, 8, evaluate, runner)
-    assert [len(items) for items in runner.maps] == [count for count, _ in race_schedule(len(tasks), 8)]
-    played: dict[int, list[EvaluationResult]] = {index: [] for index in range(len(tasks))}
-    for number, items in enumerate(runner.maps):
-        assert {item.games for item in items} == {plan(number, race_schedule(len(tasks), 8)[number][1])}
-        assert all(bool(item.accuracy_positions) == (number == 0) for item in items)
-        # the slow reference: who races this round, from the games each played before it
-        racing = [index for index, history in played.items() if len(history) == number]
-        if number:
-            ranked = sorted(racing, key=lambda i: (-combined(played[i], 0.4, 1.0).score, played[i][0].size, i))
-            racing = sorted(ranked[: len(items)])
-        assert [item.genome for item in items] == [tasks[index].genome for index in racing]
-        for index, item in zip(racing, items, strict=True):
-            played[index].append(evaluate(item))
-    assert results == [combined(played[index], 0.4, 1.0) for index in range(len(tasks))]
-    games = sorted(result.wins + result.draws + result.losses for result in results)
-    assert race_schedule(10, 8) == [(10, 2), (5, 2), (3, 4)] and games == [2] * 5 + [4] * 2 + [8] * 3
+    results = race(tasks, plan, 16, evaluate, runner)
+    batches, expected = reference_race(tasks, plans, [count for count, _ in schedule])
+    assert results == expected
+    assert [[task.genome for task in items] for items in runner.maps] == [
+        [tasks[index].genome for index in batch] for batch in batches
+    ]
+    rounds_of = {}  # every task of a batch plays the games of its genome's next round: the same games for all
+    for batch, items in zip(batches, runner.maps, strict=True):
+        for index, item in zip(batch, items, strict=True):
+            number = rounds_of[index] = rounds_of.get(index, -1) + 1
+            assert item.games == plans[number] and bool(item.accuracy_positions) == (number == 0)
+    games = [result.wins + result.draws + result.losses for result in results]
+    leaders = sorted(range(len(results)), key=lambda i: (-results[i].score, results[i].size, i))[:FINALISTS]
+    assert all(games[index] == 32 for index in leaders) and games.count(4) >= 8  # the weak stopped after 4 games
 
 
 def test_a_racing_run_is_the_same_after_a_resume_and_on_processes(library, tmp_path):
