@@ -31,9 +31,21 @@ from gpquarto.games.quarto.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
 from gpquarto.gp.features import GIVEN_NOTHING, Features, reads_given_piece
 from gpquarto.gp.primitives import primitive
 from gpquarto.gp.types import NO_ACTION, Count, Piece, Square
-from gpquarto.search import tactics
+from gpquarto.search import compiled_tactics, tactics
 
 FAMILY = "lookahead"
+
+
+def _compiled() -> bool:
+    """True when the facts below come from :mod:`gpquarto.search.compiled_tactics` (numba installed): the same
+    values as the pure-Python code written here, which tests hold them to."""
+    return compiled_tactics.enabled()
+
+
+def _cells(features: Features) -> tuple[int, ...]:
+    """The cells as a tuple (a Board's are a list)."""
+    cells = features.cells
+    return cells if cells.__class__ is tuple else tuple(cells)
 
 
 def _safe_left_after(features: Features) -> dict[int, int]:
@@ -42,6 +54,11 @@ def _safe_left_after(features: Features) -> dict[int, int]:
     def compute(features: Features) -> dict[int, int]:
         if features.in_hand == NO_PIECE:
             return {}
+        if _compiled():
+            counts = compiled_tactics.safe_left_after(
+                _cells(features), features.in_hand, features.available, features.rules
+            )
+            return {square: count for square, count in enumerate(counts) if count >= 0}
         board = features.board.copy()
         left = {}
         for square in MEMBERS[tactics.safe_placements_mask(board, features.in_hand)]:
@@ -70,7 +87,12 @@ def _position_reply_squares(features: Features) -> dict[int, tuple[int, ...]]:
     """:func:`_reply_squares` of the position (empty when a placement is due), once per decision."""
 
     def compute(features: Features) -> dict[int, tuple[int, ...]]:
-        return {} if features.in_hand != NO_PIECE else _reply_squares(features.board.copy())
+        if features.in_hand != NO_PIECE:
+            return {}
+        if _compiled():
+            masks = compiled_tactics.reply_masks(_cells(features), features.available, features.rules)
+            return {piece: MEMBERS[mask] for piece, mask in enumerate(masks) if mask >= 0}
+        return _reply_squares(features.board.copy())
 
     return features.memo("lookahead.reply_squares", compute)
 
@@ -114,6 +136,21 @@ def _fewest_reply_placements(board: Board, placements: dict[int, tuple[int, ...]
         board.undo()
         replies[piece] = (fewest, odd)
     return replies
+
+
+def _position_fewest_reply_placements(features: Features) -> dict[int, tuple[int, int]]:
+    """:func:`_fewest_reply_placements` of the position (a choice is due)."""
+    if _compiled() and features.in_hand == NO_PIECE:
+        values = compiled_tactics.fewest_replies(
+            _cells(features), features.available, features.rules, REPLY_LOOK_HORIZON
+        )
+        return _unpacked(values)
+    return _fewest_reply_placements(features.board.copy(), _position_reply_squares(features))
+
+
+def _unpacked(values: list[int]) -> dict[int, tuple[int, int]]:
+    """``{index: (fewest, odd)}`` of the compiled functions' ``fewest * 64 + odd`` values (-1: none)."""
+    return {index: (value >> 6, value & 63) for index, value in enumerate(values) if value >= 0}
 
 
 def _lowest_with(counts: dict[int, int], wanted) -> int:
@@ -175,10 +212,7 @@ def piece_leaving_fewest_safe_placements(features: Features) -> Piece:
     the parity's in 81.6%, above ``minimax:depth=2``'s 80.6% (docs/experiments.md, "A parity-aware piece, and the
     square that sets it up").
     """
-    replies = features.memo(
-        "lookahead.fewest_reply_placements",
-        lambda features: _fewest_reply_placements(features.board.copy(), _position_reply_squares(features)),
-    )
+    replies = features.memo("lookahead.fewest_reply_placements", _position_fewest_reply_placements)
     return min(sorted(replies), key=lambda piece: replies[piece], default=NO_ACTION)
 
 
@@ -190,6 +224,11 @@ def _square_reply_placements(features: Features) -> dict[int, tuple[int, int]]:
     def compute(features: Features) -> dict[int, tuple[int, int]]:
         if len(features.empty_squares) > REPLY_LOOK_HORIZON:
             return {}
+        if _compiled() and features.in_hand != NO_PIECE:
+            values = compiled_tactics.square_replies(
+                _cells(features), features.in_hand, features.available, features.rules, REPLY_LOOK_HORIZON
+            )
+            return _unpacked(values)
         board = features.board.copy()
         best = {}
         for square in _safe_left_after(features):
@@ -222,8 +261,10 @@ def _trap_square(features: Features) -> int:
     """The lowest safe, non-winning square of the piece in hand that sets a trap (see the module docstring)."""
 
     def compute(features: Features) -> int:
-        if features.in_hand == NO_PIECE or features.board.placed_count < _FEWEST_PLACED_FOR_A_TRAP:
+        if features.in_hand == NO_PIECE or features.placed_count < _FEWEST_PLACED_FOR_A_TRAP:
             return NO_ACTION
+        if _compiled():
+            return compiled_tactics.trap_square(_cells(features), features.in_hand, features.available, features.rules)
         board = features.board.copy()
         for square in sorted(_safe_left_after(features)):
             board.push_placement(square)

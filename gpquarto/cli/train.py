@@ -58,6 +58,7 @@ CONFIG_OPTIONS = (
     "hall_of_fame",
     "hall_of_fame_per_generation",
     "pooled_fitness",
+    "racing",
     "genome",
     "depth",
     "cost_weight",
@@ -175,6 +176,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=None,
         help="a genome bred unchanged (an elite, a copy) keeps its evaluations: its fitness is the mean of all the "
         "generations' games it played, and the hall of fame ranks it by that mean (default off)",
+    )
+    parser.add_argument(
+        "--racing",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="successive halving in each generation: every genome plays a quarter of --games, then the better half "
+        "of those still racing play as many new games as they have played, until four are left (default off)",
     )
     parser.add_argument(
         "--no-tactical",

@@ -72,6 +72,10 @@ class Features:
     is in use: build a new one for each decision.
     """
 
+    #: The values of the rule trees evaluated at the position, by their text: only in the features that a
+    #: :class:`PositionFacts` hands out (see there).
+    trees: dict[str, object]
+
     def __init__(self, view: BoardView | Board) -> None:
         self.board = view
         self.rules = view.rules
@@ -83,7 +87,11 @@ class Features:
 
     def memo(self, key: str, compute: Callable[[Features], T]) -> T:
         """``compute(self)``, computed once per decision under ``key``: the way a primitive family (a plugin's
-        too) shares a costly fact among its primitives without a property here. Prefix keys with the family."""
+        too) shares a costly fact among its primitives without a property here. Prefix keys with the family.
+
+        Like every fact here, the value must depend on the position only (the cells, the piece in hand and the
+        rules), never on how the game came there: :class:`PositionFacts` hands the same object, memo included,
+        to every decision taken at the same position."""
         try:
             return self._memo[key]  # type: ignore[return-value]
         except KeyError:
@@ -320,6 +328,61 @@ class Features:
     def threatened_lines(self) -> int:
         """Lines of the rules (blocks too, under advanced rules) holding three pieces that share a characteristic."""
         return tactics.threat_line_count(self.board)
+
+
+# ---------------------------------------------------------------------- facts shared between decisions
+class PositionFacts:
+    """The :class:`Features` of positions met before, handed again to every decision at the same position.
+
+    A generation's genomes play the same games (the same seeds, the same opponents), so many of them meet the same
+    positions: the opening, the opponent's deterministic answers to the same moves, the accuracy term's bank. Every
+    fact of a :class:`Features` depends on the position only (the cells, the piece in hand and the rules), so the
+    facts computed for one decision hold for every other decision there, whoever decides: a rule set that reads its
+    features here (:meth:`~gpquarto.gp.genome.RuleSet.share_facts`) decides exactly as with a fresh
+    :class:`Features`, and pays for each fact of a position once. At most ``limit`` positions are kept; when full
+    the store is emptied and fills again (the positions of one generation's games are what repeats).
+
+    The object handed out is bound to the asking decision's view (``board``) until the next decision asks for it;
+    like a fresh :class:`Features`, it is valid during that decision only. Its ``trees`` maps the text of each rule
+    tree evaluated at the position to its value there (rule sets that share facts look a tree up before evaluating
+    it: the genomes of a generation share many rules), so a store serves the rule sets of one library.
+    """
+
+    def __init__(self, limit: int = 20_000) -> None:
+        if limit < 1:
+            raise ValueError(f"a facts store keeps at least one position, got limit={limit}")
+        self.limit = limit
+        self._store: dict[tuple, Features] = {}
+        #: Decisions that found their position's facts, and decisions that started them.
+        self.hits = 0
+        self.misses = 0
+
+    def __len__(self) -> int:
+        return len(self._store)
+
+    def features(self, view: BoardView | Board) -> Features:
+        """The features of ``view``'s position: the ones of an earlier decision there (bound to ``view``), else new."""
+        cells = view.raw_cells
+        if cells.__class__ is list:  # a Board's own list (a view hands out a tuple)
+            cells = tuple(cells)
+        key = (cells, view.in_hand, view.rules)
+        store = self._store
+        features = store.get(key)
+        if features is None:
+            self.misses += 1
+            if len(store) >= self.limit:
+                store.clear()
+            features = store[key] = Features(view)
+            features.cells = cells
+            features.trees = {}
+        else:
+            self.hits += 1
+            features.board = view
+        return features
+
+    def clear(self) -> None:
+        """Forget every position (the counters stay)."""
+        self._store.clear()
 
 
 # ---------------------------------------------------------------------- what a primitive reads of the given piece

@@ -17,7 +17,7 @@ by score first and prefers the smaller genome on a tie.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from deap import base, gp
@@ -28,7 +28,7 @@ from gpquarto.games.registry import DEFAULT_GAME
 from gpquarto.gp.binding import CONDITION_TYPE, GPGame, gp_game
 from gpquarto.gp.binding import pick as _pick
 from gpquarto.gp.compiler import compile_tree
-from gpquarto.gp.features import Features
+from gpquarto.gp.features import Features, PositionFacts
 from gpquarto.gp.primitives import PrimitiveLibrary
 from gpquarto.gp.textform import format_tree, parse_tree
 from gpquarto.gp.types import Piece, Square
@@ -243,14 +243,40 @@ class CompiledRule:
     ``index`` is the rule's position (0-based) in its list.
     """
 
-    __slots__ = ("condition", "action", "true", "legal", "index")
+    __slots__ = ("condition", "action", "true", "legal", "index", "_rule", "_compiled")
 
     def __init__(self, rule: Rule, library: PrimitiveLibrary, index: int = 0) -> None:
+        self._rule = rule
         self.condition = compile_tree(rule.condition, library)
         self.action = compile_tree(rule.action, library)
+        self._compiled = (self.condition, self.action)
         self.true = 0
         self.legal = 0
         self.index = index
+
+    def remember_values(self, remember: bool) -> None:
+        """Look each tree's value up among the values of the trees evaluated at the decision's position
+        (``features.trees``, keyed by the tree's text: the same text is the same tree, of the same value there)
+        before evaluating it, and note it there; or evaluate it every time (``remember`` false)."""
+        condition, action = self._compiled
+        if remember:
+            condition_text, action_text = self._rule.texts()
+            condition, action = _remembered(condition, condition_text), _remembered(action, action_text)
+        self.condition, self.action = condition, action
+
+
+def _remembered(tree: Callable[[Features], object], text: str) -> Callable[[Features], object]:
+    """``tree``, its value at a position taken from (and noted in) the position's ``features.trees``."""
+
+    def value(features: Features) -> object:
+        values = features.trees
+        try:
+            return values[text]
+        except KeyError:
+            found = values[text] = tree(features)
+            return found
+
+    return value
 
 
 class CompiledRules:
@@ -304,11 +330,21 @@ class RuleSet(CompiledRules):
         super().__init__(genome, library)
         self.choose_rules = self.compiled[DecisionKind.CHOOSE]
         self.place_rules = self.compiled[DecisionKind.PLACE]
+        self._features: Callable[[object], Features] = Features
+
+    def share_facts(self, facts: PositionFacts | None) -> None:
+        """Read each decision's features from ``facts`` (shared with the other rule sets that read them there:
+        the same decisions, each position's facts computed once, and each rule tree's value there, by its text,
+        once for all the genomes that have that tree), or build them afresh (None, the default). ``facts`` must
+        serve rule sets of this one's library only (a tree's text means its value in one library)."""
+        self._features = Features if facts is None else facts.features
+        for rule in self.choose_rules + self.place_rules:
+            rule.remember_values(facts is not None)
 
     def choose_piece(self, view, rng: random.Random) -> int:
         """The piece to give: the first rule that fires with a legal piece, else a random legal piece."""
         self.decisions[DecisionKind.CHOOSE] += 1
-        features = Features(view)
+        features = self._features(view)
         available = view.available_mask
         for rule in self.choose_rules:
             if rule.condition(features):
@@ -325,7 +361,7 @@ class RuleSet(CompiledRules):
     def place_piece(self, view, rng: random.Random) -> int:
         """The square for the piece in hand: the first rule that fires with an empty square, else a random one."""
         self.decisions[DecisionKind.PLACE] += 1
-        features = Features(view)
+        features = self._features(view)
         occupied = view.occupied_mask
         for rule in self.place_rules:
             if rule.condition(features):

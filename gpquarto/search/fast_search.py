@@ -11,6 +11,11 @@ when it reads nothing of the piece. :class:`~gpquarto.search.negamax.Negamax` ow
 table, the node count and the heuristic, and hands this module the searches it can take (its docstring says
 which); values and best root moves are those of its generic search (tests check them against the kept
 pre-issue-8 implementation).
+
+Where numba is installed, a placement searched two plies deep with ``wins``, ``lines`` or ``quarticity`` (what the
+default ``minimax:depth=2`` opponent searches at each turn) is searched by
+:func:`~gpquarto.search.compiled_tactics.best_placement_2` instead (but on the empty board): the same windows, so the
+same value, best moves in the same order and the same node count (tests check them against this module's search).
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from gpquarto.games.quarto.tables import (
     PIECES_MEETING,
     UNSAFE_OF_COUNTERS,
 )
+from gpquarto.search import compiled_tactics
 from gpquarto.search.budget import CHECK_EVERY, Deadline
 from gpquarto.search.heuristics import (
     ALL_ATTRIBUTES,
@@ -106,6 +112,9 @@ class FastSearch:
         self.others = OTHERS_THROUGH[Rules.CLASSIC]  # of the rules of the search in progress
         self.last_ply = getattr(self, f"_make_{kind}")()
         self.node = self._make_node()
+        #: The heuristic's name when :func:`~gpquarto.search.compiled_tactics.best_placement_2` can search a depth-2
+        #: placement in its place (numba installed), else None.
+        self.compiled_kind = kind if kind in compiled_tactics.SEARCH_KINDS else None
 
     # -------------------------------------------------------------- last ply, one per heuristic
     def _make_wins(self):
@@ -453,10 +462,23 @@ class FastSearch:
 
     def best_placement(self, board: Board, depth: int) -> tuple[int, list[int]]:
         """Value of placing the piece in hand (which cannot win at once) and every best (square << 4 | piece).
-        With a deadline armed (:meth:`arm`), :class:`~gpquarto.search.budget.OutOfTime` once it passes."""
-        occupied, available, counters, key = self.setup(board)
+        With a deadline armed (:meth:`arm`), :class:`~gpquarto.search.budget.OutOfTime` once it passes (the
+        compiled search two plies deep is not interrupted: it takes milliseconds)."""
         empties = 16 - board.placed_count
         depth = min(depth, empties)
+        if depth == 2 and board.placed_count and self.compiled_kind is not None and compiled_tactics.enabled():
+            cells = board.raw_cells
+            best, moves, searched = compiled_tactics.best_placement_2(
+                cells if cells.__class__ is tuple else tuple(cells),
+                board.in_hand,
+                board.available_mask,
+                board.rules,
+                (1 + board.player) & 1,
+                self.compiled_kind,
+            )
+            self.owner.nodes += searched
+            return best, moves
+        occupied, available, counters, key = self.setup(board)
         piece = board.in_hand
         chars, others = self.chars, self.others
         plans = square_plans(chars, occupied, counters, others)

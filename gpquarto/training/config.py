@@ -100,9 +100,14 @@ RULE_ONLY_FIELDS = (
     "screening_tries",
     "board_size",
     "game_rules",
+    "racing",
 )
 #: Settings that only evaluator genomes read: a rule config must leave them at their defaults.
 EVALUATOR_ONLY_FIELDS = ("depth", "cost_weight", "insertion_mutation")
+#: Config fields written (config files, checkpoints, player files) only when set: a run that leaves them at their
+#: defaults writes the config it wrote before they existed, and :meth:`EvolutionConfig.from_dict` reads a missing one
+#: as its default.
+WRITTEN_WHEN_SET = ("racing",)
 #: Config fields that may change when a run is resumed (they do not change the results of past generations).
 RESUMABLE_CHANGES = ("generations",)
 #: The largest value of each whole-number setting: far beyond any useful run, small enough that a run's plans
@@ -198,6 +203,11 @@ class EvolutionConfig:
     #: every generation's games it has played, so the longer it lives the less noise its score carries, and the
     #: hall of fame ranks its member by that mean, not by the score of its first games.
     pooled_fitness: bool = False
+    #: Rules: successive halving in each generation (:mod:`~gpquarto.training.racing`): every genome plays a quarter
+    #: of ``games``, then the better half of those still racing play as many new games as they have played, until at
+    #: most four are left; a genome's fitness is its score over all the games it played. Off: every genome plays
+    #: ``games``. Not with ``pooled_fitness`` or several islands.
+    racing: bool = False
     immigrant_every: int = 6
     immigrants: int = 2
     crossover_rate: float = 0.6
@@ -283,6 +293,8 @@ class EvolutionConfig:
             (6 <= self.accuracy_max_empties <= 10, "accuracy_max_empties must be 6..10"),
             (self.screening_games >= 1 and self.screening_tries >= 1, "screening games and tries must be >= 1"),
             (self.final_games >= 0 and self.final_games % 2 == 0, "final_games must be an even number >= 0"),
+            (not (self.racing and self.pooled_fitness), "racing and pooled_fitness do not go together"),
+            (not (self.racing and self.islands > 1), "racing needs one island"),
             (
                 len(self.start_from) <= self.population,
                 f"start_from names {len(self.start_from)} players, more than the population ({self.population})",
@@ -375,10 +387,14 @@ class EvolutionConfig:
                 raise ValueError(f"bad evolution config: {item.name} must be between 0 and 1, got {value}")
 
     def as_dict(self) -> dict:
-        """Plain JSON-able dict."""
+        """Plain JSON-able dict; the fields of :data:`WRITTEN_WHEN_SET` only when they differ from their defaults."""
         data = asdict(self)
         data["plugins"] = list(self.plugins)
         data["start_from"] = list(self.start_from)
+        defaults = {item.name: item.default for item in fields(self)}
+        for name in WRITTEN_WHEN_SET:
+            if data[name] == defaults[name]:
+                del data[name]
         return data
 
     @classmethod

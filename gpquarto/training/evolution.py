@@ -22,6 +22,9 @@ nothing more is saved. The hall of fame keeps each island's members and the fina
 ``hof`` opponents are the whole hall of fame, so with them every island meets the others' best (and island 0
 is no longer the run of one island).
 
+With ``config.racing`` the generation's games are a race (:mod:`~gpquarto.training.racing`): the better genomes
+play more of them, and a genome's fitness is its score over the games it played.
+
 With ``config.pooled_fitness`` a genome bred unchanged (an elite, a copy of a parent) keeps its evaluations: its
 fitness is the mean over every generation's games it has played (:mod:`~gpquarto.training.pooling`). What the
 next generation carries is saved with it (``carried``, one record or None per genome), and the hall of fame
@@ -49,6 +52,7 @@ from gpquarto.training.genome_kinds import genome_kind
 from gpquarto.training.genome_kinds import make_generator as make_generator  # where it was
 from gpquarto.training.hall_of_fame import new_hall_of_fame, restored_hall_of_fame
 from gpquarto.training.pooling import carried_record, pooled_record
+from gpquarto.training.racing import race
 from gpquarto.training.statistics import generation_row
 
 
@@ -122,7 +126,15 @@ class Evolution:
             if key not in unique:
                 unique[key] = len(tasks)
                 tasks.append(self.kind.task(self, genome, plan, hall, runner))
-        results = runner.map(self.kind.evaluate, tasks)
+        if config.racing:
+            mix = parse_opponents(self.opponents_now())
+
+            def round_plan(number: int, games: int) -> tuple:
+                return game_plan(mix, games, config.seed, f"race {self.generation} {number}", config.openings)
+
+            results = race(tasks, round_plan, config.games, self.kind.evaluate, runner)
+        else:
+            results = runner.map(self.kind.evaluate, tasks)
         carried = self.carried or [None] * len(self.population)
         for index, genome in enumerate(self.population):
             result = results[unique[genome.key()]]

@@ -12,6 +12,11 @@ the opponent) from the game seed. So a result depends only on the genome and tho
 worker plays it or how many workers there are. With ``openings=K`` both games of a pair start from the same
 position, ``K`` random plies drawn from the pair's seed (:func:`~gpquarto.arena.openings.random_opening`), so a
 deterministic opponent is met in other positions than the two games it plays from the start.
+
+Facts: the genomes of a generation meet many positions in common (the same games, the same opponents, the same
+training bank), so a Quarto rule player reads its decisions' facts from the process's :func:`position_facts`, which
+computes each position's facts, and the value there of each rule tree the genomes share, once for all of them
+(:class:`~gpquarto.gp.features.PositionFacts`; the decisions are those of fresh features).
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from gpquarto.arena.game import play_game
 from gpquarto.arena.openings import random_opening
 from gpquarto.games.interface import GameState
 from gpquarto.games.registry import DEFAULT_GAME, get_game
+from gpquarto.gp.features import PositionFacts
 from gpquarto.gp.genome import Genome
 from gpquarto.gp.library import LibraryConfig, get_library
 from gpquarto.gp.player import EvolvedPlayer, RulePlayer, make_evolved_player
@@ -220,6 +226,30 @@ def fitness_start(fitness_game: FitnessGame, game: str, settings: dict[str, obje
     )
 
 
+#: The facts of the positions this process's rule players met (:class:`~gpquarto.gp.features.PositionFacts`), one
+#: store per primitive library: the genomes of a generation play the same games, so they meet many positions in
+#: common, and compute their facts (and the values of the rule trees they share) once.
+_POSITION_FACTS: dict[PrimitiveLibrary, PositionFacts] = {}
+
+
+def position_facts(library: PrimitiveLibrary) -> PositionFacts:
+    """This process's store of position facts for the rule players of ``library``."""
+    facts = _POSITION_FACTS.get(library)
+    if facts is None:
+        if len(_POSITION_FACTS) >= 8:
+            _POSITION_FACTS.clear()
+        facts = _POSITION_FACTS[library] = PositionFacts()
+    return facts
+
+
+def share_position_facts(player: Player) -> None:
+    """Let a Quarto rule player read its decisions' facts from its library's :func:`position_facts` (the same
+    decisions; other players are left as they are)."""
+    share = getattr(getattr(player, "rules", None), "share_facts", None)
+    if share is not None:
+        share(position_facts(player.library))
+
+
 _HALL_OF_FAME_PLAYERS: dict[tuple, EvolvedPlayer | RulePlayer] = {}
 
 
@@ -232,6 +262,7 @@ def _hall_of_fame_player(data: dict, library: PrimitiveLibrary) -> EvolvedPlayer
             _HALL_OF_FAME_PLAYERS.clear()
         genome = Genome.from_data(data, library.primitive_set(), library.game)
         player = _HALL_OF_FAME_PLAYERS[key] = make_evolved_player(genome, library, seed=0, name="hof")
+        share_position_facts(player)
     return player
 
 
@@ -273,6 +304,7 @@ def evaluate(task: EvaluationTask) -> EvaluationResult:
     library = get_library(task.library)
     genome = Genome.from_data(task.genome, library.primitive_set(), library.game)
     player = make_evolved_player(genome, library, seed=0)  # play_game reseeds it for every game
+    share_position_facts(player)
     settings = dict(task.settings) or None
     wins, draws, losses = play_games(
         player, task.games, task.hall_of_fame, library, game=library.game, settings=settings
@@ -294,7 +326,33 @@ def bank_accuracy(
     value; each decision is seeded from its index, as ``grade`` does."""
     correct = 0
     for index, (text, best_actions) in enumerate(positions):
-        position = BankPosition(text, 0, best_actions, index, game)
+        position = _ParsedPosition(text, 0, best_actions, index, game, state=_parsed_state(text, game))
         action, _, _ = decide(player, position, derive_seed("accuracy", index))
         correct += action in best_actions
     return correct / len(positions)
+
+
+@dataclass(frozen=True)
+class _ParsedPosition(BankPosition):
+    """A bank position whose state was parsed before: :meth:`board` hands out a copy of it."""
+
+    state: GameState | None = None
+
+    def board(self) -> GameState:
+        """A fresh copy of the parsed state."""
+        assert self.state is not None
+        return self.state.copy()
+
+
+_PARSED: dict[tuple[str, str], GameState] = {}
+
+
+def _parsed_state(text: str, game: str) -> GameState:
+    """The state of a bank position's text, parsed once per process (every genome is graded on the same bank)."""
+    key = (game, text)
+    state = _PARSED.get(key)
+    if state is None:
+        if len(_PARSED) >= 10_000:
+            _PARSED.clear()
+        state = _PARSED[key] = BankPosition(text, 0, (), 0, game).board()
+    return state
