@@ -35,6 +35,7 @@ def test_wheel_install_lists_the_builtin_primitives(tmp_path):
         assert f"gpquarto/web/static/{asset.name}" in names, (
             f"{asset.name} is missing: see package-data in pyproject.toml"
         )
+    assert "gpquarto/py.typed" in names, "the PEP 561 marker py.typed is missing: see package-data in pyproject.toml"
 
     python, site_packages = isolated_environment(tmp_path / "venv", wheel)
 
