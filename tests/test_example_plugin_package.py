@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from gpquarto.gp.storage import read_player_file
-from tests.helpers import REPO, build_gpquarto_wheel, environment_without_checkout, isolated_environment, run_checked
+from tests.helpers import REPO, environment_without_checkout, isolated_environment, run_checked
 
 EXAMPLE = REPO / "examples" / "quarto-corner-primitives"
 DISTRIBUTION = "quarto-corner-primitives"
@@ -18,11 +18,10 @@ PRIMITIVES = ("free_corners", "opposite_corner_square", "last_corner_square")
 
 
 @pytest.fixture(scope="module")
-def environment(tmp_path_factory):
+def environment(tmp_path_factory, gpquarto_wheel):
     """(python, a working folder outside the checkout, the environment variables) with the example installed."""
     folder = tmp_path_factory.mktemp("plugin-package")
-    wheel = build_gpquarto_wheel(folder)
-    python, _ = isolated_environment(folder / "venv", wheel, EXAMPLE, offline=False)
+    python, _ = isolated_environment(folder / "venv", gpquarto_wheel, EXAMPLE, offline=False)
     work = folder / "work"
     work.mkdir()
     return python, work, environment_without_checkout()
