@@ -7,6 +7,8 @@ cache or the package index). Takes 20-60 s on a loaded 2-core machine.
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 
 from gpquarto.gp.storage import read_player_file
@@ -21,7 +23,9 @@ PRIMITIVES = ("free_corners", "opposite_corner_square", "last_corner_square")
 def environment(tmp_path_factory, gpquarto_wheel):
     """(python, a working folder outside the checkout, the environment variables) with the example installed."""
     folder = tmp_path_factory.mktemp("plugin-package")
-    python, _ = isolated_environment(folder / "venv", gpquarto_wheel, EXAMPLE, offline=False)
+    # pip builds in the project's folder (build/, *.egg-info): a copy, never the checkout
+    example = shutil.copytree(EXAMPLE, folder / EXAMPLE.name, ignore=shutil.ignore_patterns("build", "*.egg-info"))
+    python, _ = isolated_environment(folder / "venv", gpquarto_wheel, example, offline=False)
     work = folder / "work"
     work.mkdir()
     return python, work, environment_without_checkout()
