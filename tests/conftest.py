@@ -38,6 +38,44 @@ def run_cli(
     )
 
 
+#: The test modules that take longest (about 10 s or more in one process), longest first. In parallel (the README's
+#: test command: pytest-xdist, ``--dist loadfile`` in pyproject.toml) each module runs on one worker, in its order,
+#: and the modules are handed out in collection order, which puts these first: a long module started last would
+#: leave the other workers idle while it ends. A module missing here only runs in its alphabetical place.
+LONGEST_FIRST = (
+    "test_readme",
+    "test_cli_quixo",
+    "test_dask",
+    "test_train_evaluator",
+    "test_train_e2e",
+    "test_experiment",
+    "test_cli_watch",
+    "test_train_quixo",
+    "test_quixo_primitives",
+    "test_learning",
+    "test_web_browser",
+    "test_web_hardening",
+    "test_example_plugin_package",
+    "test_training_run",
+    "test_gp_evolution",
+    "test_web_browser_quixo",
+    "test_training_opponents",
+    "test_runner",
+    "test_cli_grade",
+    "test_gp_simplify",
+    "test_training_start_from",
+)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """In a pytest-xdist worker, the modules of :data:`LONGEST_FIRST` come first (a stable sort: the tests of a
+    module keep their order); one process keeps the alphabetical order."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    rank = {name: index for index, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.stem, len(rank)))
+
+
 @pytest.fixture
 def cli():
     """The :func:`run_cli` helper as a fixture."""
