@@ -1,13 +1,23 @@
-"""Shared test fixtures and helpers."""
+"""Shared test fixtures and helpers.
+
+The suite runs in parallel (pytest-xdist: the README's test command), each worker in its own process with its
+own temporary folders. What the workers of one test session share lives in :func:`session_folder`: the tests'
+gpquarto cache (``private_cache``: gpquarto writes its cache files atomically, so a bank is built once whichever
+worker needs it first), and what is costly to build once (the 4x4 Quixo solution, gpquarto's wheel), built by
+the first worker to ask while it holds a file lock, so the others wait for it instead of building it too.
+"""
 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from filelock import FileLock
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -28,22 +38,99 @@ def run_cli(
     )
 
 
+#: The test modules that take longest (about 10 s or more in one process), longest first. In parallel (the README's
+#: test command: pytest-xdist, ``--dist loadfile`` in pyproject.toml) each module runs on one worker, in its order,
+#: and the modules are handed out in collection order, which puts these first: a long module started last would
+#: leave the other workers idle while it ends. A module missing here only runs in its alphabetical place.
+LONGEST_FIRST = (
+    "test_readme",
+    "test_cli_quixo",
+    "test_dask",
+    "test_train_evaluator",
+    "test_train_e2e",
+    "test_experiment",
+    "test_cli_watch",
+    "test_train_quixo",
+    "test_quixo_primitives",
+    "test_learning",
+    "test_web_browser",
+    "test_web_hardening",
+    "test_example_plugin_package",
+    "test_training_run",
+    "test_gp_evolution",
+    "test_web_browser_quixo",
+    "test_training_opponents",
+    "test_runner",
+    "test_cli_grade",
+    "test_gp_simplify",
+    "test_training_start_from",
+)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """In a pytest-xdist worker, the modules of :data:`LONGEST_FIRST` come first (a stable sort: the tests of a
+    module keep their order); one process keeps the alphabetical order."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    rank = {name: index for index, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.stem, len(rank)))
+
+
 @pytest.fixture
 def cli():
     """The :func:`run_cli` helper as a fixture."""
     return run_cli
 
 
-@pytest.fixture(scope="session")
-def quixo_4x4_solution(private_cache):
-    """The exact solution of 4x4 Quixo (official rules), solved once per test session into the tests' cache
-    (about a minute with numba), so every test that needs it, in this process or in a command it runs, finds it."""
-    from gpquarto.games.quixo.search import solver
+def session_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The temporary folder of this test session that every xdist worker shares: the parent of the worker's own
+    (``.../pytest-N/popen-gwK``), or the session's own folder when the tests run in one process."""
+    own = tmp_path_factory.getbasetemp()
+    return own.parent if os.environ.get("PYTEST_XDIST_WORKER") else own
 
-    return solver.solve(4)
+
+def built_once(tmp_path_factory: pytest.TempPathFactory, name: str, build: Callable[[Path], object]) -> Path:
+    """The folder ``name`` of :func:`session_folder`, filled by ``build(folder)`` once per test session: the first
+    worker to ask builds it while holding a file lock, the others wait for the lock and find it built. A build
+    that failed half-way is started again from an empty folder by the next worker to ask."""
+    root = session_folder(tmp_path_factory) / "built-once"
+    root.mkdir(exist_ok=True)
+    folder, done = root / name, root / f"{name}.done"
+    with FileLock(root / f"{name}.lock"):
+        if not done.exists():
+            shutil.rmtree(folder, ignore_errors=True)
+            folder.mkdir()
+            build(folder)
+            done.touch()
+    return folder
 
 
 @pytest.fixture(scope="session", autouse=True)
 def private_cache(tmp_path_factory):
-    """Banks built by the tests go to a temporary cache, never the user's (commands inherit the variable)."""
-    os.environ["GPQUARTO_CACHE"] = str(tmp_path_factory.mktemp("cache"))
+    """Banks and solutions built by the tests go to a temporary cache, never the user's (commands inherit the
+    variable); the workers of a session share it."""
+    folder = session_folder(tmp_path_factory) / "cache"
+    folder.mkdir(exist_ok=True)
+    os.environ["GPQUARTO_CACHE"] = str(folder)
+
+
+@pytest.fixture(scope="session")
+def quixo_4x4_solution(private_cache, tmp_path_factory):
+    """The exact solution of 4x4 Quixo (official rules), solved once per test session into the tests' cache
+    (about half a minute with numba), so every test that needs it, in this process or in a command it runs, finds
+    it. The lock makes a second worker wait for the first one's solution and read it instead of solving it too."""
+    from gpquarto.games.quixo.search import solver
+
+    with FileLock(session_folder(tmp_path_factory) / "quixo-4x4.lock"):
+        return solver.solve(4)
+
+
+@pytest.fixture(scope="session")
+def gpquarto_wheel(tmp_path_factory) -> Path:
+    """gpquarto's wheel, built once per test session from a copy of the sources (see
+    :func:`tests.helpers.build_gpquarto_wheel`)."""
+    from tests.helpers import build_gpquarto_wheel
+
+    folder = built_once(tmp_path_factory, "gpquarto-wheel", build_gpquarto_wheel)
+    (wheel,) = (folder / "dist").glob("gpquarto-*.whl")
+    return wheel

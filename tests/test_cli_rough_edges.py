@@ -66,7 +66,8 @@ def one_line_error(capsys) -> str:
     return error
 
 
-def test_absurd_sizes_are_refused_in_one_line_before_any_work(tmp_path, capsys):
+def test_absurd_sizes_are_refused_in_one_line_before_any_work(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the tournament's default --out folder is runs/ of the current folder
     assert main(["match", "random", "random", "--games", "1000000000000", "--quiet"]) == 2
     assert "games must be 0 to 1,000,000,000 per match" in one_line_error(capsys)
     assert main(["tournament", "random", "novice", "--games", "1000000000000", "--quiet", "--workers", "1"]) == 2

@@ -33,8 +33,13 @@ def test_watch_explains_an_evolved_players_decisions(cli, tmp_path):
 
 
 def test_watch_step_waits_for_enter_and_q_plays_to_the_end(cli):
-    done = cli("watch", "random", "random", "--step", "--seed", "2", input_text="\n\nq\n")
+    # from a position eight actions before the end: after 'q' the rest is played at the default delay (0.5 s)
+    done = cli(
+        "watch", "random", "random", "--step", "--seed", "2", "--position", "5A3./.C8./1..F/.... -",
+        input_text="\n\nq\n",
+    )  # fmt: skip
     assert done.returncode == 0, done.stderr
+    assert "\n4. random: " in done.stdout  # actions were left to play after the three answers
     assert "Result: " in done.stdout
 
 

@@ -7,10 +7,12 @@ cache or the package index). Takes 20-60 s on a loaded 2-core machine.
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 
 from gpquarto.gp.storage import read_player_file
-from tests.helpers import REPO, build_gpquarto_wheel, environment_without_checkout, isolated_environment, run_checked
+from tests.helpers import REPO, environment_without_checkout, isolated_environment, run_checked
 
 EXAMPLE = REPO / "examples" / "quarto-corner-primitives"
 DISTRIBUTION = "quarto-corner-primitives"
@@ -18,11 +20,12 @@ PRIMITIVES = ("free_corners", "opposite_corner_square", "last_corner_square")
 
 
 @pytest.fixture(scope="module")
-def environment(tmp_path_factory):
+def environment(tmp_path_factory, gpquarto_wheel):
     """(python, a working folder outside the checkout, the environment variables) with the example installed."""
     folder = tmp_path_factory.mktemp("plugin-package")
-    wheel = build_gpquarto_wheel(folder)
-    python, _ = isolated_environment(folder / "venv", wheel, EXAMPLE, offline=False)
+    # pip builds in the project's folder (build/, *.egg-info): a copy, never the checkout
+    example = shutil.copytree(EXAMPLE, folder / EXAMPLE.name, ignore=shutil.ignore_patterns("build", "*.egg-info"))
+    python, _ = isolated_environment(folder / "venv", gpquarto_wheel, example, offline=False)
     work = folder / "work"
     work.mkdir()
     return python, work, environment_without_checkout()

@@ -1,7 +1,8 @@
 """The built-in primitive library works the same from a wheel install as from the editable checkout.
 
-Builds the wheel from a copy of the sources, installs it (without dependencies) into a fresh virtual
-environment that borrows this interpreter's third-party packages through a ``.pth`` file, and runs
+Builds the wheel from a copy of the sources (once per test session: the ``gpquarto_wheel`` fixture of
+tests/conftest.py, shared with tests/test_example_plugin_package.py), installs it (without dependencies) into a
+fresh virtual environment that borrows this interpreter's third-party packages through a ``.pth`` file, and runs
 ``python -m gpquarto primitives`` from outside the checkout. Takes 10-30 s (the build installs setuptools in
 an isolated environment).
 """
@@ -14,11 +15,11 @@ from pathlib import Path
 from gpquarto.cli.primitives_cmd import format_library
 from gpquarto.gp.library import load_library
 from tests.helpers import REPO as ROOT
-from tests.helpers import build_gpquarto_wheel, environment_without_checkout, isolated_environment, run_checked
+from tests.helpers import environment_without_checkout, isolated_environment, run_checked
 
 
-def test_wheel_install_lists_the_builtin_primitives(tmp_path):
-    wheel = build_gpquarto_wheel(tmp_path)
+def test_wheel_install_lists_the_builtin_primitives(tmp_path, gpquarto_wheel):
+    wheel = gpquarto_wheel
 
     # every package of the checkout is in the wheel, and the built-in library under its installed name
     names = set(zipfile.ZipFile(wheel).namelist())
@@ -35,6 +36,7 @@ def test_wheel_install_lists_the_builtin_primitives(tmp_path):
         assert f"gpquarto/web/static/{asset.name}" in names, (
             f"{asset.name} is missing: see package-data in pyproject.toml"
         )
+    assert "gpquarto/py.typed" in names, "the PEP 561 marker py.typed is missing: see package-data in pyproject.toml"
 
     python, site_packages = isolated_environment(tmp_path / "venv", wheel)
 
