@@ -131,9 +131,6 @@ def test_a_port_out_of_range_and_a_missing_compare_module_are_one_line(capsys):
         (["match", "random", "random", "--time-limit", "1e9"], "argument --time-limit: expected at most 86,400"),
         (["bench", "players", "--seconds", "inf"], "argument --seconds: expected a finite number, got inf"),
         (["serve", "--time-limit", "nan"], "argument --time-limit: expected a finite number, got nan"),
-        (["train", "--fallback-weight", "inf"], "argument --fallback-weight: expected a finite number, got inf"),
-        (["train", "--accuracy-weight", "-0.5"], "argument --accuracy-weight: expected a number >= 0, got -0.5"),
-        (["train", "--cost-weight", "nan"], "argument --cost-weight: expected a finite number, got nan"),
     ],
 )
 def test_bad_numbers_are_one_line_errors_before_any_work(arguments, message, capsys):

@@ -26,7 +26,6 @@ from gpquarto.cli.common import (
     add_plugin_argument,
     add_runner_arguments,
     make_runner_from_args,
-    non_negative_float,
     non_negative_int,
     positive_int,
 )
@@ -121,13 +120,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--seed", type=non_negative_int, default=None, help="run seed (default 0)")
     parser.add_argument(
         "--fallback-weight",
-        type=non_negative_float,
+        type=float,
         default=None,
         help="score paid per unit of fallback rate (default 0.4)",
     )
     parser.add_argument(
         "--accuracy-weight",
-        type=non_negative_float,
+        type=float,
         default=None,
         help="score added per unit of accuracy on a training bank of solved endgame decisions (default 1; 0: off; "
         "quixo: default 0, and only on the solved 3x3 and 4x4 boards); every decision is graded, a dense signal "
@@ -236,7 +235,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--cost-weight",
-        type=non_negative_float,
+        type=float,
         default=None,
         help="evaluator genomes: score taken off per evaluation beyond one per leaf square, counted in the "
         "fitness games (default 0: no cost term)",
