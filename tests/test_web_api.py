@@ -13,54 +13,16 @@ import pytest
 from gpquarto.arena.game import play_game
 from gpquarto.arena.record import GameRecord
 from gpquarto.games.quarto.board import PLACE_OFFSET, Board
-from gpquarto.players.base import QuartoPlayer
 from gpquarto.players.registry import register_player, unregister_player
 from gpquarto.search.solver import solve
 from gpquarto.web.players import load_player
 from tests.conftest import REPO
+from tests.misbehaving_players import Cheater, Crasher, Sleeper
 from tests.web_support import CORNERS, TINY_RULES, call, make_run_folder, running_server, save_tiny_player
 
 #: Ten empty squares, a choice due: small enough for a hint.
 ENDGAME = "5A3./.C8./1..F/.... -"
 TALL = 8
-
-
-class Crasher(QuartoPlayer):
-    """Raises on every decision."""
-
-    name = "crasher"
-
-    def choose_piece(self, board):
-        raise RuntimeError("boom")
-
-    def place_piece(self, board, piece):
-        raise RuntimeError("boom")
-
-
-class Cheater(QuartoPlayer):
-    """Answers actions that do not exist."""
-
-    name = "cheater"
-
-    def choose_piece(self, board):
-        return 99
-
-    def place_piece(self, board, piece):
-        return None
-
-
-class Sleeper(QuartoPlayer):
-    """Takes longer than the test server's time limit (3 s against 2 s)."""
-
-    name = "sleeper"
-
-    def choose_piece(self, board):
-        time.sleep(3)
-        return board.legal_pieces()[0]
-
-    def place_piece(self, board, piece):
-        time.sleep(3)
-        return board.legal_squares()[0]
 
 
 @pytest.fixture(scope="module")
