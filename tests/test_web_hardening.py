@@ -224,11 +224,18 @@ def test_state_changing_requests_must_come_from_this_host(client, headers, statu
         assert_one_line_4xx(response, 403)
 
 
-def test_a_search_keeps_within_the_limit_and_a_player_over_it_forfeits_and_its_process_is_replaced(client):
-    started = time.monotonic()
-    state = post(client, "/api/games", {"opponent": "minimax:depth=6", "seat": 1}).json()
-    assert time.monotonic() - started < 1.5  # the search stopped within the 1 s limit (issue 32, item 4)
+def test_a_search_keeps_within_the_server_limit(folders):
+    # A limit of 3 s, so that a loaded machine's scheduling (a full parallel run) does not eat the slack the
+    # search leaves between its share of the limit and the limit itself (with 1 s it once took 1.000 s).
+    app = create_app(runs_dir=folders / "runs", players_dirs=[folders / "players"], time_limit=3.0, workers=1)
+    with serving(app) as base:
+        started = time.monotonic()
+        state = post(Client(base, app), "/api/games", {"opponent": "minimax:depth=6", "seat": 1}).json()
+        assert time.monotonic() - started < 4.5  # the search stopped within the limit (issue 32, item 4)
     assert state["forfeit"] is None, state["forfeit"]
+
+
+def test_a_player_over_the_limit_forfeits_and_its_process_is_replaced(client):
     pool = client.app.state.pool
     before = set(pool.pids)
     deaf = RemotePlayer("deaf", DeafPlayer, {}, pool, 1.0)
