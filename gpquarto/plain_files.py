@@ -83,6 +83,14 @@ def open_regular_file(path: str | os.PathLike[str], kind: str) -> BinaryIO:
         raise
 
 
+def one_line(text: str, limit: int = 300) -> str:
+    """``text`` as one bounded line: control characters (newlines among them) escaped, cut to ``limit``
+    characters with ``...``. Error messages that quote what a file holds go through it."""
+    text = str(text)[: 2 * limit]
+    text = "".join(character if character.isprintable() else repr(character)[1:-1] for character in text)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def read_checked_file(
     path: str | os.PathLike[str],
     kind: str,
@@ -97,7 +105,7 @@ def read_checked_file(
     try:
         return check(data)
     except ValueError as error:
-        raise ValueError(f"{path}: {problem.format(error=error)}") from None
+        raise ValueError(f"{path}: {problem.format(error=one_line(str(error)))}") from None
 
 
 def _children(item: object) -> list:

@@ -16,7 +16,7 @@ from gpquarto.atomic import write_text_atomic
 from gpquarto.games.interface import GameState, IllegalActionError, Outcome, Termination
 from gpquarto.games.quarto.notation import START_TEXT
 from gpquarto.games.registry import DEFAULT_GAME, get_game
-from gpquarto.plain_files import read_plain_file
+from gpquarto.plain_files import one_line, read_plain_file
 
 RECORD_FORMAT = "gpquarto-game/2"
 #: Records written before the game interface: Quarto games, without game, settings or positions.
@@ -147,7 +147,7 @@ class GameRecord:
                 raise ValueError(f"actions must be a list of at most {MAX_ACTIONS} actions")
             if not all(_whole(action, 0, game.action_count - 1) for action in actions):
                 raise ValueError(f"actions must be whole numbers 0..{game.action_count - 1}")
-            if end not in {termination.value for termination in Termination}:
+            if not isinstance(end, str) or end not in {termination.value for termination in Termination}:
                 raise ValueError(f"unknown end {str(end)[:20]!r}")
             winner, forfeited_by = data["winner"], data.get("forfeited_by")
             for name, seat in (("winner", winner), ("forfeited_by", forfeited_by)):
@@ -159,7 +159,9 @@ class GameRecord:
             Outcome(Termination(end), winner, forfeited_by, reason)  # a result that holds together
             if not isinstance(times, list) or len(times) > len(actions) + 1:
                 raise ValueError("times must be a list with at most one entry per decision")
-            if not all(_number(t) and math.isfinite(t) and t >= 0 for t in times):
+            if not all(
+                _number(t) and t >= 0 and (isinstance(t, float) or t < 2**53) and math.isfinite(t) for t in times
+            ):
                 raise ValueError("times must be finite numbers >= 0")
             if seed is not None and not _whole(seed, 0, MAX_SEED - 1):
                 raise ValueError("seed must be a whole number 0..2**63-1 (or null)")
@@ -180,7 +182,7 @@ class GameRecord:
         except KeyError as error:
             raise ValueError(f"malformed game record: missing {error}") from None
         except ValueError as error:
-            raise ValueError(f"malformed game record: {error}") from None
+            raise ValueError(f"malformed game record: {one_line(str(error))}") from None
         return record
 
     def save(self, path: str | os.PathLike[str]) -> None:

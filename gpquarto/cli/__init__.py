@@ -82,7 +82,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(devnull, sys.stdout.fileno())
         return 0
     except (UsageError, ValueError, OSError, RunnerError) as error:
-        print(f"gpquarto: error: {error}", file=sys.stderr)
+        from gpquarto.plain_files import one_line
+
+        print(f"gpquarto: error: {one_line(str(error), 4000)}", file=sys.stderr)  # one line, whatever it quotes
         return 2
     except KeyboardInterrupt as interruption:  # a command may say what was kept and how to go on
         print(f"gpquarto: interrupted{f'; {interruption}' if str(interruption) else ''}", file=sys.stderr)

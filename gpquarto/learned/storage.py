@@ -29,7 +29,7 @@ from gpquarto.games.registry import get_game
 from gpquarto.learned.models import NTupleModel, TableModel, make_encoder
 from gpquarto.learned.npz import ArrayInfo, NpzArchive, open_npz
 from gpquarto.learned.player import LearnedPlayer
-from gpquarto.plain_files import MAX_DEPTH, nesting_depth
+from gpquarto.plain_files import MAX_DEPTH, nesting_depth, one_line
 
 LEARNED_FORMAT = "gpquarto-learned/1"
 #: The suffix of learned players' files.
@@ -273,9 +273,8 @@ def check_table_arrays(arrays: dict[str, np.ndarray]) -> None:
 
 
 def _short(error: Exception) -> str:
-    """An error's message, cut to 300 characters (it may quote a value of the file)."""
-    text = str(error)
-    return text if len(text) <= 300 else text[:297] + "..."
+    """An error's message as one bounded line (it may quote a value of the file)."""
+    return one_line(str(error))
 
 
 def _expect_arrays(arrays: dict[str, np.ndarray], names: set[str]) -> None:

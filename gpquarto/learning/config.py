@@ -61,6 +61,8 @@ class LearnConfig:
     guard: bool = False
 
     def __post_init__(self) -> None:
+        if not isinstance(self.game, str) or not isinstance(self.settings, dict):
+            raise ValueError("game must be a game's name and settings an object of its settings")
         game = get_game(self.game)
         object.__setattr__(self, "game", game.name)
         settings = game.check_settings(dict(self.settings))

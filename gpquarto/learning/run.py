@@ -47,7 +47,7 @@ from gpquarto.learned.storage import (
 from gpquarto.learning.config import LearnConfig
 from gpquarto.learning.episodes import CHUNK, EpisodeChunk, play_chunk
 from gpquarto.learning.updates import NTupleLearner, TableLearner, make_learner
-from gpquarto.plain_files import read_plain_file
+from gpquarto.plain_files import one_line, read_plain_file
 from gpquarto.runner import Runner, SerialRunner
 from gpquarto.seeding import derive_seed
 
@@ -99,7 +99,7 @@ class LearnRun:
                 raise ValueError("no 'learning' settings")
             return cls(folder, LearnConfig.from_dict(data["learning"]), str(data["run_id"])[:200])
         except (OSError, ValueError, KeyError, TypeError) as error:
-            message = str(error).removeprefix(f"{config_file}: ")
+            message = one_line(str(error).removeprefix(f"{config_file}: "))
             raise LearnRunError(f"{config_file}: unreadable learning run config ({message})") from None
 
     def checkpoint(self) -> tuple[dict, dict[str, np.ndarray]]:
@@ -118,7 +118,7 @@ class LearnRun:
                 elif not all(np.isfinite(array).all() for array in read.values()):
                     raise ValueError("an array holds a number that is not finite")
             except ValueError as error:
-                raise LearnRunError(f"{path}: not a gpquarto learning checkpoint ({str(error)[:300]})") from None
+                raise LearnRunError(f"{path}: not a gpquarto learning checkpoint ({one_line(str(error))})") from None
         return header, read  # type: ignore[return-value]
 
     def _checkpoint_arrays(self) -> Expected:

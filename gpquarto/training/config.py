@@ -372,7 +372,9 @@ class EvolutionConfig:
             elif kind is int:
                 ok, expected = isinstance(value, int) and not isinstance(value, bool), "a whole number"
             elif kind is float:
-                ok = isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+                ok = (isinstance(value, float) and math.isfinite(value)) or (
+                    isinstance(value, int) and not isinstance(value, bool) and abs(value) < 2**53
+                )
                 expected = "a finite number"
             elif kind is str:
                 ok, expected = isinstance(value, str), "text"

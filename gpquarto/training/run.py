@@ -40,7 +40,7 @@ from gpquarto.gp.genome import Genome
 from gpquarto.gp.library import get_library
 from gpquarto.gp.player import EvolvedPlayer
 from gpquarto.gp.storage import load_player, read_player_file, save_player
-from gpquarto.plain_files import file_sha256, read_plain_file
+from gpquarto.plain_files import file_sha256, one_line, read_plain_file
 from gpquarto.runner import Runner, SerialRunner
 from gpquarto.training.checkpoint import read_checkpoint_data
 from gpquarto.training.config import EvolutionConfig
@@ -117,7 +117,7 @@ class RunFolder:
                 )
             config, copy, hashes = check_run_config(data)
         except ValueError as error:
-            raise RunError(f"{config_file}: unreadable run config ({error})") from None
+            raise RunError(f"{config_file}: unreadable run config ({one_line(str(error))})") from None
         return cls(folder, config, data["run_id"], copy, plugin_hashes=hashes, named_plugins=tuple(plugins))
 
     # -- what the run made ------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ that run code named on the command line by design (``--plugin``, ``bench --compa
 from __future__ import annotations
 
 import argparse
+import atexit
 import io
 import os
 import shutil
@@ -99,6 +100,7 @@ def shared_files() -> Path:
     if _SHARED:
         return _SHARED[0]
     folder = Path(tempfile.mkdtemp(prefix="gpquarto-cli-fuzz-files-"))
+    atexit.register(shutil.rmtree, folder, True)
     (folder / "deep.json").write_bytes(b"[" * 100_000 + b"]" * 100_000)
     with zipfile.ZipFile(folder / "bomb.npz", "w", compression=zipfile.ZIP_DEFLATED) as archive:
         header = io.BytesIO()

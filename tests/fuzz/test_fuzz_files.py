@@ -136,7 +136,8 @@ def hostile_arrays(draw, arrays: dict[str, np.ndarray]) -> dict[str, np.ndarray]
     elif kind == "values":
         values = arrays[name].copy()
         if values.size:
-            values[draw(st.integers(0, values.size - 1))] = draw(st.sampled_from([np.nan, np.inf, 2.0, -7.0, 0]))
+            hostile = [np.nan, np.inf, 2.0, -7.0, 0] if values.dtype.kind == "f" else [0, 1, 2**63, 2**64 - 1]
+            values[draw(st.integers(0, values.size - 1))] = draw(st.sampled_from(hostile))
         arrays[name] = values
     elif kind == "drop":
         del arrays[name]
