@@ -67,10 +67,16 @@ LONGEST_FIRST = (
 )
 
 
+def in_xdist_worker(config: pytest.Config) -> bool:
+    """Whether this process is a pytest-xdist worker (an environment variable would also be inherited by a pytest
+    that a test starts)."""
+    return hasattr(config, "workerinput")
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """In a pytest-xdist worker, the modules of :data:`LONGEST_FIRST` come first (a stable sort: the tests of a
     module keep their order); one process keeps the alphabetical order."""
-    if not os.environ.get("PYTEST_XDIST_WORKER"):
+    if not in_xdist_worker(config):
         return
     rank = {name: index for index, name in enumerate(LONGEST_FIRST)}
     items.sort(key=lambda item: rank.get(item.path.stem, len(rank)))
@@ -82,18 +88,19 @@ def cli():
     return run_cli
 
 
-def session_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+@pytest.fixture(scope="session")
+def session_folder(pytestconfig: pytest.Config, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The temporary folder of this test session that every xdist worker shares: the parent of the worker's own
     (``.../pytest-N/popen-gwK``), or the session's own folder when the tests run in one process."""
     own = tmp_path_factory.getbasetemp()
-    return own.parent if os.environ.get("PYTEST_XDIST_WORKER") else own
+    return own.parent if in_xdist_worker(pytestconfig) else own
 
 
-def built_once(tmp_path_factory: pytest.TempPathFactory, name: str, build: Callable[[Path], object]) -> Path:
-    """The folder ``name`` of :func:`session_folder`, filled by ``build(folder)`` once per test session: the first
+def built_once(session_folder: Path, name: str, build: Callable[[Path], object]) -> Path:
+    """The folder ``name`` of ``session_folder``, filled by ``build(folder)`` once per test session: the first
     worker to ask builds it while holding a file lock, the others wait for the lock and find it built. A build
     that failed half-way is started again from an empty folder by the next worker to ask."""
-    root = session_folder(tmp_path_factory) / "built-once"
+    root = session_folder / "built-once"
     root.mkdir(exist_ok=True)
     folder, done = root / name, root / f"{name}.done"
     with FileLock(root / f"{name}.lock"):
@@ -106,31 +113,31 @@ def built_once(tmp_path_factory: pytest.TempPathFactory, name: str, build: Calla
 
 
 @pytest.fixture(scope="session", autouse=True)
-def private_cache(tmp_path_factory):
+def private_cache(session_folder):
     """Banks and solutions built by the tests go to a temporary cache, never the user's (commands inherit the
     variable); the workers of a session share it."""
-    folder = session_folder(tmp_path_factory) / "cache"
+    folder = session_folder / "cache"
     folder.mkdir(exist_ok=True)
     os.environ["GPQUARTO_CACHE"] = str(folder)
 
 
 @pytest.fixture(scope="session")
-def quixo_4x4_solution(private_cache, tmp_path_factory):
+def quixo_4x4_solution(private_cache, session_folder):
     """The exact solution of 4x4 Quixo (official rules), solved once per test session into the tests' cache
     (about half a minute with numba), so every test that needs it, in this process or in a command it runs, finds
     it. The lock makes a second worker wait for the first one's solution and read it instead of solving it too."""
     from gpquarto.games.quixo.search import solver
 
-    with FileLock(session_folder(tmp_path_factory) / "quixo-4x4.lock"):
+    with FileLock(session_folder / "quixo-4x4.lock"):
         return solver.solve(4)
 
 
 @pytest.fixture(scope="session")
-def gpquarto_wheel(tmp_path_factory) -> Path:
+def gpquarto_wheel(session_folder) -> Path:
     """gpquarto's wheel, built once per test session from a copy of the sources (see
     :func:`tests.helpers.build_gpquarto_wheel`)."""
     from tests.helpers import build_gpquarto_wheel
 
-    folder = built_once(tmp_path_factory, "gpquarto-wheel", build_gpquarto_wheel)
+    folder = built_once(session_folder, "gpquarto-wheel", build_gpquarto_wheel)
     (wheel,) = (folder / "dist").glob("gpquarto-*.whl")
     return wheel

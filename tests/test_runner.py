@@ -83,7 +83,12 @@ def test_workers_above_the_cores_or_tasks_are_capped_with_a_note():
 
 def interrupt_after(command: list[str], ready, cwd) -> tuple[int, str, float]:
     """Start ``command`` in its own process group, wait until ``ready()``, press Ctrl-C (SIGINT to the whole
-    group, as a terminal does) and return the exit code, stderr and seconds from the signal to the exit."""
+    group, as a terminal does) and return the exit code, stderr and seconds from the signal to the exit.
+
+    The Python command runs with ``-X faulthandler``: when it has not ended 60 s after Ctrl-C, every process of
+    the group is sent SIGABRT, which prints where each one was, and the test fails with those tracebacks (the
+    group is killed: nothing is left running)."""
+    command = [command[0], "-X", "faulthandler", *command[1:]]
     process = subprocess.Popen(
         command, cwd=cwd, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
     )
@@ -93,8 +98,26 @@ def interrupt_after(command: list[str], ready, cwd) -> tuple[int, str, float]:
     assert process.poll() is None, "the command ended before it could be interrupted"
     began = time.monotonic()
     os.killpg(process.pid, signal.SIGINT)
-    _, error = process.communicate(timeout=60)
+    try:
+        _, error = process.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        signal_group(process.pid, signal.SIGABRT)
+        try:
+            _, error = process.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            error = "(no traceback within 30 s of SIGABRT)"
+        signal_group(process.pid, signal.SIGKILL)
+        process.wait()
+        pytest.fail(f"{' '.join(command[3:6])}... had not ended 60 s after Ctrl-C; where it was:\n{error[-8000:]}")
     return process.returncode, error, time.monotonic() - began
+
+
+def signal_group(group: int, number: int) -> None:
+    """Send ``number`` to every process of ``group`` that is left."""
+    try:
+        os.killpg(group, number)
+    except ProcessLookupError:
+        pass
 
 
 def test_ctrl_c_stops_a_match_on_workers_at_once_with_one_line(tmp_path):

@@ -269,7 +269,7 @@ def test_runs_page_shows_the_curve_rules_and_hall_of_fame(page, site):
     page.click("#run-play")
     assert page.input_value("#play-opponent") == "demo/best_player.json"  # by name in the runs folder
     page.wait_for_function("location.hash === '#play'")
-    assert page.is_visible("#page-play")
+    page.wait_for_selector("#page-play", state="visible")  # shown by the hashchange handler, which runs after
 
 
 def test_a_simplified_champion_is_shown_first_with_the_original_folded_away(page, site):
