@@ -59,14 +59,13 @@ def _safe_left_after(features: Features) -> dict[int, int]:
                 _cells(features), features.in_hand, features.available, features.rules
             )
             return {square: count for square, count in enumerate(counts) if count >= 0}
-        board = features.board.copy()
+        winning, in_hand, available = features.winning_squares, features.in_hand, features.available
         left = {}
-        for square in MEMBERS[tactics.safe_placements_mask(board, features.in_hand)]:
-            if square in features.winning_squares:
-                continue
-            board.push_placement(square)
-            left[square] = tactics.safe_pieces_mask(board).bit_count()
-            board.undo()
+        for plan in tactics.placement_plans(features.board):
+            safe = tactics.planned_safe_pieces(plan, available, in_hand)
+            square = plan[0].bit_length() - 1
+            if safe and square not in winning:
+                left[square] = safe.bit_count()
         return left
 
     return features.memo("lookahead.safe_left_after", compute)
@@ -75,12 +74,12 @@ def _safe_left_after(features: Features) -> dict[int, int]:
 def _reply_squares(board: Board) -> dict[int, tuple[int, ...]]:
     """For each safe piece to give on ``board`` (a choice is due): the opponent's safe placements with it (squares
     after which it has a safe piece to give back). ``board`` is left as it was."""
-    squares = {}
-    for piece in MEMBERS[tactics.safe_pieces_mask(board)]:
-        board.push_choice(piece)
-        squares[piece] = MEMBERS[tactics.safe_placements_mask(board, piece)]
-        board.undo()
-    return squares
+    plans = tactics.placement_plans(board)
+    available = board.available_mask
+    return {
+        piece: MEMBERS[tactics.planned_safe_placements(plans, available, piece)]
+        for piece in MEMBERS[tactics.safe_pieces_mask(board)]
+    }
 
 
 def _position_reply_squares(features: Features) -> dict[int, tuple[int, ...]]:
@@ -120,6 +119,7 @@ def _fewest_reply_placements(board: Board, placements: dict[int, tuple[int, ...]
     was."""
     fewest = min(map(len, placements.values()), default=0)
     look = SQUARE_COUNT - board.placed_count <= REPLY_LOOK_HORIZON
+    plans = {plan[0].bit_length() - 1: plan for plan in tactics.placement_plans(board)} if look else {}
     replies = {}
     for piece, squares in placements.items():
         if len(squares) != fewest:
@@ -127,13 +127,8 @@ def _fewest_reply_placements(board: Board, placements: dict[int, tuple[int, ...]
         if not look:
             replies[piece] = (fewest, 0)
             continue
-        board.push_choice(piece)
-        odd = 0
-        for square in squares:
-            board.push_placement(square)
-            odd += tactics.safe_pieces_mask(board).bit_count() % 2
-            board.undo()
-        board.undo()
+        rest = board.available_mask & ~(1 << piece)
+        odd = sum(tactics.planned_safe_pieces(plans[square], rest, piece).bit_count() % 2 for square in squares)
         replies[piece] = (fewest, odd)
     return replies
 
@@ -269,13 +264,11 @@ def _trap_square(features: Features) -> int:
         for square in sorted(_safe_left_after(features)):
             board.push_placement(square)
             available = board.available_mask
+            plans = tactics.placement_plans(board)
             for piece in MEMBERS[tactics.safe_pieces_mask(board)]:
                 if available == 1 << piece:
                     continue  # the opponent places the last piece and the game ends: no trap
-                board.push_choice(piece)
-                trapped = not tactics.safe_placements_mask(board, piece)
-                board.undo()
-                if trapped:
+                if not tactics.planned_safe_placements(plans, available, piece):
                     board.undo()
                     return square
             board.undo()

@@ -40,6 +40,7 @@ from gpquarto.games.quarto.tables import (
 
 __all__ = [
     "CELL_CHARACTERISTICS",
+    "PlacementPlan",
     "LINE_TABLE",
     "PIECES_MEETING",
     "SearchLeaf",
@@ -48,6 +49,9 @@ __all__ = [
     "deadly_pieces_mask",
     "is_safe_piece",
     "open_lines",
+    "placement_plans",
+    "planned_safe_pieces",
+    "planned_safe_placements",
     "safe_pieces",
     "safe_pieces_mask",
     "safe_placements",
@@ -172,6 +176,58 @@ def safe_placements_mask(board: Board | BoardView, piece: int) -> int:
             elif count == 3:
                 union |= shared
         if available & ~PIECES_MEETING[union]:
+            result |= bit
+    return result
+
+
+#: A placement plan: (a square's bit, the characteristics shared by the threat lines that stay on the board once a
+#: piece is there, the characteristics shared by the two pieces of each line through it that holds two).
+PlacementPlan = tuple[int, int, int]
+
+
+def placement_plans(board: Board | BoardView) -> list[PlacementPlan]:
+    """For each empty square of ``board``, ascending: what the threat lines become once a piece is placed there,
+    whatever the piece (:data:`PlacementPlan`). A piece with characteristics ``own`` placed on it completes the lines
+    ``fixed | (pairs & own)`` need: :func:`planned_safe_placements` and :func:`planned_safe_pieces` read the plans
+    for any piece, where :func:`safe_placements_mask` and :func:`safe_pieces_mask` walk the lines again."""
+    cells = board.raw_cells
+    occupied = board.occupied_mask
+    chars = CELL_CHARACTERISTICS
+    lines = []
+    for mask, a, b, c, d in LINE_TABLE[board.rules]:
+        count = (occupied & mask).bit_count()
+        if count == 2 or count == 3:
+            lines.append((mask, count, chars[cells[a]] & chars[cells[b]] & chars[cells[c]] & chars[cells[d]]))
+    plans = []
+    for square in MEMBERS[occupied ^ ALL_SQUARES_MASK]:
+        bit = 1 << square
+        fixed = pairs = 0
+        for mask, count, shared in lines:
+            if mask & bit:
+                if count == 2:
+                    pairs |= shared
+            elif count == 3:
+                fixed |= shared
+        plans.append((bit, fixed, pairs))
+    return plans
+
+
+def planned_safe_pieces(plan: PlacementPlan, available: int, piece: int) -> int:
+    """:func:`safe_pieces_mask` of the board once ``piece`` is on the plan's square, ``available`` being the pieces
+    left to give then (``piece`` not among them)."""
+    _, fixed, pairs = plan
+    return available & ~PIECES_MEETING[fixed | pairs & CHARACTERISTICS[piece]]
+
+
+def planned_safe_placements(plans: list[PlacementPlan], available: int, piece: int) -> int:
+    """:func:`safe_placements_mask` of ``piece`` on the board of ``plans`` (``available``: the pieces neither on the
+    board nor ``piece``)."""
+    own = CHARACTERISTICS[piece]
+    rest = available & ~(1 << piece)
+    meeting = PIECES_MEETING
+    result = 0
+    for bit, fixed, pairs in plans:
+        if rest & ~meeting[fixed | pairs & own]:
             result |= bit
     return result
 
