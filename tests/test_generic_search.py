@@ -11,7 +11,9 @@ import pytest
 
 from gpquarto.arena.match import play_match
 from gpquarto.games import get_game
+from gpquarto.games.capabilities import SearchHooks
 from gpquarto.games.interface import GameState
+from gpquarto.games.plugin import GamePlugin
 from gpquarto.games.registry import register_plugin, unregister_plugin
 from gpquarto.players.registry import available_players, make_named_player
 from gpquarto.players.searchers import AlphaBetaPlayer, MCTSPlayer, SolverPlayer
@@ -143,3 +145,40 @@ def test_alphabeta_and_mcts_beat_random_at_tic_tac_toe():
     for player in (AlphaBetaPlayer(depth=9), MCTSPlayer(iterations=300, seed=1)):
         result = play_match(player, make_named_player("random", seed=8), games=40, seed=1, game="tictactoe", openings=1)
         assert result.losses == 0, player.name
+
+
+class CentreHooks(SearchHooks):
+    """Tic-tac-toe's centre is worth half a win to whoever holds it; counts its calls."""
+
+    mcts_evaluates = True
+
+    def __init__(self) -> None:
+        self.evaluated = self.ordered = 0
+
+    def evaluate(self, state):
+        self.evaluated += 1
+        holder = state.cells[4]
+        return 0.0 if holder < 0 else (0.5 if holder == state.player else -0.5)
+
+    def order(self, state, actions):
+        self.ordered += 1
+        return sorted(actions, reverse=True)
+
+
+HOOKS = CentreHooks()
+
+
+def test_the_generic_searches_use_the_games_search_hooks():
+    bare = AlphaBetaPlayer(depth=1).decide(tictactoe.GAME.new_state().view())
+    assert bare == 0  # every action is worth 0 at depth 1: the first
+    unregister_plugin(tictactoe.GAME.name)
+    hooked = GamePlugin(
+        game=tictactoe.GAME, title="Tic-tac-toe", capabilities={SearchHooks: "tests.test_generic_search:HOOKS"}
+    )
+    register_plugin(hooked)
+    state = tictactoe.GAME.new_state()
+    assert AlphaBetaPlayer(depth=1).decide(state.view()) == 4
+    assert HOOKS.evaluated >= 9 and HOOKS.ordered >= 1
+    before = HOOKS.evaluated
+    MCTSPlayer(iterations=50, seed=1).decide(state.view())
+    assert HOOKS.evaluated > before  # leaves valued by the hook instead of rollouts

@@ -8,6 +8,7 @@ Cells 0..8 row-major, ``a1`` top left; an action is the cell. Position text: the
 
 from __future__ import annotations
 
+from gpquarto.games.capabilities import Board
 from gpquarto.games.interface import DecisionKind, IllegalActionError, Outcome, Termination
 from gpquarto.games.plugin import GamePlugin
 from gpquarto.games.settings import Setting
@@ -200,9 +201,22 @@ class TicTacToeView:
         return self._state.copy()
 
 
+class TicTacToeBoard(Board):
+    """The 3x3 grid: 0 empty, 1 an X, 2 an O."""
+
+    def shape(self, settings):
+        return (3, 3)
+
+    def cells(self, state):
+        return tuple(cell + 1 for cell in state.cells)
+
+
+BOARD = TicTacToeBoard()
+
 PLUGIN = GamePlugin(
     game=GAME,
     title="Tic-tac-toe",
     summary="three in a row",
     settings=(Setting("misere", bool, False, help="three in a row loses"),),
+    capabilities={Board: "tests.tictactoe:BOARD"},
 )

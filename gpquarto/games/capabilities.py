@@ -8,7 +8,7 @@ objects that implement them live in the game's package and are named in its plug
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -121,3 +121,47 @@ class BoardDrawing(Capability):
     def board_data(self, state: Any) -> dict:
         """The drawing's data of ``state``."""
         raise NotImplementedError
+
+
+class Board(Capability):
+    """The game's board as a grid of cells, each holding a small int: what the generic n-tuple encoder, the
+    generic GP features and the generic drawings read (shared code never knows what a cell means).
+
+    ``shape(settings)`` gives (rows, columns) for the game's checked settings; ``cell_values(settings)`` how many
+    values a cell takes (0 is an empty cell, values ``1..cell_values-1`` the game's marks or pieces). When
+    ``seat_marks`` is true, values 1 and 2 are the marks of seats 0 and 1 (Connect Four's discs), so an encoder
+    may read a position from the mover's side by swapping them; ``cells(state)`` lists the cells row by row."""
+
+    description = "board of cells"
+    seat_marks = True
+
+    def shape(self, settings: Mapping[str, object]) -> tuple[int, int]:
+        """(rows, columns) of the board under ``settings``."""
+        raise NotImplementedError
+
+    def cell_values(self, settings: Mapping[str, object]) -> int:
+        """How many values a cell takes, 0 (empty) included."""
+        return 3
+
+    def cells(self, state: Any) -> tuple[int, ...]:
+        """The value of every cell of ``state``, row by row from the top."""
+        raise NotImplementedError
+
+
+class SearchHooks(Capability):
+    """What makes the generic searches play the game well: an evaluation of a position that is not over, for the
+    side to move, in (-1, 1) (alpha-beta's leaves, and MCTS's instead of a random rollout where ``mcts_evaluates``),
+    and a move ordering (alpha-beta tries the most promising action first). Without them, alpha-beta counts only
+    wins and losses and MCTS plays random rollouts."""
+
+    description = "search hooks"
+    #: Whether MCTS should value a new leaf by ``evaluate`` instead of a random rollout.
+    mcts_evaluates = False
+
+    def evaluate(self, state: Any) -> float:
+        """How good ``state`` (not over) is for its side to move, in (-1, 1)."""
+        return 0.0
+
+    def order(self, state: Any, actions: Sequence[int]) -> Sequence[int]:
+        """``actions`` (the legal actions of ``state``), most promising first."""
+        return actions

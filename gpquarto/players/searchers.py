@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import random
 
+from gpquarto.games.capabilities import SearchHooks
 from gpquarto.games.interface import GameView
+from gpquarto.games.registry import get_plugin
 from gpquarto.players.base import BasePlayer
 from gpquarto.players.registry import register_player
 from gpquarto.search.alphabeta import AlphaBeta
@@ -23,12 +25,19 @@ from gpquarto.search.mcts import MCTS
 SOLVER_NODES = 2_000_000
 
 
+def search_hooks(game_name: str) -> SearchHooks | None:
+    """The game's evaluation and move ordering for the generic searches, or None when it offers none."""
+    plugin = get_plugin(game_name)
+    return plugin.capability(SearchHooks) if plugin.offers(SearchHooks) else None
+
+
 @register_player("alphabeta", game=None, limits={"depth": (1, 64), "seconds": (0, 3600)})
 class AlphaBetaPlayer(BasePlayer):
     """Alpha-beta (negamax, iterative deepening, transposition table) to ``depth`` plies within ``seconds``.
 
-    Any game: a finished game scores 1, ½ or 0 (quicker wins first) and a position at the depth limit 0; the
-    transposition table is kept between decisions of a game.
+    Any game: a finished game scores 1, ½ or 0 (quicker wins first) and a position at the depth limit what the
+    game's :class:`~gpquarto.games.capabilities.SearchHooks` say (0 without them), which also order the actions;
+    the transposition table is kept between decisions of a game.
     """
 
     game = None
@@ -37,11 +46,16 @@ class AlphaBetaPlayer(BasePlayer):
         self.depth, self.seconds = depth, seconds
         self.name = f"alphabeta:depth={depth}" + (f",seconds={seconds:g}" if seconds else "")
         self._search = AlphaBeta()
+        self._hooked: str | None = None
 
     def new_game(self, seat: int) -> None:
         self._search.clear()
 
     def decide(self, view: GameView) -> int:
+        if self._hooked != view.game_name:
+            hooks = search_hooks(view.game_name)
+            self._search = AlphaBeta(hooks.evaluate if hooks else None, hooks.order if hooks else None)
+            self._hooked = view.game_name
         result = self._search.search(view.copy(), self.depth, decision_deadline(self.seconds))
         assert result.action is not None
         return result.action
@@ -51,7 +65,9 @@ class AlphaBetaPlayer(BasePlayer):
     "mcts", game=None, limits={"iterations": (1, 10_000_000), "seconds": (0, 3600), "exploration": (0, 100)}
 )
 class MCTSPlayer(BasePlayer):
-    """UCT with random playouts: ``iterations`` per decision within ``seconds``; the most visited action."""
+    """UCT with random playouts (or the game's evaluation, where its
+    :class:`~gpquarto.games.capabilities.SearchHooks` ask for it): ``iterations`` per decision within
+    ``seconds``; the most visited action."""
 
     game = None
 
@@ -61,12 +77,19 @@ class MCTSPlayer(BasePlayer):
         self.iterations, self.seconds = iterations, seconds
         self.name = f"mcts:iterations={iterations}"
         self._rng = random.Random(seed)
+        self.exploration = exploration
         self._search = MCTS(self._rng, exploration)
+        self._hooked: str | None = None
 
     def seed(self, seed: int | None) -> None:
         self._rng.seed(seed)
 
     def decide(self, view: GameView) -> int:
+        if self._hooked != view.game_name:
+            hooks = search_hooks(view.game_name)
+            evaluate = hooks.evaluate if hooks is not None and hooks.mcts_evaluates else None
+            self._search = MCTS(self._rng, self.exploration, evaluate=evaluate)
+            self._hooked = view.game_name
         result = self._search.search(view.copy(), self.iterations, decision_deadline(self.seconds))
         assert result.action is not None
         return result.action
