@@ -160,6 +160,12 @@ def game_settings(args: argparse.Namespace) -> tuple[str, dict[str, object]]:
     return plugin.name, plugin.check_settings(_given_settings(args, plugin))
 
 
+def given_settings(args: argparse.Namespace) -> dict[str, object]:
+    """The settings the command line gave for its game, converted by the game's schema but not completed with its
+    defaults (a command that has defaults of its own for them, such as ``grade``'s bank, completes them)."""
+    return _given_settings(args, get_plugin(args.game))
+
+
 def _given_settings(args: argparse.Namespace, plugin: GamePlugin) -> dict[str, object]:
     """The settings the command line gave (converted; the game's settings only)."""
     if not hasattr(args, "game_settings_given"):
