@@ -271,7 +271,7 @@ def show_game_or_position(game, png: str | None) -> int:
     (games with pictures)."""
     from gpquarto.arena.record import GameRecord
     from gpquarto.arena.views import outcome  # shared with watch and the web app
-    from gpquarto.cli.common import game_title
+    from gpquarto.cli.common import drawn, game_title
     from gpquarto.games.capabilities import Pictures
     from gpquarto.games.registry import DEFAULT_GAME, get_plugin
 
@@ -283,7 +283,7 @@ def show_game_or_position(game, png: str | None) -> int:
             print(f"{game_title(name, board.settings())}, {len(game.actions)} moves")
         print(f"{game.players[0]} (seat 0) against {game.players[1]} (seat 1), from {game.start}")
         print(f"Moves: {game.moves_text()}")
-        print(board)
+        print(drawn(board))
         print(f"Result: {outcome(game)}.")
     else:
         if name != DEFAULT_GAME:

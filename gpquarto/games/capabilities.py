@@ -256,3 +256,40 @@ class Benchmarks(Capability):
         """Run ``bench TARGET`` with the parsed command line ``args`` (an ``argparse.Namespace``; its game settings
         through ``gpquarto.cli.common.game_settings``) and return the exit status."""
         raise NotImplementedError
+
+
+class HintService:
+    """A game's hints on a web server: made once per server with its thread pool (``executor``), asked from a
+    thread (never the event loop). A game whose hints need work before a game can start (a solution to compute)
+    says so in :meth:`prepare`."""
+
+    def hint(self, state: Any) -> dict:
+        """The exact verdict for the side to move as plain JSON data: ``solved`` (bool), and when solved
+        ``value`` (1, 0, -1), ``best_actions`` and a one-line ``text``; when not, ``text`` says why (and
+        ``pending`` whether asking again later will do)."""
+        raise NotImplementedError
+
+    def prepare(self, player: str, state: Any) -> None:
+        """Before a game of ``player`` (a zoo name) from ``state`` starts: nothing, or an exception whose one
+        line tells the visitor why not yet (the web layer's ``RequestError``, 503 while a solution is computed)."""
+
+    def close(self) -> None:
+        """The server is stopping: end any background work at once."""
+
+
+@dataclass(frozen=True)
+class WebSupport(Capability):
+    """What the web server needs beyond the interface: the largest search budget a request may ask of each
+    player (``budget_caps``: player name -> parameter -> cap), the player parameters that are time budgets,
+    bounded by the server's time limit (``time_parameters``: player name -> parameter), and where the game's
+    hint service is (``hints``: ``"module:Class"``, made with the server's executor; ``""``: the generic hints of
+    ``gpquarto.web.hints``, by the exact solver). A move request is ``{"action": A}`` (the int, or its name such as
+    ``action_example``) or one of ``move_fields``: field -> (how many values, the action of value 0), so that
+    Quarto's ``{"square": 3}`` is action 19."""
+
+    description = "web support"
+    budget_caps: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
+    time_parameters: Mapping[str, str] = field(default_factory=dict)
+    hints: str = ""
+    move_fields: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+    action_example: str = ""

@@ -60,7 +60,10 @@ class Setting:
         return "--" + self.name.replace("_", "-")
 
     def shown(self, value: object) -> str:
-        """``value`` in words for a summary line (``"classic rules"``, ``"size 4"``)."""
+        """``value`` in words for a summary line (``"classic rules"``, ``"size 4"``; a true/false setting without a
+        label: ``"misere"`` or ``"no misere"``)."""
+        if self.type is bool and not self.label:
+            return self.name if value else f"no {self.name}"
         return (self.label or f"{self.name} {{}}").format(value)
 
     def describe(self) -> str:

@@ -62,7 +62,7 @@ KIND_WORDS = {DecisionKind.CHOOSE: "choices", DecisionKind.PLACE: "placements"}
 
 class GenericBank(GradingBank):
     """The bank of a game that offers no :class:`~gpquarto.games.capabilities.GradingBank`: the generic zoo's
-    pairings, the game's own settings, 4 to 8 empty cells unless told (fewer on a smaller board), solved by the
+    pairings, the game's own settings, 4 to 8 empty cells unless told (at most two fewer than the board has), by the
     game's :class:`~gpquarto.games.capabilities.ExactSolver` or the generic one."""
 
     def __init__(self, plugin: GamePlugin) -> None:
@@ -84,8 +84,8 @@ class GenericBank(GradingBank):
         return self.solver.size(self.plugin.game.new_state(**settings))
 
     def default_empties(self, settings: Mapping[str, object]) -> tuple[int, int]:
-        most = self._cells(settings) - 1
-        return min(4, most), min(8, most)
+        most = self._cells(settings) - 2  # one move into a game, few decisions matter yet
+        return max(1, min(4, most)), max(1, min(8, most))
 
     def empties_limits(self, settings: Mapping[str, object]) -> tuple[int, int]:
         return 1, self._cells(settings) - 1
@@ -244,6 +244,9 @@ class BankPosition:
     game: int  # the game it was taken from (which also gives the pairing)
     game_name: str = DEFAULT_GAME
     exact_actions: tuple[int, ...] = ()
+    #: The game's settings of the position, where its text does not carry them all (the bank's; not written
+    #: with the position).
+    settings: tuple[tuple[str, object], ...] = field(default=(), compare=False)
 
     @functools.cached_property
     def kind(self) -> DecisionKind:
@@ -263,7 +266,7 @@ class BankPosition:
 
     def board(self) -> GameState:
         """A fresh state of the game in this position."""
-        return get_game(self.game_name).from_text(self.text)
+        return get_game(self.game_name).from_text(self.text, **dict(self.settings))
 
     def to_json(self) -> dict:
         data = {"text": self.text, "value": self.value, "best_actions": list(self.best_actions), "game": self.game}
@@ -442,17 +445,21 @@ def build_bank_for(
         for number, text in zip(games, texts, strict=True):
             if text is None:
                 continue
-            key = get_game(parameters.game).from_text(text).canonical_key()
+            key = get_game(parameters.game).from_text(text, **parameters.settings).canonical_key()
             if key not in seen:
                 seen.add(key)
                 fresh.append((number, text))
         jobs = [(parameters.game, parameters.settings, text) for _, text in fresh]
+        settings = tuple(parameters.settings.items())
         results = runner.map(solve_game_position, jobs)
         solved += len(fresh)
         for (number, text), (value, best_actions, legal, exact) in zip(fresh, results, strict=True):
             found = kept[number % len(cells)]
             if decision_matters(value, best_actions, legal):
-                found.append(BankPosition(text, value, tuple(best_actions), number, parameters.game, tuple(exact)))
+                position = BankPosition(
+                    text, value, tuple(best_actions), number, parameters.game, tuple(exact), settings
+                )
+                found.append(position)
         if progress is not None:
             progress(
                 sum(min(len(found), quota) for found, quota in zip(kept, wanted, strict=True)), parameters.positions

@@ -109,10 +109,13 @@ def _position(item: object, parameters: BankParameters, number: int) -> BankPosi
             raise ValueError("bad actions")
         if type(value) is not int:
             raise ValueError("bad value")
-        board = BankPosition(text, value, tuple(best), game, parameters.game).board()  # ValueError on bad text
+        settings = tuple(parameters.settings.items())
+        board = BankPosition(
+            text, value, tuple(best), game, parameters.game, (), settings
+        ).board()  # bad text: ValueError
         if any(board.settings().get(name) != value for name, value in parameters.settings.items()) or board.is_over():
             raise ValueError("wrong settings (rules or size), or the game is over")
-        position = BankPosition(board.text(), value, tuple(best), game, parameters.game, tuple(exact))
+        position = BankPosition(board.text(), value, tuple(best), game, parameters.game, tuple(exact), settings)
         if position.empties not in parameters.empties_range:
             raise ValueError(f"{position.empties} empty squares")
         legal = board.legal_actions()

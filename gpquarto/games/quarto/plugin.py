@@ -11,6 +11,7 @@ from gpquarto.games.capabilities import (
     LearningEncoders,
     Pictures,
     TrainingDefaults,
+    WebSupport,
 )
 from gpquarto.games.plugin import GamePlugin
 from gpquarto.games.quarto.game import QUARTO
@@ -41,5 +42,6 @@ PLUGIN = GamePlugin(
         GradingBank: "gpquarto.games.quarto.grading.bank:BANK",
         TrainingDefaults: "gpquarto.games.quarto.defaults:DEFAULTS",
         Benchmarks: "gpquarto.games.quarto.bench.targets:BENCHMARKS",
+        WebSupport: "gpquarto.games.quarto.web.support:SUPPORT",
     },
 )

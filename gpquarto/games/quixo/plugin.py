@@ -10,6 +10,7 @@ from gpquarto.games.capabilities import (
     GradingBank,
     LearningEncoders,
     TrainingDefaults,
+    WebSupport,
     ZooPlayers,
 )
 from gpquarto.games.plugin import GamePlugin
@@ -44,5 +45,6 @@ PLUGIN = GamePlugin(
         GradingBank: "gpquarto.games.quixo.grading.bank:BANK",
         TrainingDefaults: "gpquarto.games.quixo.defaults:DEFAULTS",
         Benchmarks: "gpquarto.games.quixo.bench.targets:BENCHMARKS",
+        WebSupport: "gpquarto.games.quixo.web.support:SUPPORT",
     },
 )
