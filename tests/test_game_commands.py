@@ -78,3 +78,17 @@ def test_bench_names_what_a_game_lacks_in_one_line(capsys):
     )
     assert main(["bench", "engine", "--game", "tictactoe", "--compiled"]) == 2
     assert "tictactoe has none" in capsys.readouterr().err
+
+
+def test_play_lets_a_person_type_moves_by_name_with_hint_and_undo(monkeypatch, capsys):
+    import io
+
+    moves = "b2\nzz\na1\nhint\nundo\nc3\na3\nc1\nb1\nb3\nc2\na2\n"
+    monkeypatch.setattr("sys.stdin", io.StringIO(moves))
+    assert main(["play", "--opponent", "alphabeta:depth=2", "--game", "tictactoe"]) == 0
+    out = capsys.readouterr().out
+    assert "Your moves: a1, b1, c1, a2, b2, c2, a3, b3, c3" in out
+    assert "not a tic-tac-toe move: 'zz'" in out and "a1 is not a legal move now" in out
+    assert "hint: " in out and "with best play: " in out
+    assert "Taken back: your previous decision is due again." in out
+    assert out.rstrip().splitlines()[-1].startswith("Result: you ")

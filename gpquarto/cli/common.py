@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from gpquarto.games.drawing import text_drawing
 from gpquarto.games.interface import GameState
 from gpquarto.games.plugin import GamePlugin
 from gpquarto.games.registry import DEFAULT_GAME, game_names, get_plugin, plugins
@@ -187,33 +188,9 @@ def game_title(game: str, settings: dict[str, object]) -> str:
     return ", ".join([plugin.title, *describe_settings(game, settings).split(", ")[1:]])
 
 
-#: How a cell of a :class:`~gpquarto.games.capabilities.Board` is drawn: empty, the seats' marks, other values.
-CELL_MARKS = ".XO"
-
-
 def drawn(state: GameState) -> str:
-    """The state drawn for the terminal: its own drawing (``str``) where its class has one, else its
-    :class:`~gpquarto.games.capabilities.Board` as a grid (``.`` empty, ``X`` and ``O`` the seats' marks, other
-    values in base 36) under its position text, else its position text."""
-    if type(state).__str__ is not object.__str__:
-        return str(state)
-    from gpquarto.games.capabilities import Board
-
-    plugin = get_plugin(state.game_name)
-    if not plugin.offers(Board):
-        return state.text()
-    board = plugin.capability(Board)
-    rows, columns = board.shape(state.settings())
-    cells = board.cells(state)
-    marks = CELL_MARKS if board.seat_marks else "."
-    grid = [
-        " ".join(_cell_mark(cells[row * columns + column], marks) for column in range(columns)) for row in range(rows)
-    ]
-    return "\n".join([*grid, state.text()])
-
-
-def _cell_mark(value: int, marks: str) -> str:
-    return marks[value] if value < len(marks) else "0123456789abcdefghijklmnopqrstuvwxyz"[value % 36]
+    """The state drawn for the terminal (:func:`gpquarto.games.drawing.text_drawing`)."""
+    return text_drawing(state)
 
 
 def game_position(args: argparse.Namespace, text: str | None) -> GameState:

@@ -144,7 +144,7 @@ class Board(Capability):
         return 3
 
     def cells(self, state: Any) -> tuple[int, ...]:
-        """The value of every cell of ``state``, row by row from the top."""
+        """The value of every cell of ``state`` (a state or its view), row by row from the top."""
         raise NotImplementedError
 
 
