@@ -87,7 +87,7 @@ EVALUATOR_ONLY_FIELDS = ("depth", "cost_weight", "insertion_mutation")
 #: Config fields written (config files, checkpoints, player files) only when set: a run that leaves them at their
 #: defaults writes the config it wrote before they existed, and :meth:`EvolutionConfig.from_dict` reads a missing one
 #: as its default.
-WRITTEN_WHEN_SET = ("racing",)
+WRITTEN_WHEN_SET = ("racing", "settings")
 #: Config fields that may change when a run is resumed (they do not change the results of past generations).
 RESUMABLE_CHANGES = ("generations",)
 #: The largest value of each whole-number setting: far beyond any useful run, small enough that a run's plans
@@ -146,8 +146,9 @@ class EvolutionConfig:
     ``opponents``: that mix).
 
     ``game`` is the game the rule players play (configs written before it existed are Quarto's), under
-    ``board_size`` and ``game_rules`` (Quixo: 5 or 4, ``official`` or ``course``; 0 and ``""`` mean the
-    game's default, and Quarto has none to set). :meth:`for_game` gives a game's defaults.
+    ``board_size`` and ``game_rules`` (its settings ``size`` and ``rules``, where its GP binding lets training set
+    them: Quixo: 5 or 4, ``official`` or ``course``; 0 and ``""`` mean the game's default) and ``settings`` (any
+    other setting of the game). :meth:`for_game` gives a game's defaults.
     """
 
     generations: int = 120
@@ -202,6 +203,9 @@ class EvolutionConfig:
     game: str = DEFAULT_GAME
     board_size: int = 0
     game_rules: str = ""
+    #: The game's other settings for the run (Connect Four's ``rows``...), as (name, value) pairs sorted by name;
+    #: its ``size`` and ``rules`` are ``board_size`` and ``game_rules``, which configs had before.
+    settings: tuple[tuple[str, object], ...] = ()
     #: What evolves: ``rules`` (rule players) or ``evaluator`` (a Quarto evaluation for ``minimax`` at ``depth``).
     genome: str = RULES
     #: Evaluators: the depth of the ``minimax`` that evaluates its leaves with them (1 to 4).
@@ -229,6 +233,17 @@ class EvolutionConfig:
         return cls(**{**defaults, **GENOME_DEFAULTS[genome], **settings, "game": game})
 
     def __post_init__(self) -> None:
+        try:
+            settings = dict(self.settings)  # a mapping, or (name, value) pairs
+        except (TypeError, ValueError):
+            settings = None
+        if settings is None or not all(
+            isinstance(name, str) and isinstance(value, bool | int | float | str) for name, value in settings.items()
+        ):
+            raise ValueError(
+                f"bad evolution config: settings must map setting names to values, got {self.settings!r:.60}"
+            )
+        object.__setattr__(self, "settings", tuple(sorted(settings.items())))
         for name in ("plugins", "start_from"):
             value = getattr(self, name)
             if not isinstance(value, list | tuple) or not all(isinstance(item, str) for item in value):
@@ -323,6 +338,11 @@ class EvolutionConfig:
                 object.__setattr__(self, "board_size", binding.settings["size"])
             if not self.game_rules:
                 object.__setattr__(self, "game_rules", binding.settings["rules"])
+        named = {"size", "rules"} & {name for name, _ in self.settings}
+        if named:
+            field = "board_size" if "size" in named else "game_rules"
+            raise ValueError(f"bad evolution config: the {sorted(named)[0]} of the game is set by {field}")
+        if binding.settings or self.settings:
             try:
                 get_game(self.game).check_settings(self.game_settings())
             except ValueError as error:
@@ -337,10 +357,10 @@ class EvolutionConfig:
                 ) from None
 
     def game_settings(self) -> dict[str, object]:
-        """The settings of the games the run plays (``{}`` for Quarto: classic rules; Quixo: size and rules)."""
-        if not gp_game(self.game).settings:
-            return {}
-        return {"size": self.board_size, "rules": self.game_rules}
+        """The settings of the games the run plays (``{}`` for Quarto: classic rules; Quixo: size and rules;
+        another game: those the run sets, the game's defaults for the rest)."""
+        named = {"size": self.board_size, "rules": self.game_rules} if gp_game(self.game).settings else {}
+        return {**named, **dict(self.settings)}
 
     def _check_types_and_limits(self) -> None:
         """Each field has its type (a whole number, a finite number, a boolean, text) and stays within
@@ -374,7 +394,9 @@ class EvolutionConfig:
         data = asdict(self)
         data["plugins"] = list(self.plugins)
         data["start_from"] = list(self.start_from)
+        data["settings"] = dict(self.settings)
         defaults = {item.name: item.default for item in fields(self)}
+        defaults["settings"] = {}
         for name in WRITTEN_WHEN_SET:
             if data[name] == defaults[name]:
                 del data[name]
