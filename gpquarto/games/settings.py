@@ -54,6 +54,18 @@ class Setting:
         for value in (self.default, *self.choices, *self.shortcuts.values()):
             self.check(value)
 
+    def to_json(self) -> dict:
+        """The setting as plain data (what the web page builds a game's form from)."""
+        return {
+            "name": self.name,
+            "type": self.type.__name__,
+            "default": self.default,
+            "choices": list(self.choices),
+            "minimum": self.minimum,
+            "maximum": self.maximum,
+            "help": self.help,
+        }
+
     @property
     def flag(self) -> str:
         """The command-line option: ``--ply-limit`` for ``ply_limit``."""

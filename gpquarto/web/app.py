@@ -69,6 +69,7 @@ from gpquarto.web.sessions import (
     RequestError,
     SessionStore,
     action_of,
+    game_catalog,
     load_record,
     parse_start,
     play_opponent,
@@ -169,6 +170,9 @@ def create_app(
         download = {"Content-Disposition": f'attachment; filename="{record.game}-game.json"'}
         return JSONResponse(record.to_dict(), headers=download)
 
+    async def game_types(request: Request) -> Response:
+        return JSONResponse({"games": game_catalog()})
+
     async def game_hint(request: Request) -> Response:
         session = store.get(request.path_params["key"])
         async with session.lock:
@@ -210,6 +214,7 @@ def create_app(
         Route("/", index),
         Route("/api/players", player_list),
         Route("/api/games", new_game, methods=["POST"]),
+        Route("/api/games", game_types, methods=["GET"]),
         Route("/api/games/{key}", game),
         Route("/api/games/{key}/move", move, methods=["POST"]),
         Route("/api/games/{key}/undo", undo, methods=["POST"]),

@@ -76,7 +76,7 @@ def action_of(body: object, state: GameState) -> int:
     forms = [f'{{"{name}": 0..{size - 1}}}' for name, (size, _) in fields.items()]
     if support.action_example:
         forms.append(f'{{"action": "{support.action_example}"}}')
-    usage = "a move is " + ", ".join(forms[:-1]) + " or " + forms[-1]
+    usage = "a move is " + (", ".join(forms[:-1]) + " or " if len(forms) > 1 else "") + forms[-1]
     if not isinstance(body, dict) or len(body) != 1 or not (set(fields) & set(body)):
         raise RequestError(usage)
     (kind, value), *_ = body.items()
@@ -321,6 +321,20 @@ class SessionStore:
         del mine[key]
         if not mine:
             del self._by_client[client]
+
+
+def game_catalog() -> list[dict]:
+    """Every installed game as plain data, the default game first: its name, title, summary and settings schema
+    (``GET /api/games``; the page builds the form of a game it has no controls of its own for from it)."""
+    return [
+        {
+            "name": plugin.name,
+            "title": plugin.title,
+            "summary": plugin.summary,
+            "settings": [setting.to_json() for setting in plugin.settings],
+        }
+        for plugin in sorted(plugins(), key=lambda plugin: (plugin.name != DEFAULT_GAME, plugin.name))
+    ]
 
 
 def parse_start(body: dict) -> GameState:
