@@ -27,9 +27,9 @@ from gpquarto.games.interface import GameView
 from gpquarto.games.quarto.board import PLACE_OFFSET, BoardView
 from gpquarto.games.quarto.lines import parse_square, square_name
 from gpquarto.games.quarto.pieces import describe_piece, parse_piece
+from gpquarto.games.quarto.search.solver import hint
 from gpquarto.players.base import BasePlayer, PlayerQuit, QuartoPlayer
 from gpquarto.players.registry import register_player
-from gpquarto.search.solver import hint
 
 QUIT_WORDS = ("quit", "q", "exit")
 UNDO_WORDS = ("undo", "u")
