@@ -114,7 +114,6 @@ GAME_IMPORT_DEBT: set[tuple[str, str]] = {
     ("gpquarto.arena.match", "gpquarto.games.quarto"),
     ("gpquarto.arena.record", "gpquarto.games.quarto"),
     ("gpquarto.arena.tournament", "gpquarto.games.quarto"),
-    ("gpquarto.cli.pictures", "gpquarto.games.quarto"),
     ("gpquarto.gp.evaluator", "gpquarto.games.quarto"),
     ("gpquarto.gp.features", "gpquarto.games.quarto"),
     ("gpquarto.gp.genome", "gpquarto.games.quarto"),

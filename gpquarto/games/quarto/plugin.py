@@ -40,7 +40,7 @@ PLUGIN = GamePlugin(
         GPBinding: "gpquarto.gp.quarto_binding:QUARTO_GP",
         LearningEncoders: "gpquarto.learned.quarto_tuples:ENCODERS",
         ExactSolver: "gpquarto.games.quarto.search.solver:QUARTO_SOLVER",
-        Pictures: "gpquarto.cli.pictures:PICTURES",
+        Pictures: "gpquarto.games.quarto.views.pictures:PICTURES",
         GradingBank: "gpquarto.games.quarto.grading.bank:BANK",
         TrainingDefaults: "gpquarto.games.quarto.defaults:DEFAULTS",
         Benchmarks: "gpquarto.games.quarto.bench.targets:BENCHMARKS",
