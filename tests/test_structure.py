@@ -125,7 +125,6 @@ GAME_IMPORT_DEBT: set[tuple[str, str]] = {
     ("gpquarto.learned.evaluator", "gpquarto.games.quarto"),
     ("gpquarto.learned.quarto_tuples", "gpquarto.games.quarto"),
     ("gpquarto.players.base", "gpquarto.games.quarto"),
-    ("gpquarto.players.human", "gpquarto.games.quarto"),
     ("gpquarto.players.random_player", "gpquarto.games.quarto"),
     ("gpquarto_primitives.characteristics", "gpquarto.games.quarto"),
     ("gpquarto_primitives.choice", "gpquarto.games.quarto"),

@@ -11,5 +11,6 @@ PLAYERS = ZooPlayers(
         "gpquarto.games.quarto.players.novice",
         "gpquarto.games.quarto.players.minimax",
         "gpquarto.games.quarto.players.frontier",
+        "gpquarto.games.quarto.players.human",
     )
 )
