@@ -33,10 +33,13 @@ from typing import Any
 
 from gpquarto.games.capabilities import GPBinding
 from gpquarto.games.interface import GameState, GameView
-from gpquarto.games.registry import DEFAULT_GAME, get_game, get_plugin, plugins
+from gpquarto.games.registry import DEFAULT_GAME, get_plugin, plugins
 
 #: The root type of every *if* tree.
 CONDITION_TYPE = bool
+#: The group of the generic primitives (a spec's ``game``): they belong to every game bound generically
+#: (:mod:`gpquarto.gp.generic`). No installed game may take this name.
+GENERIC = "generic"
 
 
 @dataclass(frozen=True)
@@ -117,9 +120,11 @@ def pick(options: Sequence[int], rng: random.Random) -> int:
     return options[int(rng.random() * len(options))]
 
 
+#: Bindings added at run time by :func:`register_gp_game`.
 _GAMES: dict[str, GPGame] = {}
-#: The generic bindings made for installed games without one of their own: name -> (the plug-in, its binding).
-_GENERIC: dict[str, tuple[Any, GPGame]] = {}
+#: The binding of each installed game once asked for: name -> (the plug-in it was made for, the binding). A game
+#: registered again with another plug-in (tests, notebooks) gets that plug-in's binding.
+_MADE: dict[str, tuple[Any, GPGame]] = {}
 
 
 def _generic() -> Any:
@@ -130,8 +135,8 @@ def _generic() -> Any:
 def register_gp_game(binding: GPGame) -> None:
     """Make ``binding`` the GP binding of its game at run time (the game must be installed; a game whose plug-in
     offers a binding keeps that one)."""
-    get_game(binding.name)
-    known = _GAMES.get(binding.name)
+    plugin = get_plugin(binding.name)
+    known = _GAMES.get(binding.name) or (plugin.capability(GPBinding) if plugin.offers(GPBinding) else None)
     if known is not None and known is not binding:
         raise ValueError(f"the game {binding.name!r} already has a GP binding")
     _GAMES[binding.name] = binding
@@ -145,18 +150,18 @@ def gp_game(name: str = DEFAULT_GAME) -> GPGame:
     if binding is not None:
         return binding
     generic = _generic()
-    if name == generic.GENERIC:
+    if name == GENERIC:
         return generic.GENERIC_GP
     plugin = get_plugin(name)  # an unknown game is named as such
-    made = _GENERIC.get(name)
+    made = _MADE.get(name)
     if made is not None and made[0] is plugin:
         return made[1]
     if plugin.offers(GPBinding):
-        binding = _GAMES[name] = plugin.capability(GPBinding)  # type: ignore[assignment]
-        return binding  # type: ignore[return-value]
-    binding = generic.generic_binding(plugin)
-    _GENERIC[name] = (plugin, binding)
-    return binding
+        binding = plugin.capability(GPBinding)  # type: ignore[assignment]
+    else:
+        binding = generic.generic_binding(plugin)
+    _MADE[name] = (plugin, binding)
+    return binding  # type: ignore[return-value]
 
 
 def gp_games() -> tuple[GPGame, ...]:
@@ -170,9 +175,8 @@ def gp_games() -> tuple[GPGame, ...]:
 def game_of_features(annotation: object) -> str | None:
     """The game whose features class ``annotation`` is (exactly), ``"generic"`` for
     :class:`~gpquarto.gp.generic.GenericFeatures` (every generically bound game's), or None."""
-    generic = _generic()
-    if annotation is generic.GenericFeatures:
-        return generic.GENERIC
+    if annotation is _generic().GenericFeatures:
+        return GENERIC
     for binding in gp_games():
         if annotation is binding.features:
             return binding.name
@@ -182,9 +186,8 @@ def game_of_features(annotation: object) -> str | None:
 def game_of_type(type_: type) -> str | None:
     """The game that owns the node type ``type_``, ``"generic"`` for ``Action`` (every generically bound game's),
     or None for a neutral type (``bool``, ``Count``, ``Score``)."""
-    generic = _generic()
-    if type_ in generic.GENERIC_GP.node_types:
-        return generic.GENERIC
+    if type_ in _generic().GENERIC_GP.node_types:
+        return GENERIC
     for binding in gp_games():
         if type_ in binding.node_types:
             return binding.name
@@ -194,4 +197,4 @@ def game_of_type(type_: type) -> str | None:
 def accepts(binding: GPGame, game: str | None) -> bool:
     """A primitive of ``game`` (a spec's ``game``: None for a neutral one) may join ``binding``'s library: a
     neutral one, one of the binding's game, or a generic one when the binding is generic."""
-    return game is None or game == binding.name or (binding.generic and game == _generic().GENERIC)
+    return game is None or game == binding.name or (binding.generic and game == GENERIC)

@@ -55,13 +55,9 @@ from gpquarto.games.capabilities import Board
 from gpquarto.games.interface import Game, GameState, GameView
 from gpquarto.games.plugin import GamePlugin
 from gpquarto.games.registry import get_plugin, plugins
-from gpquarto.gp.binding import GPGame, pick
+from gpquarto.gp.binding import GENERIC, GPGame, pick
 from gpquarto.gp.features import cached_fact
 from gpquarto.gp.types import NO_ACTION, Action
-
-#: The group the generic primitives belong to (their ``PrimitiveInfo.game``): every game bound generically.
-#: No installed game may take this name.
-GENERIC = "generic"
 
 #: What an action does for the mover: the game goes on, it ends drawn, won or lost.
 ON, DRAW, WIN, LOSS = 0, 1, 2, 3

@@ -55,7 +55,7 @@ from dataclasses import dataclass, field
 
 from gpquarto.games.interface import GameState
 from gpquarto.games.registry import DEFAULT_GAME
-from gpquarto.gp.binding import accepts, game_of_features, game_of_type, gp_game
+from gpquarto.gp.binding import GENERIC, accepts, game_of_features, game_of_type, gp_game
 from gpquarto.gp.types import (
     EVALUATOR_NODE_TYPES,
     NODE_TYPES,
@@ -65,9 +65,6 @@ from gpquarto.gp.types import (
     Score,
     type_name,
 )
-
-#: The group of the generic primitives (``gpquarto.gp.generic.GENERIC``).
-GENERIC = "generic"
 
 #: Name of the per-module list that holds the module's registrations.
 MODULE_REGISTRY = "__gp_primitives__"
