@@ -13,8 +13,8 @@ Families:
 * ``generic_lookahead``: the opponent's next turn: safe actions, the action that stops a threatened win, the
   action leaving the fewest winning replies, forcing actions (a win next turn whatever the opponent does);
 * ``generic_board``: read from the game's ``Board`` (nothing without one): marks, runs along lines, and actions
-  chosen by the position they leave (the longest own run, the most neighbouring own marks, the changed cell
-  nearest the centre).
+  chosen by the position they leave (the longest own run, the best line potential, the most neighbouring own
+  marks, the changed cell nearest the centre).
 """
 
 from __future__ import annotations
@@ -164,6 +164,18 @@ def longest_run_action(features: GenericFeatures) -> Action:
 def safe_longest_run_action(features: GenericFeatures) -> Action:
     """The safe action after which the mover's longest run is longest."""
     return best_action(features.run_after, features.safe_actions)
+
+
+@primitive(family=BOARD)
+def potential_action(features: GenericFeatures) -> Action:
+    """The action leaving the best line potential for the mover (windows of four in a row)."""
+    return best_action(features.potential_after, features.legal_actions)
+
+
+@primitive(family=BOARD)
+def safe_potential_action(features: GenericFeatures) -> Action:
+    """The safe action leaving the best line potential for the mover."""
+    return best_action(features.potential_after, features.safe_actions)
 
 
 @primitive(family=BOARD)

@@ -48,6 +48,8 @@ GENERIC_NAMES = {
     "longest_run_action",
     "safe_longest_run_action",
     "clustering_action",
+    "potential_action",
+    "safe_potential_action",
     "central_action",
     "safe_central_action",
 }
@@ -172,6 +174,15 @@ class Reference:
             if max(abs(a // 3 - b // 3), abs(a % 3 - b % 3)) == 1
         )
 
+    @staticmethod
+    def potential(cells, seat: int) -> int:
+        """The line potential for ``seat``: on tic-tac-toe the windows are the eight lines."""
+        total = 0
+        for line in LINES:
+            mine, theirs = (sum(cells[cell] == who for cell in line) for who in (seat, 1 - seat))
+            total += 4**mine if mine and not theirs else -(4**theirs) if theirs and not mine else 0
+        return total
+
     def best(self, actions, score, *, highest=True) -> int:
         if not actions:
             return NO_ACTION
@@ -210,6 +221,8 @@ class Reference:
             "longest_run_action": lambda: self.best(legal, run_after),
             "safe_longest_run_action": lambda: self.best(safe, run_after),
             "clustering_action": lambda: self.best(legal, lambda action: self.pairs(self.after(action), mover)),
+            "potential_action": lambda: self.best(legal, lambda action: self.potential(self.after(action), mover)),
+            "safe_potential_action": lambda: self.best(safe, lambda action: self.potential(self.after(action), mover)),
             "central_action": lambda: self.best(legal, distance, highest=False),
             "safe_central_action": lambda: self.best(safe, distance, highest=False),
         }

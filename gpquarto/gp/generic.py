@@ -41,7 +41,10 @@ Wherever a fact picks one action among several it takes the lowest action, so pr
 **Board facts** (only for a game offering ``Board``; elsewhere counts are 0 and choices ``NO_ACTION``): the
 cells of the position and of the position each action leaves; where ``Board.seat_marks`` holds, value ``1 +
 seat`` is that seat's mark, so the mover's and the opponent's marks are counted, and their *runs*: the most
-consecutive cells of one mark along a row, a column or a diagonal of the grid.
+consecutive cells of one mark along a row, a column or a diagonal of the grid; and the *line potential* of a
+position for the mover, the classic heuristic of games of marks in a row: over every window of four cells in a
+straight line (the board's longest side, if shorter), ``4**k`` for a window holding ``k`` of the mover's marks and
+none of the opponent's, less the same for the opponent's.
 """
 
 from __future__ import annotations
@@ -58,6 +61,7 @@ from gpquarto.games.registry import get_plugin, plugins
 from gpquarto.gp.binding import GENERIC, GPGame, pick
 from gpquarto.gp.features import cached_fact
 from gpquarto.gp.types import NO_ACTION, Action
+from gpquarto.learned.board_tuples import straight_tuples
 
 #: What an action does for the mover: the game goes on, it ends drawn, won or lost.
 ON, DRAW, WIN, LOSS = 0, 1, 2, 3
@@ -199,6 +203,24 @@ def adjacent_pairs(cells: tuple[int, ...], mark: int, lines: Iterable[tuple[int,
     return sum(cells[a] == mark and cells[b] == mark for line in lines for a, b in zip(line, line[1:], strict=False))
 
 
+def window_potential(cells: tuple[int, ...], own: int, other: int, windows: Iterable[tuple[int, ...]]) -> int:
+    """The line potential of ``cells`` for the holder of ``own`` marks: ``4**k`` for every window holding ``k >= 1``
+    of its marks and none of the other's, less the same for the other's marks (the classic heuristic of the games
+    of marks in a row)."""
+    total = 0
+    for window in windows:
+        mine = theirs = 0
+        for cell in window:
+            value = cells[cell]
+            mine += value == own
+            theirs += value == other
+        if mine and not theirs:
+            total += 4**mine
+        elif theirs and not mine:
+            total -= 4**theirs
+    return total
+
+
 @functools.cache
 def centre_distances(rows: int, columns: int) -> tuple[int, ...]:
     """Each cell's squared distance to the centre of the grid, doubled coordinates (whole numbers)."""
@@ -217,7 +239,22 @@ class BoardShape:
 
     @property
     def lines(self) -> tuple[tuple[int, ...], ...]:
+        """The grid's maximal straight lines (:func:`grid_lines`)."""
         return grid_lines(self.rows, self.columns)
+
+    @property
+    def windows(self) -> tuple[tuple[int, ...], ...]:
+        """Every straight run of :data:`WINDOW` cells (fewer on a smaller grid) along a row, column or diagonal."""
+        return _windows(self.rows, self.columns)
+
+
+#: The length of the windows of the line potential (Connect Four's four; the board's longest side if shorter).
+WINDOW = 4
+
+
+@functools.cache
+def _windows(rows: int, columns: int) -> tuple[tuple[int, ...], ...]:
+    return tuple(straight_tuples(rows, columns, min(WINDOW, max(rows, columns))))
 
 
 _SHAPES: dict[tuple[str, str], BoardShape | None] = {}
@@ -453,6 +490,15 @@ class GenericFeatures:
             return {}
         mark, lines = self.marks[0], self.shape.lines
         return {action: adjacent_pairs(cells, mark, lines) for action, cells in self.cells_after.items()}
+
+    @cached_fact
+    def potential_after(self) -> dict[int, int]:
+        """For each legal action: the line potential (:func:`window_potential`) of the position it leaves, for the
+        mover (empty without seat marks)."""
+        if self.marks is None or self.shape is None:
+            return {}
+        (own, other), windows = self.marks, self.shape.windows
+        return {action: window_potential(cells, own, other, windows) for action, cells in self.cells_after.items()}
 
     @cached_fact
     def centre_after(self) -> dict[int, int]:
