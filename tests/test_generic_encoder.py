@@ -15,7 +15,7 @@ from gpquarto.games.capabilities import Board
 from gpquarto.games.plugin import GamePlugin
 from gpquarto.games.registry import register_plugin, unregister_plugin
 from gpquarto.learned.board_tuples import MAX_WEIGHTS, BoardTuples, straight_tuples
-from gpquarto.learned.models import NTupleModel, default_encoder, generic_turn_values, make_encoder
+from gpquarto.learned.models import NTupleModel, default_encoder, generic_turn_values, make_encoder, table_key
 from gpquarto.learned.npz import MAX_ARRAY_BYTES
 from gpquarto.learning.config import LearnConfig
 from gpquarto.learning.run import learn
@@ -136,3 +136,26 @@ def test_a_short_learning_run_learns_tictactoe(tmp_path):
     player = run.learned_player()
     result = play_match(player, make_named_player("random", seed=5, game="tictactoe"), 200, seed=6, game="tictactoe")
     assert result.score_rate >= 0.8, result
+
+
+def test_table_keys_are_the_canonical_int_keys_or_a_digest_of_the_others():
+    from gpquarto.games import get_game
+
+    for name in ("quarto", "quixo"):
+        state = get_game(name).new_state()
+        state.apply(state.legal_actions()[0])
+        assert table_key(state) == state.canonical_key()
+    first = afterstates(2, seed=4)[0]
+    twin = tictactoe.GAME.from_text(first.text())
+    assert isinstance(first.canonical_key(), tuple)
+    assert table_key(first) == table_key(twin) and 0 <= table_key(first) < 2**128
+    assert len({table_key(state) for state in afterstates(100, seed=5)}) == len(
+        {state.canonical_key() for state in afterstates(100, seed=5)}
+    )
+
+
+def test_a_short_tabular_run_learns_tictactoe_and_its_table_saves(tmp_path):
+    config = LearnConfig(game="tictactoe", method="q-learning", episodes=1000, eval_games=100, eval_opponents="random")
+    run = learn(config, tmp_path / "learn")
+    assert run.curve()[0]["score"] >= 0.75
+    assert len(run.learned_player().model.table) > 100
