@@ -11,7 +11,8 @@ Families:
   legal actions;
 * ``generic_tactical``: what wins at once;
 * ``generic_lookahead``: the opponent's next turn: safe actions, the action that stops a threatened win, the
-  action leaving the fewest winning replies, forcing actions (a win next turn whatever the opponent does);
+  action leaving the fewest winning replies, forcing actions (a win next turn whatever the opponent does), and
+  fork-free actions (safe, and leaving the opponent no forcing action);
 * ``generic_board``: read from the game's ``Board`` (nothing without one): marks, runs along lines, and actions
   chosen by the position they leave (the longest own run, the best line potential, the most neighbouring own
   marks, the changed cell nearest the centre).
@@ -121,6 +122,24 @@ def fewest_replies_action(features: GenericFeatures) -> Action:
 def forcing_action(features: GenericFeatures) -> Action:
     """A safe action after which every turn of the opponent leaves the mover a win (a fork)."""
     return features.forcing_action
+
+
+@primitive(family=LOOKAHEAD)
+def fork_free_action(features: GenericFeatures) -> Action:
+    """The lowest safe action that leaves the opponent no fork (no action after which the mover cannot stop a win)."""
+    return features.fork_free_action
+
+
+@primitive(family=LOOKAHEAD)
+def fork_free_potential_action(features: GenericFeatures) -> Action:
+    """The safe action leaving the opponent no fork with the best line potential."""
+    return features.fork_free_potential_action
+
+
+@primitive(family=LOOKAHEAD)
+def is_fork_free(features: GenericFeatures, action: Action) -> bool:
+    """The proposed action is safe and leaves the opponent no fork."""
+    return action in features.safe_set and features.fork_free(action)
 
 
 # ---------------------------------------------------------------------- the board (the game's Board)

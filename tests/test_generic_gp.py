@@ -40,6 +40,9 @@ GENERIC_NAMES = {
     "safe_action_count",
     "fewest_replies_action",
     "forcing_action",
+    "fork_free_action",
+    "fork_free_potential_action",
+    "is_fork_free",
     "own_mark_count",
     "opponent_mark_count",
     "empty_cell_count",
@@ -143,6 +146,25 @@ class Reference:
                 return action
         return NO_ACTION
 
+    def fork_free(self, action: int) -> bool:
+        """Wins or draws, or leaves the opponent no win and no reply after which every answer of the mover leaves
+        it a win (or loses at once)."""
+        if self.result(action) != "on":
+            return self.result(action) != "loss"
+        mover, other = self.mover, 1 - self.mover
+        after = self.after(action)
+        for reply in self.legal(after):
+            position = self.play(after, reply, other)
+            if self.winner(position) == other:
+                return False
+            answers = [self.play(position, cell, mover) for cell in self.legal(position)]
+            if answers and all(
+                self.winner(answer) == other or (not self.over(answer) and self.wins(answer, other))
+                for answer in answers
+            ):
+                return False
+        return True
+
     def fewest_replies(self) -> int:
         wins = self.wins(self.cells, self.mover)
         if wins:
@@ -213,6 +235,15 @@ class Reference:
             "safe_action_count": lambda: len(safe),
             "fewest_replies_action": self.fewest_replies,
             "forcing_action": self.forcing,
+            "fork_free_action": lambda: first([action for action in safe if self.fork_free(action)]),
+            "fork_free_potential_action": lambda: first(
+                [
+                    action
+                    for action in sorted(safe, key=lambda action: (-self.potential(self.after(action), mover), action))
+                    if self.fork_free(action)
+                ]
+            ),
+            "is_fork_free": lambda a: a in safe and self.fork_free(a),
             "own_mark_count": lambda: self.cells.count(mover),
             "opponent_mark_count": lambda: self.cells.count(other),
             "empty_cell_count": lambda: self.cells.count(-1),
@@ -256,13 +287,27 @@ def test_every_generic_primitive_matches_the_slow_reference(library, misere):
 
 def test_the_references_positions_have_every_case():
     """The positions above hold wins, threats, forks and every count: the comparison is not vacuous."""
-    seen = {"win": 0, "threat": 0, "fork": 0}
+    seen = {"win": 0, "threat": 0, "fork": 0, "fork to stop": 0}
     for state in positions(150, seed=7):
         reference = Reference(state)
         seen["win"] += bool(reference.wins(reference.cells, reference.mover))
         seen["threat"] += len(reference.safe()) < len(reference.legal())
         seen["fork"] += reference.forcing() != NO_ACTION
+        seen["fork to stop"] += any(not reference.fork_free(action) for action in reference.safe())
     assert min(seen.values()) >= 5, seen
+
+
+def test_a_fork_check_past_its_budget_gives_up_and_leaves_the_position_as_it_was(monkeypatch):
+    from gpquarto.gp import generic
+
+    state = tictactoe.GAME.from_text("X../.../... O")
+    features = GenericFeatures(state.view())
+    assert features.fork_free(4)  # the centre: no fork for X after it
+    monkeypatch.setattr(generic, "FORK_BUDGET", 5)
+    tight = GenericFeatures(state.view())
+    assert not tight.fork_free(4) and tight.fork_free_action == NO_ACTION
+    assert (tight.state.text(), tight.state.history) == (state.text(), state.history)
+    assert tight.safe_actions == features.safe_actions  # the other facts do not count plays
 
 
 # ---------------------------------------------------------------------- turns that do not alternate (Quarto)

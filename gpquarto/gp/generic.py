@@ -35,6 +35,10 @@ or the game ends; the opponent's *reply* is its next turn.
 * A **safe action** wins at once, draws at once, or leaves the opponent no way to win in its next turn.
 * A **forcing action** is safe, does not end the game, and every turn the opponent may take next leaves the mover
   a way to win in its own next turn (a fork): one more turn of lookahead than safety.
+* A **fork-free action** wins or draws at once, or leaves the opponent neither a win nor a forcing action in its
+  next turn: the opponent's fork seen before it is played. The check plays at most :data:`FORK_BUDGET` actions
+  per action examined (an action it cannot settle within them does not count as fork-free), so its cost stays
+  bounded in games with many actions; the answer depends on the position only.
 
 Wherever a fact picks one action among several it takes the lowest action, so primitives stay deterministic.
 
@@ -162,6 +166,70 @@ def forces_a_win(state: GameState, mover: int) -> bool:
         finally:
             state.undo()
     return False
+
+
+#: The most actions one fork check may play (:meth:`GenericFeatures.fork_free`); past it the check gives up and the
+#: action does not count as fork-free. Per action, so a check's answer depends on the position alone.
+FORK_BUDGET = 5_000
+
+
+class _OutOfBudget(Exception):
+    """A fork check played :data:`FORK_BUDGET` actions without an answer."""
+
+
+class _Counted:
+    """A state whose :meth:`apply` counts, and refuses (before playing) past a budget: what the fork check plays
+    on. Reads pass through."""
+
+    def __init__(self, state: GameState, budget: int) -> None:
+        self._state = state
+        self.left = budget
+
+    @property
+    def player(self) -> int:
+        return self._state.player
+
+    def legal_actions(self):  # noqa: ANN201 - the state's own sequence
+        return self._state.legal_actions()
+
+    def outcome(self):  # noqa: ANN201
+        return self._state.outcome()
+
+    def apply(self, action: int) -> None:
+        if self.left <= 0:
+            raise _OutOfBudget
+        self.left -= 1
+        self._state.apply(action)
+
+    def undo(self) -> int:
+        return self._state.undo()
+
+
+def leaves_no_fork(state: GameState, mover: int) -> bool:
+    """After an action of ``mover`` that did not end the game: the mover (continuing its turn as well as it can)
+    leaves the opponent no winning action and no forcing action (:func:`forces_a_win`) in its next turn."""
+    if state.player == mover:
+        for action in state.legal_actions():
+            state.apply(action)
+            try:
+                result = _result(state, mover)
+                if result in (WIN, DRAW) or (result == ON and leaves_no_fork(state, mover)):
+                    return True
+            finally:
+                state.undo()
+        return False
+    opponent = state.player
+    for action in state.legal_actions():
+        state.apply(action)
+        try:
+            result = _result(state, opponent)
+            if result == WIN or (result == ON and state.player == opponent and can_win_in_turn(state, opponent)):
+                return False
+            if result == ON and forces_a_win(state, opponent):
+                return False
+        finally:
+            state.undo()
+    return True
 
 
 # ---------------------------------------------------------------------- the board (where the game declares one)
@@ -299,6 +367,7 @@ class GenericFeatures:
     def __init__(self, view: GameView) -> None:
         self.view = view
         self.mover: int = view.player
+        self._fork_free: dict[int, bool] = {}
 
     @cached_fact
     def state(self) -> GameState:
@@ -407,6 +476,49 @@ class GenericFeatures:
             if forced:
                 return action
         return NO_ACTION
+
+    def fork_free(self, action: int) -> bool:
+        """``action`` (legal) wins or draws at once, or leaves the opponent neither a win nor a fork in its next
+        turn (:func:`leaves_no_fork`), as far as :data:`FORK_BUDGET` plays can tell; computed on first asking and
+        kept for the decision."""
+        known = self._fork_free.get(action)
+        if known is None:
+            result = self.results[action]
+            if result != ON:
+                known = result != LOSS
+            else:
+                counted = _Counted(self.state, FORK_BUDGET)
+                counted.apply(action)
+                try:
+                    known = leaves_no_fork(counted, self.mover)  # type: ignore[arg-type]
+                except _OutOfBudget:
+                    known = False
+                finally:
+                    counted.undo()
+            self._fork_free[action] = known
+        return known
+
+    def first_fork_free(self, actions: Iterable[int]) -> int:
+        """The first of ``actions`` that is safe and fork-free, or ``NO_ACTION`` (only the actions up to it are
+        checked)."""
+        safe = self.safe_set
+        for action in actions:
+            if action in safe and self.fork_free(action):
+                return action
+        return NO_ACTION
+
+    @cached_fact
+    def fork_free_action(self) -> int:
+        """The lowest safe action that leaves the opponent no fork (:meth:`fork_free`), or ``NO_ACTION``."""
+        return self.first_fork_free(self.safe_actions)
+
+    @cached_fact
+    def fork_free_potential_action(self) -> int:
+        """The safe, fork-free action leaving the best line potential (lowest on ties; without seat marks: the
+        lowest safe, fork-free action), or ``NO_ACTION``."""
+        potential = self.potential_after
+        ordered = sorted(self.safe_actions, key=lambda action: (-potential.get(action, 0), action))
+        return self.first_fork_free(ordered)
 
     # ------------------------------------------------------------------ the board
     @cached_fact
