@@ -452,4 +452,4 @@ def test_a_short_evolution_beats_random_and_its_player_saves_and_reloads(evolved
         assert len(decisions) == 1 and decisions <= set(state.legal_actions())
     rival = make_named_player("random", seed=2, game="tictactoe")
     result = play_match(players[0], rival, 300, seed=4, game="tictactoe")
-    assert result.losses <= 0.05 * result.games and result.score_rate >= 0.8, result
+    assert result.losses <= 0.03 * result.games and result.score_rate >= 0.9, result  # seed 1: 280 / 16 / 4
