@@ -13,9 +13,9 @@ import pytest
 
 from gpquarto.arena.match import play_match
 from gpquarto.games import get_game
-from gpquarto.games.registry import register_plugin, unregister_plugin
+from gpquarto.games.registry import get_plugin, register_plugin, unregister_plugin
 from gpquarto.gp.binding import GENERIC, gp_game, gp_games
-from gpquarto.gp.generic import GenericFeatures
+from gpquarto.gp.generic import GenericFeatures, generic_binding
 from gpquarto.gp.library import load_library
 from gpquarto.gp.storage import load_player, save_player
 from gpquarto.gp.types import NO_ACTION, Action
@@ -370,6 +370,22 @@ def test_a_game_without_a_binding_gets_the_generic_one():
     unregister_plugin("tictactoe")
     with pytest.raises(ValueError, match="unknown game 'tictactoe'"):
         gp_game("tictactoe")
+
+
+def test_the_generic_binding_of_a_game_with_two_decisions():
+    """Quarto's plug-in brings its own binding; the generic one made for it still follows its two decision kinds."""
+    binding = generic_binding(get_plugin("quarto"))
+    assert binding.kinds == ("choose", "place") and binding.then_types == {"choose": Action, "place": Action}
+    samples = binding.sample_positions()
+    assert {binding.kind_at(sample) for sample in samples} == {"choose", "place"} and len(samples) >= 6
+    rng = random.Random(0)
+    for sample in samples:
+        view, kind = sample.view(), binding.kind_at(sample)
+        features = binding.features(view)
+        value = binding.fallback(view, kind, rng)
+        assert binding.is_legal(features, kind, value) and binding.to_action(view, kind, value) == value
+        assert binding.wrong_value(Action, NO_ACTION, features) is None
+        assert "neither a legal action" in binding.wrong_value(Action, 999, features)
 
 
 def test_generic_primitives_join_only_generic_games(library):
