@@ -630,15 +630,17 @@ class GenericFeatures:
 # ---------------------------------------------------------------------- the binding
 #: How many seeded random games of each game the samples come from.
 SAMPLE_GAMES = 3
+#: A random game used for samples stops here if the game has not ended (a game without a ply limit may not).
+SAMPLE_PLIES = 1_000
 
 
 def random_game_positions(game: Game, games: int, seed: int) -> tuple[GameState, ...]:
     """Positions of seeded random play of ``game`` under its default settings, the game still on: the start,
-    one action in, and from each of ``games`` random games its middle and the position before its last action
-    (where, in a game won at the end, the mover has a winning action)."""
+    one action in, and from each of ``games`` random games (cut at :data:`SAMPLE_PLIES`) its middle and the
+    position before its last action (where, in a game won at the end, the mover has a winning action)."""
     rng = random.Random(seed)
     start = game.new_state()
-    positions: list[GameState] = [start]
+    positions: list[GameState] = [] if start.is_over() else [start]
     if start.legal_actions():
         first = start.copy()
         first.apply(start.legal_actions()[0])
@@ -647,12 +649,12 @@ def random_game_positions(game: Game, games: int, seed: int) -> tuple[GameState,
     for _ in range(games):
         state = game.new_state()
         played = []
-        while not state.is_over():
+        while not state.is_over() and len(played) < SAMPLE_PLIES:
             actions = state.legal_actions()
             action = actions[int(rng.random() * len(actions))]
             played.append(action)
             state.apply(action)
-        for plies in dict.fromkeys((len(played) // 2, len(played) - 1)):
+        for plies in dict.fromkeys((len(played) // 2, max(0, len(played) - 1))):
             position = game.new_state()
             for action in played[:plies]:
                 position.apply(action)
