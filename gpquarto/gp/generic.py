@@ -325,15 +325,16 @@ def _windows(rows: int, columns: int) -> tuple[tuple[int, ...], ...]:
     return tuple(straight_tuples(rows, columns, min(WINDOW, max(rows, columns))))
 
 
-_SHAPES: dict[tuple[str, str], BoardShape | None] = {}
+_SHAPES: dict[tuple[GamePlugin, str], BoardShape | None] = {}
 
 
 def board_shape(state: GameState) -> BoardShape | None:
-    """The board of ``state``'s game under its settings, or None when the game declares no ``Board``."""
+    """The board of ``state``'s game under its settings, or None when the game declares no ``Board`` (kept per
+    plug-in and settings)."""
     settings = state.settings()
-    key = (state.game_name, repr(sorted(settings.items())))
+    plugin = get_plugin(state.game_name)
+    key = (plugin, repr(sorted(settings.items())))
     if key not in _SHAPES:
-        plugin = get_plugin(state.game_name)
         if plugin.offers(Board):
             board = plugin.capability(Board)
             rows, columns = board.shape(plugin.check_settings(settings))
