@@ -55,15 +55,15 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from gpquarto.games.capabilities import Board
-from gpquarto.games.interface import Game, GameState, GameView
+from gpquarto.games.interface import Game, GameState, GameView, Outcome
 from gpquarto.games.plugin import GamePlugin
 from gpquarto.games.registry import get_plugin, plugins
 from gpquarto.gp.binding import GENERIC, GPGame, pick
-from gpquarto.gp.features import cached_fact
+from gpquarto.gp.facts import cached_fact
 from gpquarto.gp.types import NO_ACTION, Action
 from gpquarto.learned.board_tuples import straight_tuples
 
@@ -189,10 +189,10 @@ class _Counted:
     def player(self) -> int:
         return self._state.player
 
-    def legal_actions(self):  # noqa: ANN201 - the state's own sequence
+    def legal_actions(self) -> Sequence[int]:
         return self._state.legal_actions()
 
-    def outcome(self):  # noqa: ANN201
+    def outcome(self) -> Outcome | None:
         return self._state.outcome()
 
     def apply(self, action: int) -> None:
@@ -553,10 +553,6 @@ class GenericFeatures:
             finally:
                 state.undo()
         return found
-
-    def marks_of(self, seat_mark: int) -> int:
-        """Cells holding ``seat_mark`` now."""
-        return self.cells.count(seat_mark)
 
     @cached_fact
     def own_marks(self) -> int:

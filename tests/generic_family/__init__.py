@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from gpquarto.games.capabilities import Board, GPBinding
 from gpquarto.games.plugin import GamePlugin
-from gpquarto.gp.features import cached_fact
+from gpquarto.gp.facts import cached_fact
 from gpquarto.gp.generic import GenericFeatures, generic_binding
 from tests import tictactoe
 
