@@ -92,3 +92,38 @@ def test_play_lets_a_person_type_moves_by_name_with_hint_and_undo(monkeypatch, c
     assert "hint: " in out and "with best play: " in out
     assert "Taken back: your previous decision is due again." in out
     assert out.rstrip().splitlines()[-1].startswith("Result: you ")
+
+
+def test_train_show_and_match_a_rule_player_of_a_game_without_primitives(tmp_path, capsys):
+    run, player = tmp_path / "run", tmp_path / "tictactoe.p"
+    arguments = ["train", "--game", "tictactoe", "--misere", "no", "--generations", "2", "--population", "8"]
+    arguments += ["--games", "8", "--final-games", "20", "--workers", "1", "--quiet"]
+    assert main([*arguments, "--run-dir", str(run), "--filename", str(player)]) == 0
+    config = json.loads((run / "config.json").read_text())["evolution"]
+    assert config["game"] == "tictactoe" and config["settings"] == {"misere": False}
+    assert config["opponents"] == "random:1,alphabeta:depth=2:1" and config["openings"] == 4  # the generic defaults
+    capsys.readouterr()
+    assert main(["show", str(player), "--games", "10"]) == 0
+    shown = capsys.readouterr().out
+    assert shown.startswith("player tictactoe, tictactoe (saved by gpquarto ")
+    assert "move rules:" in shown and "rule usage over 10 games against random, alphabeta:depth=2" in shown
+    assert main(["match", str(player), "random", "--game", "tictactoe", "--games", "40", "--workers", "1"]) == 0
+    assert "40 games" in capsys.readouterr().out
+
+
+def test_learn_a_player_with_the_board_encoder_and_play_it(tmp_path, capsys):
+    run = tmp_path / "learn"
+    assert main(["learn", "--game", "tictactoe", "--episodes", "300", "--run-dir", str(run), "--quiet"]) == 0
+    assert "learned 300 episodes (300 in all) of tictactoe by td-ntuple" in capsys.readouterr().out
+    learned = run / "learned_player.npz"
+    assert main(["match", str(learned), "random", "--game", "tictactoe", "--games", "20", "--workers", "1"]) == 0
+
+
+def test_an_experiment_compares_variants_of_a_game_without_primitives(tmp_path, capsys):
+    arguments = ["experiment", "--game", "tictactoe", "--seeds", "1", "--set", "generations=1", "--set", "population=6"]
+    arguments += ["--set", "games=4", "--set", "final_games=2", "--eval-games", "4", "--workers", "1"]
+    arguments += ["--grade-positions", "12", "--out", str(tmp_path / "experiment")]
+    assert main(arguments) == 0
+    out = capsys.readouterr().out
+    assert "vs random" in out and "vs alphabeta:depth=2" in out and "grade accuracy" in out
+    assert (tmp_path / "experiment" / "summary.csv").exists()

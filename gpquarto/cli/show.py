@@ -50,7 +50,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="append",
         default=None,
         metavar="SPEC",
-        help="opponent in those games, in turn (repeatable; default random and minimax:depth=2)",
+        help="opponent in those games, in turn (repeatable; default: the game's evaluation opponents, "
+        "random and minimax:depth=2 in Quarto)",
     )
     usage.add_argument("--seed", type=int, default=0, help="seed of those games (default 0)")
     usage.add_argument(
@@ -167,9 +168,6 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-DEFAULT_USAGE_OPPONENTS = ("random", "minimax:depth=2")
-
-
 def describe_learned(path: str) -> str:
     """What a learned player is, how it was learned and its size (the file's text is bounded and escaped)."""
     from gpquarto.learned.storage import read_learned_file
@@ -218,13 +216,14 @@ def usage_text(
     ``settings`` (default: the game's)."""
     from gpquarto.gp.player import make_evolved_player
     from gpquarto.grading.usage import format_usage, rule_usage
+    from gpquarto.games.defaults import training_defaults
     from gpquarto.resolve import check_player_specs
 
     if args.games < 0:
         raise UsageError(f"--games must be >= 0, got {args.games}")
     if not 0 <= args.grade_empties <= 16:
         raise UsageError(f"--grade-empties must be 0..16, got {args.grade_empties}")
-    opponents = tuple(args.against or DEFAULT_USAGE_OPPONENTS)
+    opponents = tuple(args.against or training_defaults(genome.game).evaluation_opponents)
     check_player_specs(opponents, at_least=1, game=genome.game)
     player = make_evolved_player(genome, library, name=Path(args.file).stem)
     report = rule_usage(
