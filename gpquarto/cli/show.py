@@ -214,9 +214,9 @@ def usage_text(
 ) -> str:
     """The rule-usage section for ``show`` (see :mod:`gpquarto.grading.usage`): games of the player's game, under
     ``settings`` (default: the game's)."""
+    from gpquarto.games.defaults import training_defaults
     from gpquarto.gp.player import make_evolved_player
     from gpquarto.grading.usage import format_usage, rule_usage
-    from gpquarto.games.defaults import training_defaults
     from gpquarto.resolve import check_player_specs
 
     if args.games < 0:
