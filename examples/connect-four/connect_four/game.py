@@ -276,6 +276,27 @@ class _Queries:
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.text()!r})"
 
+    def __str__(self) -> str:
+        """The board for the terminal: the column letters, the rows from the top (the last disc in brackets), and
+        who is to move or how the game ended."""
+        state = self._state()
+        shape = state._shape
+        last = (self.height(state._history[-1]) - 1, state._history[-1]) if state._history else None
+        lines = [" " + "  ".join(LETTERS[: shape.columns])]
+        for row in range(shape.rows - 1, -1, -1):
+            cells = []
+            for column in range(shape.columns):
+                owner = self.cell(row, column)
+                mark = "." if owner < 0 else MARKS[owner]
+                cells.append(f"[{mark}]" if (row, column) == last else f" {mark} ")
+            lines.append("".join(cells).rstrip())
+        outcome = state._outcome
+        if outcome is None:
+            lines.append(f"{MARKS[state._player]} to move")
+        else:
+            lines.append("draw: the board is full" if outcome.winner is None else f"{MARKS[outcome.winner]} wins")
+        return "\n".join(lines)
+
 
 class ConnectFourState(_Queries):
     """A Connect Four position and its history (the interface's ``GameState``)."""

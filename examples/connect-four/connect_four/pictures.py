@@ -1,7 +1,7 @@
 """PNG pictures of Connect Four positions and games with matplotlib (the capability
 :class:`~gpquarto.games.capabilities.Pictures`, for ``solve --png``, ``watch --png`` and ``show --png``).
 
-A blue board with red (X) and yellow (O) discs; the winning line gold, the last disc ringed, the columns of
+A blue board with red (X) and yellow (O) discs; the winning line ringed green, the last disc ringed black, the columns of
 highlighted actions (the solver's best moves) marked with a green arrow above the board. Figures are drawn on
 the Agg canvas (no pyplot, no window, no global state).
 """
@@ -19,7 +19,7 @@ from gpquarto.games.capabilities import Pictures
 
 FRAME, HOLE, INK = "#1f4e9c", "#f3f1ea", "#1b1b1b"
 DISCS = ("#d62d20", "#f2c12e")
-WIN, HINT = "#e0a100", "#2e8b57"
+WIN, HINT = "#12a150", "#2e8b57"
 FRAMES_PER_ROW = 6
 
 

@@ -26,9 +26,10 @@ from connect_four.bitboard import Geometry, completing_cells, has_four
 from connect_four.game import MARKS, ConnectFourState
 from gpquarto.games.capabilities import ExactSolver, Progress, Solution
 
-#: The most empty cells a position may have to be solved (measured: the hardest positions this size take about
-#: a minute, most a few seconds; see the package's README).
-MAX_EMPTY = 24
+#: The most empty cells a position may have to be solved: 7x6 positions of this size from sensible play (take a
+#: win, block one, never drop under the opponent's winning cell) took a few seconds at most; four more empty cells,
+#: half a minute.
+MAX_EMPTY = 28
 #: The most positions one solve visits before it gives up.
 MAX_NODES = 20_000_000
 #: The transposition table is emptied when it holds this many positions (memory stays below about 1 GB).
@@ -53,8 +54,8 @@ class Search:
         self._columns = tuple(shape.column_masks[column] for column in shape.centre_first)
 
     def values(self, own: int, other: int) -> dict[int, int]:
-        """The exact value of every legal column for the side to move (``own`` its discs, ``other`` the
-        opponent's), in the order tried: quickest wins first."""
+        """The value of every legal column for the side to move (``own`` its discs, ``other`` the opponent's):
+        exact for the best columns, an upper bound below the best value for the others."""
         shape = self.shape
         self.nodes = 0
         occupied = own | other
@@ -170,8 +171,9 @@ class ConnectFourSolver(ExactSolver):
         return None
 
     def action_values(self, state: ConnectFourState) -> dict[int, int]:
-        """The exact value of every legal column of ``state`` (not over) for its side to move, as the search counts
-        it (``cells + 1 - k`` for a win with the ``k``-th disc, negative for a loss, 0 for a draw)."""
+        """The value of every legal column of ``state`` (not over) for its side to move, as the search counts it
+        (``cells + 1 - k`` for a win with the ``k``-th disc, negative for a loss, 0 for a draw): exact for the best
+        columns, an upper bound below the best value for the others."""
         reason = self.why_not(state)
         if reason:
             raise ValueError(reason)
