@@ -6,8 +6,8 @@ Both read the bitboards (:mod:`connect_four.bitboard`), a few dozen int operatio
 * **evaluation**, for the side to move: a win on the next move is nearly won; two cells where the opponent wins
   next, nearly lost; otherwise the empty cells that would complete a line of four (*threats*) of each side, a
   threat on a row of the right parity for its owner counting a bit more (X profits from threats on odd rows
-  counted from the bottom, O from even ones), and the discs weighted by how many lines of four pass through
-  their cells (the centre is worth most).
+  counted from the bottom, O from even ones), the lines of four holding two discs of one side and none of the
+  other, and the discs weighted by how many lines of four pass through their cells (the centre is worth most).
 * **ordering**: a move that wins now, then one that blocks the opponent's win, then the others from the centre
   outwards, and last the moves that let the opponent win on the cell above.
 """
@@ -22,7 +22,7 @@ from connect_four.game import ConnectFourState
 from gpquarto.games.capabilities import SearchHooks
 
 #: Weights of the evaluation (its value is clipped into [-0.95, 0.95]).
-THREAT, PARITY_THREAT, PLACE = 0.08, 0.04, 0.004
+THREAT, PARITY_THREAT, TWO, PLACE = 0.08, 0.04, 0.03, 0.004
 WIN_NEXT, LOSS_NEXT = 0.9, -0.9
 
 
@@ -71,6 +71,14 @@ class ConnectFourHooks(SearchHooks):
         )
         for weight, mask in places:
             score += PLACE * weight * ((own & mask).bit_count() - (other & mask).bit_count())
+        twos = 0
+        for window in shape.windows:
+            mine, theirs = own & window, other & window
+            if mine and not theirs:
+                twos += mine.bit_count() == 2
+            elif theirs and not mine:
+                twos -= theirs.bit_count() == 2
+        score += TWO * twos
         return max(-0.95, min(0.95, score))
 
     def order(self, state: ConnectFourState, actions: Sequence[int]) -> Sequence[int]:
