@@ -118,6 +118,7 @@ class ConnectFour:
         state = ConnectFourState(shape)
         state._discs = discs
         state._next = [c * shape.height + (occupied & shape.column_masks[c]).bit_count() for c in range(columns)]
+        state._open = tuple(c for c in range(columns) if state._next[c] != shape.tops[c])
         state._count = counts[0] + counts[1]
         state._player = player
         state._outcome = _WINS[1 - player] if wins[1 - player] else _DRAW if state._count == shape.cells else None
@@ -171,11 +172,7 @@ class _Queries:
     def legal_actions(self) -> list[int]:
         """The columns that are not full, ascending; empty once the game is over."""
         state = self._state()
-        if state._outcome is not None:
-            return []
-        return [
-            column for column, (bit, top) in enumerate(zip(state._next, state._shape.tops, strict=True)) if bit != top
-        ]
+        return [] if state._outcome is not None else list(state._open)
 
     def decision_kind(self) -> DecisionKind:
         return DecisionKind.MOVE
@@ -267,6 +264,7 @@ class _Queries:
         twin._shape = state._shape
         twin._discs = state._discs[:]
         twin._next = state._next[:]
+        twin._open = state._open
         twin._count = state._count
         twin._player = state._player
         twin._history = state._history[:]
@@ -301,7 +299,7 @@ class _Queries:
 class ConnectFourState(_Queries):
     """A Connect Four position and its history (the interface's ``GameState``)."""
 
-    __slots__ = ("_shape", "_discs", "_next", "_count", "_player", "_history", "_outcome")
+    __slots__ = ("_shape", "_discs", "_next", "_open", "_count", "_player", "_history", "_outcome")
 
     def __init__(self, shape: Geometry | None = None) -> None:
         self._shape = shape or geometry(DEFAULT_ROWS, DEFAULT_COLUMNS)
@@ -309,6 +307,8 @@ class ConnectFourState(_Queries):
         self._discs = [0, 0]
         #: The bit index of every column's lowest empty cell (``tops[c]`` when the column is full).
         self._next = [c * self._shape.height for c in range(self._shape.columns)]
+        #: The columns that are not full, ascending.
+        self._open = tuple(range(self._shape.columns))
         self._count = 0
         self._player = 0
         self._history: list[int] = []
@@ -316,6 +316,24 @@ class ConnectFourState(_Queries):
 
     def _state(self) -> ConnectFourState:
         return self
+
+    # the queries that searches and playouts ask at every node, without the view's indirection
+    @property
+    def player(self) -> int:
+        """The seat to move: 0 (X) or 1 (O)."""
+        return self._player
+
+    def legal_actions(self) -> list[int]:
+        """The columns that are not full, ascending; empty once the game is over."""
+        if self._outcome is not None:
+            return []
+        return list(self._open)
+
+    def is_over(self) -> bool:
+        return self._outcome is not None
+
+    def outcome(self) -> Outcome | None:
+        return self._outcome
 
     def apply(self, action: int) -> None:
         """Drop a disc in column ``action``; :class:`IllegalActionError` (and no change) when it is no column,
@@ -327,6 +345,8 @@ class ConnectFourState(_Queries):
         if bit == shape.tops[action]:
             raise IllegalActionError(f"column {LETTERS[action]} is full")
         self._next[action] = bit + 1
+        if bit + 1 == shape.tops[action]:
+            self._open = tuple(column for column in self._open if column != action)
         player = self._player
         discs = self._discs[player] | (1 << bit)
         self._discs[player] = discs
@@ -349,6 +369,8 @@ class ConnectFourState(_Queries):
             raise IllegalActionError("no move to take back")
         action = self._history.pop()
         bit = self._next[action] - 1
+        if bit + 1 == self._shape.tops[action]:
+            self._open = tuple(sorted((*self._open, action)))
         self._next[action] = bit
         self._player = player = 1 - self._player
         self._discs[player] ^= 1 << bit

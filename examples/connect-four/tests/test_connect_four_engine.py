@@ -38,7 +38,10 @@ def test_the_engine_plays_as_the_reference(rows, columns):
     games = max(20, int(SCALE * {(6, 7): 500, (9, 9): 120}.get((rows, columns), 250)))
     ends = set()
     for state, slow, action in random_games(rows, columns, games, seed=rows * 10 + columns):
-        assert state.legal_actions() == slow.legal()
+        assert state.legal_actions() == slow.legal() == state.view().legal_actions()
+        assert [
+            column for column in range(columns) if state.height(column) < rows and not state.is_over()
+        ] == slow.legal()
         assert state.text() == slow.text()
         assert state.player == slow.player
         assert state.history == tuple(slow.moves)
