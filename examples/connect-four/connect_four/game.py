@@ -115,6 +115,10 @@ class ConnectFour:
             raise ValueError("both X and O have four in a line: at most one side can have won")
         if wins[player]:
             raise ValueError(f"{side} has four in a line but is to move: only the side that just moved can have won")
+        if wins[1 - player] and not _last_disc_can_have_won(discs[1 - player], occupied, shape):
+            raise ValueError(
+                f"{MARKS[1 - player]} has four in a line that no last disc can have made: the game would have ended sooner"
+            )
         state = ConnectFourState(shape)
         state._discs = discs
         state._next = [c * shape.height + (occupied & shape.column_masks[c]).bit_count() for c in range(columns)]
@@ -129,6 +133,16 @@ class ConnectFour:
 
 
 CONNECT_FOUR = ConnectFour()
+
+
+def _last_disc_can_have_won(winner: int, occupied: int, shape: Geometry) -> bool:
+    """True when some column's top disc is the winner's and, taken away, leaves the winner without four in a line."""
+    for column in range(shape.columns):
+        count = (occupied & shape.column_masks[column]).bit_count()
+        top = 1 << (column * shape.height + count - 1) if count else 0
+        if top & winner and not has_four(winner ^ top, shape.height):
+            return True
+    return False
 
 
 class _Queries:

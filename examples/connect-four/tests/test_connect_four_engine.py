@@ -172,6 +172,7 @@ def test_action_names_and_parsing():
         ("...../...../OOOO./XXXX. X", "both X and O have four in a line"),
         ("..../X.../XO../XO.X O", "X has 4 discs and O 2"),
         ("X.../X.../XO../XOOO X", "X has four in a line but is to move"),
+        ("...../X..../OOXOO/XXXXO O", "X has four in a line that no last disc can have made"),
     ],
 )
 def test_bad_position_texts_are_one_line_errors(text, message):
