@@ -44,6 +44,8 @@ class Geometry:
     windows: tuple[int, ...]
     #: The columns from the centre outwards (the usual first guess of a good move).
     centre_first: tuple[int, ...]
+    #: The board's size above the bits of a :func:`position_key`, so that boards of two sizes share no key.
+    size_tag: int
 
     @property
     def cells(self) -> int:
@@ -78,6 +80,7 @@ def geometry(rows: int, columns: int) -> Geometry:
         tops=tuple(c * height + rows for c in range(columns)),
         windows=tuple(windows),
         centre_first=tuple(sorted(range(columns), key=lambda c: (abs(c - middle), c))),
+        size_tag=(rows * 16 + columns) << (columns * height),
     )
 
 

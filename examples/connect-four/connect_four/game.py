@@ -259,12 +259,12 @@ class _Queries:
         )
 
     def canonical_key(self) -> int:
-        """An int that a position and its left-right mirror image share, and no other position (of the board's
-        size) has; the side to move follows from the discs."""
+        """An int that a position and its left-right mirror image share, and no other position (of any board size)
+        has; the side to move follows from the discs. Below ``2**98`` (some tables take at most ``2**128``)."""
         state = self._state()
         shape = state._shape
         key = position_key(state._discs[0], state._discs[0] | state._discs[1], shape)
-        return min(key, mirrored_key(key, shape))
+        return min(key, mirrored_key(key, shape)) | shape.size_tag
 
     def settings(self) -> dict[str, object]:
         """``{"rows": ..., "columns": ...}``."""

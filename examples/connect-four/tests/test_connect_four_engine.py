@@ -84,6 +84,13 @@ def test_canonical_keys_join_a_position_and_its_mirror_and_nothing_else():
         assert len(owners) > 250
 
 
+def test_boards_of_two_sizes_share_no_key():
+    keys = {CONNECT_FOUR.new_state(rows=rows, columns=columns).canonical_key() for rows, columns in SIZES}
+    assert len(keys) == len(SIZES)
+    for state, _, _ in random_games(9, 9, 5, seed=3):
+        assert state.canonical_key() < 2**98
+
+
 def test_positions_of_symmetric_boards_share_a_key_with_themselves_only():
     state = CONNECT_FOUR.new_state()
     state.apply(3)
