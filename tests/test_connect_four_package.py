@@ -138,8 +138,8 @@ def test_mcts_beats_random_on_the_full_board(environment):
 def test_watch_draws_the_board_and_saves_the_game(environment):
     _, work, _ = environment
     output = gpquarto(
-        environment, "watch", "random", "alphabeta:depth=2", *SMALL, "--seed", "3", "--record", "watched.json",
-        "--png", "watched.png",
+        environment, "watch", "random", "alphabeta:depth=2", *SMALL, "--seed", "3", "--delay", "0",
+        "--record", "watched.json", "--png", "watched.png",
     )  # fmt: skip
     assert " a  b  c  d  e\n" in output and "X to move" in output
     assert "Result: alphabeta:depth=2 wins." in output
@@ -150,7 +150,8 @@ def test_watch_draws_the_board_and_saves_the_game(environment):
 
 def test_show_replays_a_record_and_draws_a_position(environment):
     _, work, _ = environment
-    gpquarto(environment, "watch", "random", "alphabeta:depth=2", *SMALL, "--seed", "3", "--record", "shown.json")
+    watch = ("watch", "random", "alphabeta:depth=2", *SMALL, "--seed", "3", "--delay", "0", "--record", "shown.json")
+    gpquarto(environment, *watch)
     output = gpquarto(environment, "show", "shown.json", "--png", "shown.png")
     assert "Connect Four, rows 4, columns 5" in output and "Moves: drop " in output
     assert "O wins" in output and "Result: alphabeta:depth=2 wins." in output
