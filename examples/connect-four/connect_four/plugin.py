@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from connect_four.bitboard import MAX_SIZE, MIN_SIZE
 from connect_four.game import CONNECT_FOUR, DEFAULT_COLUMNS, DEFAULT_ROWS
-from gpquarto.games.capabilities import Board, BoardDrawing, ExactSolver, Pictures, SearchHooks
+from gpquarto.games.capabilities import Board, BoardDrawing, ExactSolver, Pictures, SearchHooks, ZooPlayers
 from gpquarto.games.plugin import GamePlugin
 from gpquarto.games.settings import Setting
 
@@ -27,5 +27,6 @@ PLUGIN = GamePlugin(
         SearchHooks: "connect_four.search_hooks:HOOKS",
         ExactSolver: "connect_four.solver:SOLVER",
         Pictures: "connect_four.pictures:PICTURES",
+        ZooPlayers: "connect_four.players:PLAYERS",
     },
 )

@@ -216,3 +216,40 @@ def test_gpquarto_finds_the_plugin_and_its_capabilities():
     assert plugin.check_settings({"rows": 4}) == {"rows": 4, "columns": 7}
     with pytest.raises(ValueError, match="rows must be int from 4 to 9, got 10"):
         plugin.check_settings({"rows": 10})
+
+
+def test_the_solver_player_decides_as_the_generic_solver():
+    from connect_four.players import ConnectFourSolverPlayer
+
+    from gpquarto.players.searchers import SolverPlayer
+
+    ours, generic = ConnectFourSolverPlayer(), SolverPlayer()
+    for state in positions_near_the_end(4, 5, 11, 60, seed=9) + positions_near_the_end(5, 5, 10, 30, seed=10):
+        assert ours.decide(state.view()) == generic.decide(state.view()), state.text()
+
+
+def test_the_human_player_reads_columns_and_explains_bad_ones():
+    from connect_four.players import ConnectFourHumanPlayer
+
+    from gpquarto.players.human import QuitGame
+
+    said = io.StringIO()
+    state = CONNECT_FOUR.from_text("X..../O..../X..../O.... X")
+    player = ConnectFourHumanPlayer(input_stream=io.StringIO("a\nz\nhint\ndrop c\n"), output_stream=said)
+    player.new_game(0)
+    assert player.decide(state.view()) == 2
+    output = said.getvalue()
+    assert "you play X, you move first" in output and " a  b  c  d  e\n" in output
+    assert "column a is full: choose another" in output and "not a column: 'z'" in output
+    assert "hint: " in output and "with best play: drop " in output
+    with pytest.raises(QuitGame):
+        ConnectFourHumanPlayer(input_stream=io.StringIO(""), output_stream=io.StringIO()).decide(state.view())
+
+
+def test_the_plugin_registers_its_players_for_the_game_only():
+    from gpquarto.players.registry import available_players
+
+    ours = {info.name: info for info in available_players("connect_four")}
+    assert {"human", "solver", "alphabeta", "mcts", "random"} <= set(ours)
+    assert ours["human"].game == ours["solver"].game == "connect_four"
+    assert ours["alphabeta"].game is None  # gpquarto's generic search, with the game's hooks
