@@ -135,6 +135,23 @@ def test_mcts_beats_random_on_the_full_board(environment):
     assert results(output, "mcts:iterations=300") == (4, 0, 0)
 
 
+def test_a_human_plays_through_the_terminal(environment):
+    answers = "z\nhint\na\nundo\nb\n" + "a\nb\nc\nd\ne\n" * 6
+    output = gpquarto(environment, "play", *SMALL, "--opponent", "random", "--seed", "2", input=answers)
+    assert "Connect Four, rows 4, columns 5: you against random." in output
+    assert "you play X, you move first" in output
+    assert "not a column: 'z' (a letter a..e, 'drop a', or 0..4)" in output
+    assert "hint: draw with best play: drop b, drop c, drop d" in output
+    assert "Taken back: your previous decision is due again." in output
+    assert "Moves: drop b, " in output and "Result: you " in output
+
+
+def test_the_solver_player_plays_perfectly_on_a_small_board(environment):
+    output = gpquarto(environment, "match", "solver", "alphabeta:depth=2", "--game", "connect_four", "--rows", "4",
+                      "--columns", "4", "--games", "2", "--openings", "2", "--quiet")  # fmt: skip
+    assert results(output, "solver")[2] == 0  # never loses
+
+
 def test_watch_draws_the_board_and_saves_the_game(environment):
     _, work, _ = environment
     output = gpquarto(
