@@ -166,10 +166,12 @@ class _Queries:
 
     @property
     def rows(self) -> int:
+        """How many rows the board has."""
         return self._state()._shape.rows
 
     @property
     def columns(self) -> int:
+        """How many columns the board has (the actions are ``0`` to ``columns - 1``)."""
         return self._state()._shape.columns
 
     @property
@@ -252,7 +254,7 @@ class _Queries:
         word = word.removeprefix("drop").strip()
         if len(word) == 1 and word in LETTERS[:columns]:
             return LETTERS.index(word)
-        if word.isdigit() and int(word) < columns:
+        if word.isascii() and word.isdecimal() and int(word) < columns:
             return int(word)
         raise ValueError(
             f"not a column: {str(text)[:40]!r} (a letter a..{LETTERS[columns - 1]}, 'drop a', or 0..{columns - 1})"

@@ -156,7 +156,7 @@ def test_action_names_and_parsing():
         assert state.parse_action(str(column)) == column
     assert state.parse_action("  DROP C ") == 2
     small = CONNECT_FOUR.new_state(columns=4)
-    for bad in ("e", "4", "-1", "", "drop", "dd", "a1", "drop z"):
+    for bad in ("e", "4", "-1", "", "drop", "dd", "a1", "drop z", "\u00b2", "\u0663", "1.0"):
         with pytest.raises(ValueError, match="not a column") as error:
             small.parse_action(bad)
         assert "\n" not in str(error.value)
