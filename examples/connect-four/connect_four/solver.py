@@ -32,8 +32,8 @@ from gpquarto.games.capabilities import ExactSolver, Progress, Solution
 MAX_EMPTY = 28
 #: The most positions one solve visits before it gives up.
 MAX_NODES = 20_000_000
-#: The transposition table is emptied when it holds this many positions (memory stays below about 1 GB).
-TABLE_LIMIT = 3_000_000
+#: The transposition table is emptied when it holds this many positions (a few hundred MB).
+TABLE_LIMIT = 1_500_000
 _CHECK_EVERY = 1 << 14
 
 
