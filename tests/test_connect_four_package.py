@@ -236,6 +236,9 @@ def server(environment):
 def test_the_server_plays_the_game_with_its_board_data(server):
     status, page = call(server, "GET", "/")
     assert status == 200 and "<html" in page
+    status, listing = call(server, "GET", "/api/players?game=connect_four")
+    offered = {player["name"] for player in listing["players"]}
+    assert status == 200 and {"alphabeta", "mcts", "random", "solver"} <= offered and "human" not in offered
     status, game = call(
         server, "POST", "/api/games",
         {"game": "connect_four", "rows": 4, "columns": 5, "opponent": "alphabeta:depth=2", "seat": 1, "seed": 1},
