@@ -80,6 +80,19 @@ def test_the_package_tests_pass_where_it_is_installed(environment, tmp_path):
     assert "site-packages" in where.stdout
 
 
+def test_gpquarto_interface_tests_pass_on_the_game(environment, tmp_path):
+    """gpquarto's own interface tests (each game installed, over seeded random games), run where the package is."""
+    python, _, env = environment
+    shutil.copy(REPO / "tests" / "test_game_interface.py", tmp_path / "test_game_interface.py")
+    result = subprocess.run(
+        [str(python), "-m", "pytest", "test_game_interface.py", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
+         "-k", "connect_four"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
+    assert " passed" in result.stdout and "deselected" in result.stdout  # only the Connect Four cases ran
+
+
 def test_the_game_and_its_settings_are_on_every_command(environment):
     for command in ("match", "watch", "solve", "grade", "bench", "play"):
         help_text = gpquarto(environment, command, "--help")

@@ -27,8 +27,8 @@ from connect_four.game import MARKS, ConnectFourState
 from gpquarto.games.capabilities import ExactSolver, Progress, Solution
 
 #: The most empty cells a position may have to be solved: 7x6 positions of this size from sensible play (take a
-#: win, block one, never drop under the opponent's winning cell) took a few seconds at most; four more empty cells,
-#: half a minute.
+#: win, block one, never drop under the opponent's winning cell) take seconds, the slowest a quarter of a minute
+#: (``measure.py solver``); with four more empty cells, minutes.
 MAX_EMPTY = 28
 #: The most positions one solve visits before it gives up.
 MAX_NODES = 20_000_000
