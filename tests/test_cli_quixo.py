@@ -418,7 +418,7 @@ def test_bench_players_quixo_times_each_spec_given_a_saved_player_included(cli):
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
-        (("train",), "bench train measures Quarto training"),
+        (("evaluators",), "game 'quixo' has no evaluator benchmark"),
         (("solver",), "needs --size 3 or 4"),
         (("solver", "--size", "5"), "not 5x5"),
         (("engine", "--compare", "nothing.here"), "--compare nothing.here: cannot import it"),
@@ -487,4 +487,4 @@ def test_a_quixo_tournament_on_3x3_grades_its_players(cli, tmp_path):
     assert done.returncode == 0, done.stderr
     assert "accuracy (95% CI)" in done.stdout and (out / "grade.csv").is_file()
     assert "solver,all,all,12,12,1.0000" in (out / "grade.csv").read_text()
-    one_line_error(cli("tournament", "random", "solver", "--game", "quixo", "--grade"), "on --size 3 or 4")
+    one_line_error(cli("tournament", "random", "solver", "--game", "quixo", "--grade"), "made on the 3x3 or 4x4 board")

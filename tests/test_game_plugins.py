@@ -155,7 +155,7 @@ def test_the_command_line_options_come_from_the_installed_games_schemas(tictacto
         == 0
     )
     out = capsys.readouterr().out
-    assert out.splitlines()[0] == "random (A) vs random (B): 4 games, tictactoe, misere True, seed 0"
+    assert out.splitlines()[0] == "random (A) vs random (B): 4 games, tictactoe, misere, seed 0"
     assert main(["match", "random", "random", "--game", "tictactoe", "--misere", "maybe", "--games", "2"]) == 2
     assert capsys.readouterr().err == "gpquarto: error: tictactoe: misere must be bool, got 'maybe'\n"
     assert main(["match", "random", "random", "--game", "tictactoe", "--size", "4", "--games", "2"]) == 2
@@ -169,7 +169,8 @@ def test_solve_uses_the_generic_solver_for_a_game_without_one_and_names_a_missin
 ):
     assert main(["solve", "XX./OO./... X", "--game", "tictactoe"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[:3] == ["XX./OO./... X", "value: win in 1 plies for player 0", "best actions (1): c1"]
+    assert out[:5] == ["X X .", "O O .", ". . .", "XX./OO./... X", "value: win in 1 plies for player 0"]
+    assert out[5] == "best actions (1): c1"
     assert main(["solve", "--game", "tictactoe", "--misere", "no", "--max-empty", "20"]) == 0
     assert "value: draw for player 0" in capsys.readouterr().out
     assert main(["solve", "XX./OO./... X", "--game", "tictactoe", "--png", "x.png"]) == 2

@@ -10,7 +10,7 @@ import pytest
 from gpquarto import Board
 from gpquarto.games.interface import DecisionKind
 from gpquarto.games.quarto.board import BoardView
-from gpquarto.grading import bank as bank_module
+from gpquarto.games.quarto.grading import bank as bank_module  # Quarto's bank solves with its solver
 from gpquarto.grading.bank import TRAINING, BankParameters, build_bank
 from gpquarto.grading.cache import (
     BankCacheWarning,

@@ -170,7 +170,7 @@ def test_bad_configs_and_checkpoints_are_refused_in_one_line(tmp_path):
         EvolutionConfig(depth=2)
     with pytest.raises(ValueError, match="insertion_mutation is a setting of evaluator genomes"):
         EvolutionConfig(insertion_mutation=True)
-    with pytest.raises(ValueError, match="evaluator genomes evaluate Quarto positions"):
+    with pytest.raises(ValueError, match="evaluator genomes are not evolved for"):
         EvolutionConfig(genome="evaluator", game="quixo")
 
 

@@ -15,7 +15,7 @@ from gpquarto.grading.cache import load_or_build_bank
 from gpquarto.grading.grade import grade_player
 from gpquarto.runner import make_runner
 from gpquarto.training import EvolutionConfig, open_run, resume, train
-from gpquarto.training.config import GAME_DEFAULTS
+from gpquarto.training.config import training_defaults
 from gpquarto.training.evolution import Evolution
 from gpquarto.training.simplified import decision_positions
 from tests.helpers import first_quixo_rule_move
@@ -62,7 +62,7 @@ def straight(tmp_path_factory):
 def test_quixo_configs_have_their_own_defaults_and_settings():
     config = EvolutionConfig.for_game("quixo")
     assert config.game == "quixo" and (config.board_size, config.game_rules) == (5, "official")
-    assert config.accuracy_weight == 0 and config.opponents == GAME_DEFAULTS["quixo"]["opponents"]
+    assert config.accuracy_weight == 0 and config.opponents == training_defaults("quixo").evolution["opponents"]
     assert config.game_settings() == {"size": 5, "rules": "official"}
     assert config.library().game == "quixo"
     assert EvolutionConfig.for_game("quarto") == EvolutionConfig()
@@ -182,7 +182,7 @@ def test_train_game_quixo_end_to_end_then_resume_show_and_refusals(tmp_path, cap
     assert "trained 2 generations" in capsys.readouterr().out
     config = json.loads((folder / "config.json").read_text())["evolution"]
     assert (config["game"], config["board_size"], config["game_rules"]) == ("quixo", 4, "official")
-    assert config["opponents"] == GAME_DEFAULTS["quixo"]["opponents"] and config["accuracy_weight"] == 0
+    assert config["opponents"] == training_defaults("quixo").evolution["opponents"] and config["accuracy_weight"] == 0
     assert main(["train", "--resume", "--run-dir", str(folder), "--generations", "3", "--quiet"]) == 0
     assert open_run(folder).generations_done == 3
     capsys.readouterr()
@@ -197,7 +197,7 @@ def test_train_game_quixo_end_to_end_then_resume_show_and_refusals(tmp_path, cap
     assert main(["train", "--game", "quixo", "--accuracy-weight", "1", "--run-dir", str(tmp_path / "x")]) == 2
     assert "accuracy term grades decisions by the exact solution" in capsys.readouterr().err
     assert main(["train", "--genome", "evaluator", "--game", "quixo", "--run-dir", str(tmp_path / "y")]) == 2
-    assert "evaluator genomes evaluate Quarto positions, not quixo" in capsys.readouterr().err
+    assert "evaluator genomes are not evolved for quixo" in capsys.readouterr().err
 
 
 def test_a_quarto_run_refuses_to_resume_as_quixo(tmp_path, capsys):

@@ -139,4 +139,4 @@ def test_bad_evaluator_specs_get_a_4xx_in_one_line_that_shows_no_server_folder(s
 
 def test_an_evaluator_plays_quarto_only(site):
     status, answer = call(site[0], "POST", "/api/games", {"game": "quixo", "opponent": SPEC})
-    assert status == 400 and answer["error"] == "evolved evaluators play Quarto, not quixo"
+    assert status == 400 and answer["error"] == "evolved evaluators are not made for quixo"

@@ -208,7 +208,8 @@ class TicTacToeBoard(Board):
         return (3, 3)
 
     def cells(self, state):
-        return tuple(cell + 1 for cell in state.cells)
+        cells = state.cells if isinstance(state, TicTacToeState) else state._state.cells  # a state or its view
+        return tuple(cell + 1 for cell in cells)
 
 
 BOARD = TicTacToeBoard()

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from gpquarto.arena.game import play_game
 from gpquarto.arena.record import GameRecord
-from gpquarto.games.capabilities import BoardDrawing
+from gpquarto.games.capabilities import Board, BoardDrawing
 from gpquarto.games.interface import GameState, GameView, Outcome, Termination
 from gpquarto.games.registry import DEFAULT_GAME, get_plugin
 from gpquarto.players.base import BasePlayer, ForfeitReason, Player
@@ -36,8 +36,10 @@ def explanation(player: object, kind: str) -> dict | None:
 
 def board_state(state: GameState) -> dict:
     """The position as plain data: its game, text and settings, whose turn, winner and end, and what a board
-    drawing of its game needs (its plug-in's :class:`~gpquarto.games.capabilities.BoardDrawing`, where it has
-    one; the position text is the drawing of a game without)."""
+    drawing of its game needs: its plug-in's :class:`~gpquarto.games.capabilities.BoardDrawing` where it has one,
+    else a ``grid`` from its :class:`~gpquarto.games.capabilities.Board` (rows, columns, the cells, whether values 1
+    and 2 are the seats' marks) with the legal actions and their names, which the page draws for any game; the
+    position text is the drawing of a game with neither."""
     outcome = state.outcome()
     settings = state.settings()
     plugin = get_plugin(state.game_name)
@@ -52,7 +54,22 @@ def board_state(state: GameState) -> dict:
         "winner": None if outcome is None else outcome.winner,
         "draw": outcome is not None and outcome.is_draw,
         "end": None if outcome is None else outcome.termination.value,
-        **(plugin.capability(BoardDrawing).board_data(state) if plugin.offers(BoardDrawing) else {}),
+        **(plugin.capability(BoardDrawing).board_data(state) if plugin.offers(BoardDrawing) else _grid(state)),
+    }
+
+
+def _grid(state: GameState) -> dict:
+    """The generic drawing's data of a game without a drawing of its own (nothing without a ``Board``)."""
+    plugin = get_plugin(state.game_name)
+    if not plugin.offers(Board):
+        return {}
+    board = plugin.capability(Board)
+    rows, columns = board.shape(state.settings())
+    legal = [] if state.is_over() else list(state.legal_actions())
+    return {
+        "grid": {"rows": rows, "columns": columns, "cells": list(board.cells(state)), "seat_marks": board.seat_marks},
+        "legal_actions": legal,
+        "action_names": [state.action_name(action) for action in legal],
     }
 
 

@@ -1,10 +1,11 @@
 """``gpquarto bench engine|players|solver|train|evaluators|learn``: speed benchmarks (medians over repeats).
 
-``--game quixo``: ``engine`` times random Quixo games (pure Python, numba, the player API; ``--compare
-tests.reference`` adds the slow reference of the tests side by side), ``players`` alpha-beta's time per decision at
-depths 4 and 5 on positions from real games (or that of each ``--players`` spec, saved player files included), ``solver`` the solving of the 3x3 or 4x4 board (``--size``; pure
-Python, or ``--compiled``); see :mod:`gpquarto.games.quixo.bench.engine`. ``learn --game quarto|quixo``: episodes per second of
-each learning method with 1 and 2 workers.
+``engine``, ``players`` and ``solver`` are a game's own where its plug-in offers them
+(:class:`~gpquarto.games.capabilities.Benchmarks`: Quarto's fast playouts and staged positions, Quixo's compiled
+playouts and whole-board solves), and otherwise the generic ones over the game interface
+(:mod:`gpquarto.bench.generic`: random games per second, time per decision of ``--players`` on positions of
+seeded random games, the exact solver's time by ``--empties``). ``train`` times generations of the game's default
+training (``--set`` changes it) and ``learn`` the episodes per second of each learning method, for any game.
 """
 
 from __future__ import annotations
@@ -93,37 +94,53 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from gpquarto.games.quarto.lines import Rules
+    from gpquarto.cli.common import game_settings
+    from gpquarto.games.capabilities import Benchmarks
+    from gpquarto.games.registry import get_plugin
 
     if args.settings and args.target != "train":
         raise UsageError("--set changes a training setting: it goes with 'bench train' only")
     if (args.evaluators or args.games) and args.target != "evaluators":
         raise UsageError(f"{'--evaluator' if args.evaluators else '--games'} goes with 'bench evaluators' only")
+    game, settings = game_settings(args)
     if args.target == "learn":
         return run_learn_benchmark(args)
-    if args.game != "quarto":
-        return run_quixo_benchmark(args)
-    if args.size is not None:
-        raise UsageError("--size is a Quixo setting")
-    args.rules = args.rules or Rules.CLASSIC.value
-    args.positions = args.positions or 3
-    rules = Rules(args.rules)
-    if args.target == "engine":
-        from gpquarto.bench.engine import engine_benchmark, format_engine_benchmark
-
-        print(format_engine_benchmark(engine_benchmark(repeats=args.repeats, seconds=args.seconds, rules=rules), rules))
-        return 0
     if args.target == "train":
         return run_train_benchmark(args)
+    plugin = get_plugin(game)
+    own = plugin.capability(Benchmarks) if plugin.offers(Benchmarks) else None
+    if own is not None and args.target in own.targets:
+        return own.run(args.target, args)
+    return run_generic_benchmark(args, game, settings)
+
+
+def run_generic_benchmark(args: argparse.Namespace, game: str, settings: dict) -> int:
+    """``bench engine|players|solver`` of a game over the game interface (:mod:`gpquarto.bench.generic`)."""
+    from gpquarto.bench import generic
+    from gpquarto.cli.common import game_title
+    from gpquarto.resolve import make_player
+
     if args.target == "evaluators":
-        return run_evaluator_benchmark(args)
-    if args.target == "solver":
-        from gpquarto.bench.solver import run_solver_benchmark
-
-        return run_solver_benchmark(args)
-    from gpquarto.bench.players import run_players_benchmark
-
-    return run_players_benchmark(args)
+        raise UsageError(f"game '{game}' has no evaluator benchmark (evolved evaluators are not made for it)")
+    if args.compare or args.compiled:
+        raise UsageError(
+            f"{'--compare' if args.compare else '--compiled'} times a game's own fast path: {game} has none"
+        )
+    if args.players and args.target != "players":
+        raise UsageError("--players goes with bench players")
+    if args.empties and args.target != "solver":
+        raise UsageError("--empties goes with bench solver")
+    if args.target == "engine":
+        rates = generic.random_game_rates(game, settings, args.repeats, args.seconds)
+        print(generic.format_random_game_rates(rates, game_title(game, settings)))
+    elif args.target == "players":
+        players = tuple(args.players or ())
+        for spec in players:
+            make_player(spec, game=game)  # a bad spec or file is one line before any timing
+        print(generic.players_benchmark(game, settings, players, args.positions or 20), flush=True)
+    else:
+        print(generic.solver_benchmark(game, settings, args.empties or [6, 8, 10], args.positions or 3), flush=True)
+    return 0
 
 
 def run_train_benchmark(args: argparse.Namespace) -> int:
@@ -135,7 +152,7 @@ def run_train_benchmark(args: argparse.Namespace) -> int:
     from gpquarto.runner.processes import ProcessRunner
     from gpquarto.training import EvolutionConfig
 
-    runners = {"1 worker (serial)": SerialRunner, "2 local processes": lambda: ProcessRunner(2)}
+    runners: dict = {"1 worker (serial)": SerialRunner, "2 local processes": lambda: ProcessRunner(2)}
     try:
         import distributed  # noqa: F401
 
@@ -144,72 +161,11 @@ def run_train_benchmark(args: argparse.Namespace) -> int:
         runners["local Dask cluster, 2 workers"] = lambda: DaskRunner(local_workers=2)
     except ImportError:
         print("(no Dask: pip install 'gpquarto[distributed]' to measure it too)")
-    config = EvolutionConfig(**dict(parse_setting(text) for text in args.settings))
-    print(format_train_benchmark(train_benchmark(runners, config, repeats=args.repeats), config))
-    return 0
-
-
-def run_evaluator_benchmark(args: argparse.Namespace) -> int:
-    """Time per leaf and per placement search (depths 1 and 2) of each ``--evaluator`` beside the hand-written
-    heuristics, and with ``--games`` per decision in games against the reference players."""
-    from gpquarto.bench.evaluators import (
-        evaluator_benchmark,
-        format_decision_times,
-        format_evaluator_benchmark,
-        time_per_decision,
-    )
-    from gpquarto.gp.evaluator_files import load_evaluator
-
-    if not args.evaluators:
-        raise UsageError("bench evaluators needs at least one --evaluator FILE")
-    try:
-        evaluators = {path: load_evaluator(path) for path in args.evaluators}
-    except ValueError as error:
-        raise UsageError(str(error)) from None
-    print(format_evaluator_benchmark(evaluator_benchmark(evaluators, repeats=args.repeats, seconds=args.seconds / 5)))
-    if args.games:
-        print(format_decision_times(time_per_decision(list(evaluators), games=args.games)))
-    return 0
-
-
-def run_quixo_benchmark(args: argparse.Namespace) -> int:
-    """``bench engine|players|solver --game quixo`` (see :mod:`gpquarto.games.quixo.bench.engine`)."""
     from gpquarto.cli.common import game_settings
-    from gpquarto.games.quixo.bench import engine as quixo
-    from gpquarto.resolve import make_player
 
-    _, settings = game_settings(args)
-    size, rules = settings["size"], settings["rules"]
-    if args.target == "train":
-        raise UsageError("bench train measures Quarto training: it has no --game quixo")
-    if args.players and args.target != "players":
-        raise UsageError("--players goes with bench players")
-    if (args.empties or args.compiled) and args.target != "solver":
-        raise UsageError("--empties and --compiled go with bench solver")
-    if args.target == "engine":
-        reference = quixo.reference_playout(args.compare) if args.compare else None
-        rates = quixo.playout_rates(size, rules, args.repeats, args.seconds, reference)  # type: ignore[arg-type]
-        print(quixo.format_playout_rates(rates, size, rules))  # type: ignore[arg-type]
-    elif args.target == "players":
-        if args.compare:
-            raise UsageError("--compare goes with bench engine --game quixo (the reference playout)")
-        players = tuple(args.players or ())
-        for spec in players:
-            make_player(spec, game="quixo")  # a bad spec or file is one line before any timing
-        print(quixo.run_players_benchmark(args.positions or 20, players=players), flush=True)
-    else:
-        if args.compare or args.empties:
-            raise UsageError("bench solver --game quixo times the whole board: no --compare or --empties")
-        if args.size is None:
-            raise UsageError("bench solver --game quixo needs --size 3 or 4")
-        if size not in (3, 4):
-            raise UsageError(f"the solver handles the 3x3 and 4x4 boards, not {size}x{size}")
-        if args.compiled:
-            from gpquarto.games.quixo import compiled
-
-            if not compiled.AVAILABLE:
-                raise UsageError('bench solver --compiled needs numba: pip install "gpquarto[fast]"')
-        print(quixo.solver_time(size, rules, compiled=args.compiled))  # type: ignore[arg-type]
+    game, _ = game_settings(args)
+    config = EvolutionConfig.for_game(game, **dict(parse_setting(text) for text in args.settings))
+    print(format_train_benchmark(train_benchmark(runners, config, repeats=args.repeats), config))
     return 0
 
 

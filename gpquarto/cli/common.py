@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from gpquarto.games.drawing import text_drawing
 from gpquarto.games.interface import GameState
 from gpquarto.games.plugin import GamePlugin
 from gpquarto.games.registry import DEFAULT_GAME, game_names, get_plugin, plugins
@@ -103,13 +104,20 @@ class _SettingText(argparse.Action):
         namespace.game_setting_texts = texts
 
 
-def add_game_arguments(parser: argparse.ArgumentParser, *, settings: bool = True) -> None:
+def add_game_arguments(
+    parser: argparse.ArgumentParser, *, settings: bool = True, unset: bool = False, help: str = "the game to play"
+) -> None:
     """``--game NAME`` and, with ``settings``, an option for every setting of every installed game (from the
     games' settings schemas: ``--rules``, ``--size``, ``--advanced`` ...); :func:`complete_game_settings`
-    converts them with the chosen game's schema once the command line is read, and sets ``args.NAME``."""
+    converts them with the chosen game's schema once the command line is read, and sets ``args.NAME``. With
+    ``unset``, ``args.game`` stays None when not given (a resumed run keeps its own game), and the settings are
+    read by the default game's schema."""
     group = parser.add_argument_group("game")
     group.add_argument(
-        "--game", choices=game_names(), default=DEFAULT_GAME, help=f"the game to play (default {DEFAULT_GAME})"
+        "--game",
+        choices=game_names(),
+        default=None if unset else DEFAULT_GAME,
+        help=f"{help} (default {DEFAULT_GAME})",
     )
     if not settings:
         return
@@ -146,7 +154,7 @@ def complete_game_settings(args: argparse.Namespace) -> None:
     ``ValueError``. The CLI's ``main`` calls it after parsing."""
     if not getattr(args, "game_settings_schema", False):
         return
-    plugin = get_plugin(args.game)
+    plugin = get_plugin(args.game or DEFAULT_GAME)
     given = settings_from_text(plugin.name, plugin.settings, args.game_setting_texts)
     for name, value in given.items():
         setattr(args, name, value)
@@ -156,8 +164,14 @@ def complete_game_settings(args: argparse.Namespace) -> None:
 def game_settings(args: argparse.Namespace) -> tuple[str, dict[str, object]]:
     """The game and its complete settings that :func:`add_game_arguments` options ask for; a setting the game
     does not have or a bad value is a one-line ``ValueError``."""
-    plugin = get_plugin(args.game)
+    plugin = get_plugin(args.game or DEFAULT_GAME)
     return plugin.name, plugin.check_settings(_given_settings(args, plugin))
+
+
+def given_settings(args: argparse.Namespace) -> dict[str, object]:
+    """The settings the command line gave for its game, converted by the game's schema but not completed with its
+    defaults (a command that has defaults of its own for them, such as ``grade``'s bank, completes them)."""
+    return _given_settings(args, get_plugin(args.game or DEFAULT_GAME))
 
 
 def _given_settings(args: argparse.Namespace, plugin: GamePlugin) -> dict[str, object]:
@@ -182,9 +196,8 @@ def game_title(game: str, settings: dict[str, object]) -> str:
 
 
 def drawn(state: GameState) -> str:
-    """The state drawn for the terminal: its own drawing (``str``) where its class has one, else its position
-    text."""
-    return str(state) if type(state).__str__ is not object.__str__ else state.text()
+    """The state drawn for the terminal (:func:`gpquarto.games.drawing.text_drawing`)."""
+    return text_drawing(state)
 
 
 def game_position(args: argparse.Namespace, text: str | None) -> GameState:

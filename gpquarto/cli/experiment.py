@@ -12,6 +12,7 @@ from gpquarto.cli.common import (
     non_negative_int,
     positive_int,
 )
+from gpquarto.games.registry import DEFAULT_GAME
 
 EPILOG = """\
 configurations, in order: --set KEY=VALUE before any --variant or --config sets all of them; --variant NAME
@@ -74,7 +75,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def build_plan(args: argparse.Namespace):
     """The experiment plan the options describe."""
     from gpquarto.jobs.experiment import (
-        GAME_EVALUATION_OPPONENTS,
         MAX_SEEDS,
         ExperimentPlan,
         Variant,
@@ -82,10 +82,12 @@ def build_plan(args: argparse.Namespace):
         variant_from_file,
     )
     from gpquarto.resolve import make_unattended_player
+    from gpquarto.training.config import training_defaults
 
     if args.seeds > MAX_SEEDS:  # before a range of them is made
         raise ValueError(f"--seeds: at most {MAX_SEEDS:,} seeds per configuration, got {args.seeds:,}")
-    base: dict = {} if args.game == "quarto" else {"game": args.game}
+    # a plan names its game unless it is the default one (plans written before other games name none)
+    base: dict = {} if args.game == DEFAULT_GAME else {"game": args.game}
     variants: list[Variant] = []
     for kind, value in args.steps:
         if kind == "set":
@@ -96,8 +98,8 @@ def build_plan(args: argparse.Namespace):
             variants.append(Variant(value, {}))
         else:
             variants.append(variant_from_file(value))
-    game = base.get("game", "quarto")
-    opponents = tuple(args.against or GAME_EVALUATION_OPPONENTS.get(game, ("random",)))
+    game = base.get("game", DEFAULT_GAME)
+    opponents = tuple(args.against or training_defaults(game).evaluation_opponents)
     for spec in opponents:
         make_unattended_player(spec, game=game)
     return ExperimentPlan(

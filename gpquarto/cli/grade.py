@@ -23,22 +23,14 @@ from gpquarto.cli.common import (
     add_game_arguments,
     add_plugin_argument,
     add_runner_arguments,
+    game_settings,
+    given_settings,
     make_runner_from_args,
     non_negative_int,
     positive_int,
     progress_bar,
 )
-from gpquarto.grading.bank import (
-    DEFAULT_MAX_EMPTIES,
-    DEFAULT_MIN_EMPTIES,
-    DEFAULT_POSITIONS,
-    DEFAULT_SEED,
-    QUIXO_3X3_EMPTIES,
-    QUIXO_MAX_EMPTIES,
-    QUIXO_MIN_EMPTIES,
-    Bank,
-    BankParameters,
-)
+from gpquarto.grading.bank import DEFAULT_POSITIONS, DEFAULT_SEED, Bank, BankParameters
 from gpquarto.runner import Runner
 
 
@@ -66,16 +58,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=non_negative_int,
         default=None,
         metavar="N",
-        help=f"fewest empty squares ({DEFAULT_MIN_EMPTIES}; quixo: blank cubes, {QUIXO_MIN_EMPTIES}, on 3x3 "
-        f"{QUIXO_3X3_EMPTIES[0]})",
+        help="fewest empty squares or cells of a position, as the game's exact solver counts them (default: the "
+        "game's, e.g. 6 in Quarto)",
     )
     parser.add_argument(
         "--max-empty",
         type=non_negative_int,
         default=None,
         metavar="N",
-        help=f"most empty squares ({DEFAULT_MAX_EMPTIES}; quixo: blank cubes, {QUIXO_MAX_EMPTIES}, on 3x3 "
-        f"{QUIXO_3X3_EMPTIES[1]})",
+        help="most empty squares or cells of a position (default: the game's, e.g. 10 in Quarto)",
     )
     parser.add_argument(
         "--cache-dir",
@@ -127,19 +118,16 @@ def run(args: argparse.Namespace) -> int:
     if len(set(args.players)) != len(args.players):
         raise ValueError("a player is listed twice")
     plugins = tuple(args.plugins or ())
-    quarto = args.game == "quarto"
-    if quarto and args.size is not None:
-        raise ValueError("--size is a Quixo setting")
+    game, _ = game_settings(args)  # a setting the game does not have is one line here
     for spec in args.players:
-        make_unattended_player(spec, plugins=plugins or None, game=args.game)  # fail fast, before any bank
+        make_unattended_player(spec, plugins=plugins or None, game=game)  # fail fast, before any bank
     parameters = BankParameters(
         seed=args.seed,
         positions=args.positions,
         min_empties=args.min_empty,
         max_empties=args.max_empty,
-        rules=args.rules,
-        game=args.game,
-        size=args.size,
+        game=game,
+        game_settings=given_settings(args),  # the bank completes them its own way (Quixo: the 4x4 board)
     )
     began = time.perf_counter()
     with make_runner_from_args(args, default_workers=1) as runner:

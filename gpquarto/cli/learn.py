@@ -12,7 +12,9 @@ import time
 
 from gpquarto.cli import UsageError
 from gpquarto.cli.common import (
+    add_game_arguments,
     add_runner_arguments,
+    given_settings,
     make_runner_from_args,
     non_negative_int,
     positive_int,
@@ -31,7 +33,6 @@ def _unit_float(text: str) -> float:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    from gpquarto.games.registry import game_names
     from gpquarto.learning.config import METHODS, STEPS
 
     parser = subparsers.add_parser(
@@ -41,20 +42,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "same result for any number of workers), a checkpoint after every batch (--resume continues exactly), "
         "a learning curve and learned_player.npz, which every command taking a player loads by its path.",
     )
-    parser.add_argument("--game", choices=game_names(), default=None, help="the game (default quarto)")
-    parser.add_argument(
-        "--rules",
-        default=None,
-        metavar="NAME",
-        help="the rule set (quarto: classic or advanced; quixo: official or course)",
-    )
-    parser.add_argument("--size", type=positive_int, default=None, help="board size (quixo: 3, 4 or 5; default 5)")
+    add_game_arguments(parser, unset=True, help="the game to learn")
     parser.add_argument("--method", choices=METHODS, default=None, help="learning method (default td-ntuple)")
     parser.add_argument(
         "--episodes",
         type=positive_int,
         default=None,
-        help="episodes to learn from (default: td-ntuple 60000 on Quarto, 10000 on Quixo; tables 20000)",
+        help="episodes to learn from (default: the game's for the method, e.g. td-ntuple 60000 on Quarto; 20000)",
     )
     parser.add_argument("--seed", type=non_negative_int, default=None, help="run seed (default 0)")
     parser.add_argument("--run-dir", required=True, metavar="DIR", help="the run folder")
@@ -130,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
     from gpquarto.learning import LearnConfig, learn, open_learn_run, resume
 
     given = {field: getattr(args, option) for option, field in _OPTIONS.items() if getattr(args, option) is not None}
-    settings = {name: getattr(args, name) for name in ("rules", "size") if getattr(args, name) is not None}
+    settings = given_settings(args)
     if args.resume:
         run_folder = open_learn_run(args.run_dir)
         config = run_folder.config.as_dict()

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from gpquarto.cli import UsageError
 from gpquarto.cli.common import add_plugin_argument
+from gpquarto.games.registry import DEFAULT_GAME
 from gpquarto.learned.storage import LEARNED_SUFFIX
 from gpquarto.plain_files import read_plain_file
 from gpquarto.safe_text import bounded_text, printable
@@ -67,7 +68,8 @@ def describe(data: dict, genome) -> str:
     """Readable text: metadata, fitness, then numbered ``if ... then ...`` rules (metadata bounded and escaped)."""
     name = printable(str(data.get("name", "?")))[:200]
     version = printable(str(data.get("gpquarto_version", "?")))[:40]
-    lines = [f"player {name}, {printable(str(data.get('game', 'quarto')))[:40]} (saved by gpquarto {version})"]
+    game = printable(str(data.get("game", DEFAULT_GAME)))[:40]
+    lines = [f"player {name}, {game} (saved by gpquarto {version})"]
     fitness = data.get("fitness") or {}
     if fitness:
         items = ", ".join(
@@ -198,18 +200,15 @@ def describe_learned(path: str) -> str:
 
 
 def trained_settings(data: dict) -> dict[str, object] | None:
-    """The game settings a saved player of a game other than Quarto was trained under (its config's board size and
-    rules), when the file says so and they are valid; else None (the game's defaults)."""
-    from gpquarto.games.registry import get_game
+    """The game settings a saved player was trained under (its config's ``game_settings``), when the file says so
+    and they are valid; else None (the game's defaults, and Quarto's players, whose config sets none)."""
+    from gpquarto.training.config import EvolutionConfig
 
-    config = data.get("config") or {}
-    game = data.get("game", "quarto")
-    if game == "quarto" or "board_size" not in config or "game_rules" not in config:
-        return None
     try:
-        return get_game(game).check_settings({"size": config["board_size"], "rules": config["game_rules"]})
-    except (ValueError, TypeError):
+        settings = EvolutionConfig.from_dict(data.get("config") or {}).game_settings()
+    except (ValueError, TypeError, AttributeError):
         return None
+    return settings or None
 
 
 def usage_text(
@@ -271,24 +270,22 @@ def show_game_or_position(game, png: str | None) -> int:
     (games with pictures)."""
     from gpquarto.arena.record import GameRecord
     from gpquarto.arena.views import outcome  # shared with watch and the web app
-    from gpquarto.cli.common import game_title
+    from gpquarto.cli.common import drawn, game_title
     from gpquarto.games.capabilities import Pictures
-    from gpquarto.games.registry import DEFAULT_GAME, get_plugin
+    from gpquarto.games.registry import get_plugin
 
     name = game.game if isinstance(game, GameRecord) else game.game_name
     pictures = get_plugin(name).capability(Pictures) if png else None  # a game without them says so
     if isinstance(game, GameRecord):
         board = game.replay()
-        if name != DEFAULT_GAME:
-            print(f"{game_title(name, board.settings())}, {len(game.actions)} moves")
+        print(f"{game_title(name, board.settings())}, {len(game.actions)} moves")
         print(f"{game.players[0]} (seat 0) against {game.players[1]} (seat 1), from {game.start}")
         print(f"Moves: {game.moves_text()}")
-        print(board)
+        print(drawn(board))
         print(f"Result: {outcome(game)}.")
     else:
-        if name != DEFAULT_GAME:
-            print(f"{game_title(name, game.settings())}: {game.text()}")
-        print(game)
+        print(f"{game_title(name, game.settings())}: {game.text()}")
+        print(drawn(game))
     if pictures is not None:
         from gpquarto.cli.pictures import save_png
 

@@ -65,10 +65,15 @@ def run(args: argparse.Namespace) -> int:
     from gpquarto.resolve import check_player_specs
 
     game, settings = game_settings(args)
-    if args.grade and game != "quarto" and settings.get("size") not in (3, 4):
-        raise ValueError(f"--grade grades against the exact solution: a {game} tournament takes it on --size 3 or 4")
-    args.rules = settings.get("rules")  # what --grade's bank and config.json use
-    args.bank_game = {"game": game, "size": settings["size"]} if game != "quarto" else {}
+    args.rules = settings.get("rules")  # what config.json uses
+    args.bank_game = {"game": game, "game_settings": settings}  # --grade's bank: the tournament's settings
+    if args.grade:
+        from gpquarto.grading.bank import BankParameters
+
+        try:
+            BankParameters(**args.bank_game)
+        except ValueError as error:  # a board the solver cannot solve: one line before any game
+            raise ValueError(f"--grade grades against the exact solution: {error}") from None
     plugins = tuple(args.plugins or ())
     check_player_specs(args.players, plugins=plugins or None, game=game)  # before any game: one line, exit 2
     out = args.out if args.out is not None else f"runs/tournament-{args.seed}"
@@ -114,9 +119,9 @@ def grade(args: argparse.Namespace, runner) -> list:
     from gpquarto.grading.bank import BankParameters
     from gpquarto.grading.grade import grade_players
 
-    parameters = BankParameters(rules=args.rules, **args.bank_game)
+    parameters = BankParameters(**args.bank_game)
     if args.grade_positions is not None:
-        parameters = BankParameters(positions=args.grade_positions, rules=args.rules, **args.bank_game)
+        parameters = BankParameters(positions=args.grade_positions, **args.bank_game)
     bank = load_bank(parameters, runner=runner, quiet=args.quiet)
     return grade_players(args.players, bank, runner=runner)
 

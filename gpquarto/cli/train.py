@@ -7,7 +7,7 @@ when every member plays the same ``final_games`` fresh games. ``--resume`` conti
 the saved settings (options given again must agree with them, except ``--generations``, which may extend the
 run), and copies the best player where the run was told to at its start. ``--game quixo`` (with ``--size``
 and ``--rules``) evolves Quixo rule players, with Quixo's defaults for the settings not given
-(:data:`~gpquarto.training.config.GAME_DEFAULTS`). ``--genome evaluator --depth D`` evolves Quarto evaluators for
+(its plug-in's ``TrainingDefaults``). ``--genome evaluator --depth D`` evolves Quarto evaluators for
 ``minimax:depth=D`` in the same loop and run folder (the same lock, checkpoint, ``--resume`` and
 ``finished.json``), with its own defaults (:data:`~gpquarto.training.config.GENOME_DEFAULTS`); the run ends with
 ``best_evaluator.json`` (and its formula simplified) instead of the player files.
@@ -23,13 +23,15 @@ from typing import TYPE_CHECKING
 
 from gpquarto.cli import UsageError
 from gpquarto.cli.common import (
+    add_game_arguments,
     add_plugin_argument,
     add_runner_arguments,
+    given_settings,
     make_runner_from_args,
     non_negative_int,
     positive_int,
 )
-from gpquarto.games.registry import DEFAULT_GAME, game_names
+from gpquarto.games.registry import DEFAULT_GAME
 from gpquarto.training.config import EVALUATOR, GENOMES
 
 if TYPE_CHECKING:
@@ -63,8 +65,6 @@ CONFIG_OPTIONS = (
     "cost_weight",
     "islands",
 )
-#: Command-line options that choose the game and its settings (fields of the evolution config; rule runs only).
-GAME_OPTIONS = ("game", "board_size", "game_rules")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -74,24 +74,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Evolve a player of if/then rules against a mix of opponents. Every generation is "
         "checkpointed in the run folder; --resume continues an interrupted run exactly.",
     )
-    game = parser.add_argument_group("game")
-    game.add_argument(
-        "--game",
-        choices=game_names(),
-        default=None,
-        help="the game the rule players play (default quarto; quixo has its own defaults: 40 generations, "
-        "population 30, 40 games from 4-ply openings, opponents random:1,alphabeta:depth=2:1, 200 final games, "
-        "no accuracy term)",
-    )
-    game.add_argument(
-        "--size", dest="board_size", type=positive_int, default=None, help="board size (quixo: 4 or 5; default 5)"
-    )
-    game.add_argument(
-        "--rules",
-        dest="game_rules",
-        default=None,
-        metavar="NAME",
-        help="rules (quixo: official or course; default official)",
+    add_game_arguments(
+        parser,
+        unset=True,
+        help="the game the rule players play, with its own training defaults for the options not given (docs/games.md)",
     )
     parser.add_argument("--generations", type=non_negative_int, default=None, help="generations to run (default 120)")
     parser.add_argument("--population", type=positive_int, default=None, help="genomes per generation (default 50)")
@@ -251,8 +237,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _given(args: argparse.Namespace) -> dict:
-    options = (*CONFIG_OPTIONS, *GAME_OPTIONS)
-    given = {name: getattr(args, name) for name in options if getattr(args, name) is not None}
+    given = {name: getattr(args, name) for name in CONFIG_OPTIONS if getattr(args, name) is not None}
+    if args.game is not None:
+        given["game"] = args.game
+    settings = given_settings(args)
+    # the game's size and rules are the config's board_size and game_rules (as configs had them before)
+    for setting, name in (("size", "board_size"), ("rules", "game_rules")):
+        if setting in settings:
+            given[name] = settings.pop(setting)
+    if settings:
+        given["settings"] = tuple(sorted(settings.items()))
     if "plugins" in given:
         given["plugins"] = tuple(str(Path(plugin).resolve()) for plugin in given["plugins"])
     if "start_from" in given:

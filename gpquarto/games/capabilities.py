@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from gpquarto.games.plugin import Capability
@@ -144,7 +144,7 @@ class Board(Capability):
         return 3
 
     def cells(self, state: Any) -> tuple[int, ...]:
-        """The value of every cell of ``state``, row by row from the top."""
+        """The value of every cell of ``state`` (a state or its view), row by row from the top."""
         raise NotImplementedError
 
 
@@ -165,3 +165,131 @@ class SearchHooks(Capability):
     def order(self, state: Any, actions: Sequence[int]) -> Sequence[int]:
         """``actions`` (the legal actions of ``state``), most promising first."""
         return actions
+
+
+#: The games a bank's positions come from unless a game says otherwise: weak and stronger play of the generic zoo,
+#: so that both sloppy and sharp endgames occur.
+GENERIC_BANK_PAIRINGS: tuple[tuple[str, str], ...] = (
+    ("random", "alphabeta:depth=1"),
+    ("alphabeta:depth=1", "alphabeta:depth=2"),
+    ("random", "random"),
+    ("mcts:iterations=100", "alphabeta:depth=2"),
+)
+
+
+class GradingBank(Capability):
+    """How ``grade`` and the accuracy term bank the game's decisions (``gpquarto.grading.bank``): which games the
+    positions come from, which settings and sizes (the exact solver's :meth:`ExactSolver.size`) a bank may have,
+    how a position is solved, and how a bank's cache key names the settings. A game without it gets the generic
+    bank of ``gpquarto.grading.bank``, built on its :class:`ExactSolver` (or the generic solver)."""
+
+    description = "grade bank"
+    #: The pairs of player specs whose games the positions come from, in turn.
+    pairings: tuple[tuple[str, str], ...] = GENERIC_BANK_PAIRINGS
+    #: Whether the solver tells the best actions (the quickest win, the slowest loss) beside those that keep the
+    #: value: ``grade`` then shows how often a player found one.
+    knows_best = True
+    #: Whether the bank's files name the game (Quarto's banks were written before other games existed, and keep
+    #: their form so that cached banks and their keys stay valid).
+    names_game = True
+
+    def settings(self, given: Mapping[str, object]) -> dict[str, object]:
+        """The settings of a bank from those the user gave, checked and completed; a one-line ``ValueError``."""
+        raise NotImplementedError
+
+    def default_empties(self, settings: Mapping[str, object]) -> tuple[int, int]:
+        """The smallest and largest position size (in the solver's ``size_word``) of a bank unless told."""
+        raise NotImplementedError
+
+    def empties_limits(self, settings: Mapping[str, object]) -> tuple[int, int]:
+        """The smallest and largest position size a bank may ask for."""
+        raise NotImplementedError
+
+    def key(self, settings: Mapping[str, object]) -> dict[str, object]:
+        """What a bank's cache key holds of its settings besides ``rules`` (plain JSON data)."""
+        raise NotImplementedError
+
+    def describe(self, settings: Mapping[str, object]) -> str:
+        """The settings in a bank's one-line description (``"classic rules"``)."""
+        raise NotImplementedError
+
+    def tag(self, settings: Mapping[str, object]) -> str:
+        """What a cached bank's file name says of the game and settings (``"quixo4x4"``; ``""``: nothing)."""
+        raise NotImplementedError
+
+    def solve(self, state: Any) -> tuple[int, tuple[int, ...], int, tuple[int, ...]]:
+        """(value for the side to move: 1, 0 or -1; every action that keeps it; the number of legal actions; the
+        best of those where ``knows_best``, else ``()``) of ``state``, not over."""
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class TrainingDefaults(Capability):
+    """The defaults of ``train``, ``experiment`` and ``learn`` for the game, where they differ from the generic
+    ones (``gpquarto.training.config.GENERIC_TRAINING_DEFAULTS`` for a game without this capability).
+
+    ``evolution``: the evolution config's settings that differ from its dataclass defaults (Quarto's);
+    ``evaluation_opponents``: what an experiment's final players are measured against; ``learning``: by learning
+    method, the defaults of its settings left unset (``episodes``, ``alpha``, ``step``, ``epsilon_start``);
+    ``learning_evaluation``: the opponents of a learning curve; ``accuracy_max_empties``: whether the accuracy
+    term's training bank is bounded by the config's ``accuracy_max_empties`` (else the game's bank range);
+    ``evaluator_genomes``: whether ``train --genome evaluator`` evolves evaluations of the game's positions."""
+
+    description = "training defaults"
+    evolution: Mapping[str, object]
+    evaluation_opponents: tuple[str, ...] = ("random", "alphabeta:depth=2")
+    learning: Mapping[str, Mapping[str, object]] = field(default_factory=dict)
+    learning_evaluation: str = "random,alphabeta:depth=2"
+    accuracy_max_empties: bool = False
+    evaluator_genomes: bool = False
+
+
+class Benchmarks(Capability):
+    """The game's own ``bench`` targets (its fast paths beside the generic ones, its targets' verdicts): ``bench
+    TARGET --game G`` runs :meth:`run` for a target in :attr:`targets`, and the generic benchmark of
+    ``gpquarto.bench.generic`` (random games, time per decision, solve times over the interface) otherwise."""
+
+    description = "benchmarks of its own"
+    targets: tuple[str, ...] = ()
+
+    def run(self, target: str, args: Any) -> int:
+        """Run ``bench TARGET`` with the parsed command line ``args`` (an ``argparse.Namespace``; its game settings
+        through ``gpquarto.cli.common.game_settings``) and return the exit status."""
+        raise NotImplementedError
+
+
+class HintService:
+    """A game's hints on a web server: made once per server with its thread pool (``executor``), asked from a
+    thread (never the event loop). A game whose hints need work before a game can start (a solution to compute)
+    says so in :meth:`prepare`."""
+
+    def hint(self, state: Any) -> dict:
+        """The exact verdict for the side to move as plain JSON data: ``solved`` (bool), and when solved
+        ``value`` (1, 0, -1), ``best_actions`` and a one-line ``text``; when not, ``text`` says why (and
+        ``pending`` whether asking again later will do)."""
+        raise NotImplementedError
+
+    def prepare(self, player: str, state: Any) -> None:
+        """Before a game of ``player`` (a zoo name) from ``state`` starts: nothing, or an exception whose one
+        line tells the visitor why not yet (the web layer's ``RequestError``, 503 while a solution is computed)."""
+
+    def close(self) -> None:
+        """The server is stopping: end any background work at once."""
+
+
+@dataclass(frozen=True)
+class WebSupport(Capability):
+    """What the web server needs beyond the interface: the largest search budget a request may ask of each
+    player (``budget_caps``: player name -> parameter -> cap), the player parameters that are time budgets,
+    bounded by the server's time limit (``time_parameters``: player name -> parameter), and where the game's
+    hint service is (``hints``: ``"module:Class"``, made with the server's executor; ``""``: the generic hints of
+    ``gpquarto.web.hints``, by the exact solver). A move request is ``{"action": A}`` (the int, or its name such as
+    ``action_example``) or one of ``move_fields``: field -> (how many values, the action of value 0), so that
+    Quarto's ``{"square": 3}`` is action 19."""
+
+    description = "web support"
+    budget_caps: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
+    time_parameters: Mapping[str, str] = field(default_factory=dict)
+    hints: str = ""
+    move_fields: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+    action_example: str = ""

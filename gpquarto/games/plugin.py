@@ -84,7 +84,7 @@ class GamePlugin:
         where = self.capabilities.get(kind)  # type: ignore[call-overload]
         if where is None:
             raise MissingCapability(f"game {self.name!r} has no {getattr(kind, 'description', kind.__name__)}")
-        found = _imported(where, f"game {self.name!r}: the {kind.description} {where}")  # type: ignore[attr-defined]
+        found = import_named(where, f"game {self.name!r}: the {kind.description} {where}")  # type: ignore[attr-defined]
         if not isinstance(found, kind):
             raise PluginError(
                 f"game {self.name!r}: the {kind.description} {where} is a "  # type: ignore[attr-defined]
@@ -99,7 +99,8 @@ class GamePlugin:
         return self.game.check_settings(check_settings(self.name, self.settings, settings))
 
 
-def _imported(where: str, label: str) -> Any:
+def import_named(where: str, label: str) -> Any:
+    """The object that ``"module:attribute"`` names (a ``PluginError`` in one line, naming ``label``, otherwise)."""
     module_name, _, attribute = where.partition(":")
     try:
         module = importlib.import_module(module_name)

@@ -54,13 +54,28 @@ class Setting:
         for value in (self.default, *self.choices, *self.shortcuts.values()):
             self.check(value)
 
+    def to_json(self) -> dict:
+        """The setting as plain data (what the web page builds a game's form from)."""
+        return {
+            "name": self.name,
+            "type": self.type.__name__,
+            "default": self.default,
+            "choices": list(self.choices),
+            "minimum": self.minimum,
+            "maximum": self.maximum,
+            "help": self.help,
+        }
+
     @property
     def flag(self) -> str:
         """The command-line option: ``--ply-limit`` for ``ply_limit``."""
         return "--" + self.name.replace("_", "-")
 
     def shown(self, value: object) -> str:
-        """``value`` in words for a summary line (``"classic rules"``, ``"size 4"``)."""
+        """``value`` in words for a summary line (``"classic rules"``, ``"size 4"``; a true/false setting without a
+        label: ``"misere"`` or ``"no misere"``)."""
+        if self.type is bool and not self.label:
+            return self.name if value else f"no {self.name}"
         return (self.label or f"{self.name} {{}}").format(value)
 
     def describe(self) -> str:

@@ -1,19 +1,18 @@
 """A bank of endgame decisions that matter, each solved exactly with every optimal action stored.
 
-Positions come from games between zoo players (:data:`DEFAULT_PAIRINGS`, taken in turn), seeded from
-``(purpose, seed, game number)``. The bank is balanced over *strata*: each number of empty squares in
-``min_empties..max_empties`` and each decision kind (a piece to choose, a square for the piece in hand) gets
-an equal share of the positions. Each game is asked for one position of its stratum, which is solved with
-:func:`gpquarto.search.solver.solve` and kept only when the decision matters: the position is not lost and
-some legal action loses value. Symmetric images of a position already seen are skipped. Each stratum keeps
-its first decisive positions in game order, so the bank depends only on its parameters, never on the runner
-or on how the work was batched.
+Positions come from games between zoo players (the game's pairings, taken in turn), seeded from
+``(purpose, seed, game number)``. The bank is balanced over *strata*: each position size in
+``min_empties..max_empties`` (the exact solver's :meth:`~gpquarto.games.capabilities.ExactSolver.size`: Quarto's
+empty squares, Quixo's blank cubes) and each decision kind of the game (Quarto: a piece to choose, a square for
+the piece in hand) gets an equal share of the positions. Each game is asked for one position of its stratum,
+which is solved exactly and kept only when the decision matters: the position is not lost and some legal action
+loses value. Symmetric images of a position already seen are skipped. Each stratum keeps its first decisive
+positions in game order, so the bank depends only on its parameters, never on the runner or on how the work was
+batched.
 
-Other games go through the same code and the game interface: a Quixo bank (``game="quixo"``, ``size`` 3 or 4)
-takes its positions from games between Quixo zoo players (:data:`QUIXO_PAIRINGS`), counts *blank cubes* where
-Quarto counts empty squares (the ``.`` of the position text in both games), has one decision kind (a move), and
-is solved by the retrograde solution of the board (:mod:`gpquarto.games.quixo.search.solver`), which also gives the
-*best* moves (the fastest win, or the slowest loss) beside those that keep the value.
+What differs between games (the pairings, the settings and sizes a bank may have, how a position is solved, how
+the cache key names the settings) is the game's :class:`~gpquarto.games.capabilities.GradingBank`; a game
+without one gets :class:`GenericBank`, over its exact solver (or the generic one).
 
 ``purpose`` separates banks made by the same code for different uses: the default ``"grade"`` bank that
 ``gpquarto grade`` scores players on, and ``"training"`` banks for fitness, whose games never coincide with
@@ -31,17 +30,18 @@ from __future__ import annotations
 import functools
 import math
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from gpquarto.arena.game import play_game
+from gpquarto.games.capabilities import ExactSolver, GradingBank
 from gpquarto.games.interface import DecisionKind, GameState
-from gpquarto.games.quarto.board import Board
-from gpquarto.games.quarto.lines import Rules
-from gpquarto.games.registry import DEFAULT_GAME, get_game
+from gpquarto.games.plugin import GamePlugin
+from gpquarto.games.registry import DEFAULT_GAME, get_game, get_plugin
 from gpquarto.resolve import make_unattended_player
 from gpquarto.runner import SERIAL, Runner
-from gpquarto.search.solver import DRAW, WIN, solve
+from gpquarto.search.alphabeta import PROVEN, AlphaBeta
+from gpquarto.search.exact import GenericSolver, exact_solver
 from gpquarto.seeding import derive_seed
 
 #: Bumped whenever the way a bank is built or stored changes: cached banks of other formats are rebuilt.
@@ -50,84 +50,148 @@ GRADE = "grade"
 TRAINING = "training"
 DEFAULT_SEED = 0
 DEFAULT_POSITIONS = 2000
-DEFAULT_MIN_EMPTIES = 6
-DEFAULT_MAX_EMPTIES = 10
-#: Empty squares a bank may ask for: fewer leave no real decision, more take the solver minutes.
-EMPTIES_LIMITS = (2, 12)
-#: The Quixo board a bank is made on unless told (the largest that the solver solves).
-QUIXO_BANK_SIZE = 4
-#: Blank cubes of a Quixo bank's positions, by default (on 3x3: 2 to 5).
-QUIXO_MIN_EMPTIES = 4
-QUIXO_MAX_EMPTIES = 12
-QUIXO_3X3_EMPTIES = (2, 5)
-#: The games positions are taken from: weak and stronger play, so that both sloppy and sharp endgames occur.
-DEFAULT_PAIRINGS: tuple[tuple[str, str], ...] = (
-    ("random", "novice"),
-    ("novice", "minimax:depth=1"),
-    ("minimax:depth=1", "frontier"),
-    ("random", "random"),
-)
-#: The Quixo games positions are taken from.
-QUIXO_PAIRINGS: tuple[tuple[str, str], ...] = (
-    ("random", "alphabeta:depth=1"),
-    ("alphabeta:depth=1", "alphabeta:depth=2"),
-    ("random", "random"),
-    ("mcts:iterations=100", "alphabeta:depth=2"),
-)
+#: The values of a solved position for the side to move.
+WIN, DRAW, LOSS = 1, 0, -1
 #: Games sampled per stratum and batch at most (a batch is played, then solved, through the runner).
 _MAX_BATCH = 64
 #: A stratum that needs more games than this per position wanted (plus 100) gives up with an error.
 _GAMES_PER_POSITION = 50
+#: How a bank's description counts the decisions of each kind, where a game has several.
+KIND_WORDS = {DecisionKind.CHOOSE: "choices", DecisionKind.PLACE: "placements"}
 
 
-def default_empties(game: str, size: int | None = None) -> tuple[int, int]:
-    """The fewest and most empty squares (Quixo: blank cubes) of a bank's positions unless told: Quarto 6-10,
-    Quixo 4-12 on 4x4 and 2-5 on 3x3."""
-    if game == DEFAULT_GAME:
-        return DEFAULT_MIN_EMPTIES, DEFAULT_MAX_EMPTIES
-    return QUIXO_3X3_EMPTIES if size == 3 else (QUIXO_MIN_EMPTIES, QUIXO_MAX_EMPTIES)
+class GenericBank(GradingBank):
+    """The bank of a game that offers no :class:`~gpquarto.games.capabilities.GradingBank`: the generic zoo's
+    pairings, the game's own settings, 4 to 8 empty cells unless told (at most two fewer than the board has), by the
+    game's :class:`~gpquarto.games.capabilities.ExactSolver` or the generic one."""
+
+    def __init__(self, plugin: GamePlugin) -> None:
+        self.plugin = plugin
+
+    @functools.cached_property
+    def solver(self) -> ExactSolver:
+        return exact_solver(self.plugin)
+
+    def settings(self, given: Mapping[str, object]) -> dict[str, object]:
+        settings = self.plugin.check_settings(given)
+        start = self.plugin.game.new_state(**settings)
+        why = self.solver.why_not(start)
+        if why is not None:
+            raise ValueError(f"a {self.plugin.name} bank is solved exactly: {why}")
+        return settings
+
+    def _cells(self, settings: Mapping[str, object]) -> int:
+        return self.solver.size(self.plugin.game.new_state(**settings))
+
+    def default_empties(self, settings: Mapping[str, object]) -> tuple[int, int]:
+        most = self._cells(settings) - 2  # one move into a game, few decisions matter yet
+        return max(1, min(4, most)), max(1, min(8, most))
+
+    def empties_limits(self, settings: Mapping[str, object]) -> tuple[int, int]:
+        return 1, self._cells(settings) - 1
+
+    def key(self, settings: Mapping[str, object]) -> dict[str, object]:
+        return {"game": self.plugin.name, "settings": {name: settings[name] for name in sorted(settings)}}
+
+    def describe(self, settings: Mapping[str, object]) -> str:
+        schema = {setting.name: setting for setting in self.plugin.settings}
+        words = [schema[name].shown(value) if name in schema else f"{name} {value}" for name, value in settings.items()]
+        return ", ".join([self.plugin.name, *words])
+
+    def tag(self, settings: Mapping[str, object]) -> str:
+        return self.plugin.name
+
+    def solve(self, state: GameState) -> tuple[int, tuple[int, ...], int, tuple[int, ...]]:
+        legal = tuple(state.legal_actions())
+        if isinstance(self.solver, GenericSolver):
+            found = AlphaBeta().solve(state.copy(), self.solver.max_nodes)
+            classes = {action: _value_class(value) for action, value in found.items()}
+            best_value = max(found.values())
+            best = tuple(action for action in legal if found[action] == best_value)
+        else:
+            classes = {action: _child_value(self.solver, state, action) for action in legal}
+            best = self.solver.solve(state).best_actions
+        value = max(classes.values())
+        keep = tuple(action for action in legal if classes[action] == value)
+        return value, keep, len(legal), tuple(action for action in best if action in keep)
+
+
+def _value_class(value: float) -> int:
+    """1, 0 or -1 from an alpha-beta value."""
+    return 0 if abs(value) < PROVEN else (WIN if value > 0 else LOSS)
+
+
+def _child_value(solver: ExactSolver, state: GameState, action: int) -> int:
+    """The exact value of ``action`` for the side to move in ``state``, from the solve of the position after it."""
+    child = state.copy()
+    child.apply(action)
+    if child.is_over():
+        outcome = child.outcome()
+        assert outcome is not None
+        return DRAW if outcome.winner is None else (WIN if outcome.winner == state.player else LOSS)
+    value = solver.solve(child).value
+    return value if child.player == state.player else -value
+
+
+def grading_bank(game: str) -> GradingBank:
+    """The game's own bank capability, else the generic one."""
+    plugin = get_plugin(game)
+    return plugin.capability(GradingBank) if plugin.offers(GradingBank) else _generic_bank(plugin.name)
+
+
+@functools.cache
+def _generic_bank(game: str) -> GenericBank:
+    return GenericBank(get_plugin(game))
+
+
+def _settings_items(settings: Mapping[str, object] | tuple | None) -> tuple[tuple[str, object], ...]:
+    items = settings.items() if isinstance(settings, Mapping) else (settings or ())
+    return tuple(sorted((str(name), value) for name, value in items))
 
 
 @dataclass(frozen=True)
 class BankParameters:
-    """Everything a bank depends on (and its cache key)."""
+    """Everything a bank depends on (and its cache key). The game's settings are ``rules``, ``size`` (where the
+    game has them) and ``game_settings`` (any other), checked and completed by the game's bank: see
+    :attr:`settings`."""
 
     seed: int = DEFAULT_SEED
     positions: int = DEFAULT_POSITIONS
-    min_empties: int | None = None  # None: the game's default (see default_empties)
+    min_empties: int | None = None  # None: the game's default
     max_empties: int | None = None
     rules: str | None = None  # the game's first rule set
     purpose: str = GRADE
-    pairings: tuple[tuple[str, str], ...] | None = None  # the game's: DEFAULT_PAIRINGS, QUIXO_PAIRINGS
+    pairings: tuple[tuple[str, str], ...] | None = None  # None: the game's
     game: str = DEFAULT_GAME
-    size: int | None = None  # Quixo: 3 or 4 (default QUIXO_BANK_SIZE); Quarto has no size
+    size: int | None = None  # Quixo: 3 or 4 (4 unless told); a game without a size: None
+    game_settings: tuple[tuple[str, object], ...] | Mapping[str, object] = ()
+    _settings: tuple[tuple[str, object], ...] = field(default=(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         game = get_game(self.game)
         object.__setattr__(self, "game", game.name)
-        quarto = game.name == DEFAULT_GAME
-        if quarto and self.size is not None:
-            raise ValueError("a Quarto bank has no size")
-        size = None if quarto else QUIXO_BANK_SIZE if self.size is None else self.size
-        if size is not None and size not in (3, 4):
-            raise ValueError(f"a Quixo bank is made on the 3x3 or 4x4 board (solved exactly), not {size}x{size}")
-        object.__setattr__(self, "size", size)
-        rules = (
-            Rules(self.rules or Rules.CLASSIC).value
-            if quarto
-            else game.check_settings({"rules": self.rules or game.rule_sets[0]})["rules"]
+        bank = grading_bank(game.name)
+        given = dict(_settings_items(self.game_settings))
+        for name in ("rules", "size"):
+            if getattr(self, name) is not None:
+                given[name] = getattr(self, name)
+        settings = bank.settings(given)
+        object.__setattr__(
+            self, "game_settings", tuple(item for item in _settings_items(settings) if item[0] not in ("rules", "size"))
         )
-        object.__setattr__(self, "rules", rules)
-        pairings = self.pairings if self.pairings is not None else DEFAULT_PAIRINGS if quarto else QUIXO_PAIRINGS
+        object.__setattr__(self, "_settings", tuple(settings.items()))
+        object.__setattr__(self, "rules", settings.get("rules"))
+        object.__setattr__(self, "size", settings.get("size"))
+        pairings = self.pairings if self.pairings is not None else bank.pairings
         object.__setattr__(self, "pairings", tuple((str(a), str(b)) for a, b in pairings))
-        low, high = default_empties(game.name, size)
+        low, high = bank.default_empties(settings)
         object.__setattr__(self, "min_empties", low if self.min_empties is None else self.min_empties)
         object.__setattr__(self, "max_empties", high if self.max_empties is None else self.max_empties)
         if self.positions < 1:
             raise ValueError(f"a bank needs at least 1 position, got {self.positions}")
         if self.seed < 0:
             raise ValueError(f"the bank seed must be >= 0, got {self.seed}")
-        low, high = EMPTIES_LIMITS if quarto else (0, size * size - 1)  # type: ignore[operator]
+        low, high = bank.empties_limits(settings)
         if not low <= self.min_empties <= self.max_empties <= high:
             raise ValueError(
                 f"empty squares must satisfy {low} <= min ({self.min_empties}) <= max ({self.max_empties}) <= {high}"
@@ -139,19 +203,23 @@ class BankParameters:
 
     @property
     def empties_range(self) -> range:
-        return range(self.min_empties, self.max_empties + 1)
+        return range(self.min_empties, self.max_empties + 1)  # type: ignore[operator]
 
     @property
     def settings(self) -> dict[str, object]:
-        """The game's settings of the bank's positions (``rules``, and the Quixo board's ``size``)."""
-        return {"rules": self.rules} if self.size is None else {"rules": self.rules, "size": self.size}
+        """The game's settings of the bank's positions (Quarto: ``rules``; Quixo: ``rules`` and ``size``)."""
+        return dict(self._settings)
+
+    @property
+    def bank(self) -> GradingBank:
+        """The game's bank capability."""
+        return grading_bank(self.game)
 
     def to_json(self) -> dict:
-        """The parameters as plain JSON data, with the bank format (the game and size only for another game than
-        Quarto, so that Quarto banks keep their cache keys)."""
-        extra = {} if self.game == DEFAULT_GAME else {"game": self.game, "size": self.size}
+        """The parameters as plain JSON data, with the bank format and what the game's bank keys its settings by
+        (nothing for Quarto, so that Quarto banks keep their cache keys)."""
         return {
-            **extra,
+            **self.bank.key(self.settings),
             "format": BANK_FORMAT,
             "seed": self.seed,
             "positions": self.positions,
@@ -176,19 +244,20 @@ class BankPosition:
     game: int  # the game it was taken from (which also gives the pairing)
     game_name: str = DEFAULT_GAME
     exact_actions: tuple[int, ...] = ()
+    #: The game's settings of the position, where its text does not carry them all (the bank's; not written
+    #: with the position).
+    settings: tuple[tuple[str, object], ...] = field(default=(), compare=False)
 
-    @property
-    def kind(self) -> str:
-        """``DecisionKind.CHOOSE`` (a piece to give) or ``DecisionKind.PLACE`` (a square for the piece in hand) in
-        Quarto; the state's decision kind in another game."""
-        if self.game_name == DEFAULT_GAME:
-            return DecisionKind.CHOOSE if self.text.split()[1] == "-" else DecisionKind.PLACE
+    @functools.cached_property
+    def kind(self) -> DecisionKind:
+        """The decision kind of the position (Quarto: ``DecisionKind.CHOOSE``, a piece to give, or
+        ``DecisionKind.PLACE``, a square for the piece in hand)."""
         return self.board().decision_kind()
 
-    @property
+    @functools.cached_property
     def empties(self) -> int:
-        """Empty squares (Quixo: blank cubes) on the board."""
-        return self.text.split()[0].count(".")
+        """The position's size for the exact solver (Quarto: empty squares; Quixo: blank cubes)."""
+        return exact_solver(get_plugin(self.game_name)).size(self.board())
 
     @property
     def best_moves(self) -> tuple[int, ...]:
@@ -197,13 +266,11 @@ class BankPosition:
 
     def board(self) -> GameState:
         """A fresh state of the game in this position."""
-        if self.game_name == DEFAULT_GAME:
-            return Board.from_text(self.text)
-        return get_game(self.game_name).from_text(self.text)
+        return get_game(self.game_name).from_text(self.text, **dict(self.settings))
 
     def to_json(self) -> dict:
         data = {"text": self.text, "value": self.value, "best_actions": list(self.best_actions), "game": self.game}
-        if self.game_name != DEFAULT_GAME:
+        if grading_bank(self.game_name).names_game:
             data.update(game_name=self.game_name, exact_actions=list(self.exact_actions))
         return data
 
@@ -236,22 +303,28 @@ class Bank:
         return pairings[(position.game // len(strata(self.parameters))) % len(pairings)]
 
     def describe(self) -> str:
-        """One line: size, kinds, empty squares, rules, seed and purpose."""
+        """One line: size, kinds, position sizes, settings, seed and purpose."""
         p = self.parameters
-        if p.game != DEFAULT_GAME:
-            return (
-                f"bank: {len(self)} positions, {p.min_empties}-{p.max_empties} blank cubes, {p.game} {p.size}x{p.size} "
-                f"{p.rules} rules, seed {p.seed}, {p.purpose}"
+        kinds = get_game(p.game).decision_kinds
+        split = ""
+        if len(kinds) > 1:
+            counts = [sum(1 for position in self.positions if position.kind == kind) for kind in kinds]
+            split = (
+                " ("
+                + ", ".join(
+                    f"{count} {KIND_WORDS.get(kind, kind.value)}" for count, kind in zip(counts, kinds, strict=True)
+                )
+                + ")"
             )
-        choices = sum(1 for position in self.positions if position.kind == DecisionKind.CHOOSE)
+        size_word = exact_solver(get_plugin(p.game)).size_word
         return (
-            f"bank: {len(self)} positions ({choices} choices, {len(self) - choices} placements), "
-            f"{p.min_empties}-{p.max_empties} empty squares, {p.rules} rules, seed {p.seed}, {p.purpose}"
+            f"bank: {len(self)} positions{split}, {p.min_empties}-{p.max_empties} {size_word}, "
+            f"{p.bank.describe(p.settings)}, seed {p.seed}, {p.purpose}"
         )
 
 
 def strata(parameters: BankParameters) -> tuple[tuple[int, str], ...]:
-    """The (empty squares, kind) cells the bank is balanced over, in order."""
+    """The (position size, kind) cells the bank is balanced over, in order."""
     kinds = get_game(parameters.game).decision_kinds
     return tuple((empties, kind) for empties in parameters.empties_range for kind in kinds)
 
@@ -266,8 +339,8 @@ def quotas(parameters: BankParameters) -> tuple[int, ...]:
 def game_plan(parameters: BankParameters, game: int) -> tuple:
     """The sampling job of game ``game``: plain data for :func:`sample_position`.
 
-    Game ``g`` serves stratum ``g % len(strata)`` (a number of empty squares and a decision kind) and plays
-    the pairings in turn, so that each stratum meets every pairing equally often.
+    Game ``g`` serves stratum ``g % len(strata)`` (a position size and a decision kind) and plays the pairings
+    in turn, so that each stratum meets every pairing equally often.
     """
     cells = strata(parameters)
     empties, kind = cells[game % len(cells)]
@@ -279,53 +352,29 @@ def game_plan(parameters: BankParameters, game: int) -> tuple:
 
 def sample_position(plan: tuple) -> str | None:
     """Play the game of ``plan`` (see :func:`game_plan`) and return the text of its position with the
-    asked number of empty squares (blank cubes) and decision kind, or None when the game ended before it."""
+    asked size and decision kind, or None when the game ended before it."""
     spec_a, spec_b, seed, empties, kind, game, settings = plan
     players = (make_unattended_player(spec_a, game=game), make_unattended_player(spec_b, game=game))
     record = play_game(players, game=game, settings=settings, seed=seed)
+    size = exact_solver(get_plugin(game)).size
     for state, _ in record.states():
         if state.is_over():
             return None
-        text = state.text()
-        if text.split()[0].count(".") == empties and state.decision_kind() == kind:
-            return text
+        if state.decision_kind() == kind and size(state) == empties:
+            return state.text()
     return None  # pragma: no cover - the loop meets the end of the game
 
 
-def solve_position(text: str) -> tuple[int, tuple[int, ...], int]:
-    """(value, every optimal action, number of legal actions) of the Quarto position ``text``."""
-    board = Board.from_text(text)
-    result = solve(board)
-    return result.value, result.best_actions, len(board.legal_actions())
-
-
 def solve_game_position(job: tuple[str, dict, str]) -> tuple[int, tuple[int, ...], int, tuple[int, ...]]:
-    """(value, every action that keeps it, number of legal actions, the best of them) of position text ``text``
-    of ``game`` under ``settings``, for ``job = (game, settings, text)``: Quarto's by its solver (the best are
-    all that keep the value), Quixo's from the solution of its board."""
+    """(value, every action that keeps it, number of legal actions, the best of them where the solver knows
+    them) of position text ``text`` of ``game`` under ``settings``, for ``job = (game, settings, text)``."""
     game, settings, text = job
-    if game == DEFAULT_GAME:
-        value, best, legal = solve_position(text)
-        return value, best, legal, ()
-    state = get_game(game).from_text(text, **settings)
-    solution = _quixo_solution(state.size, state.rules.value)  # type: ignore[attr-defined]
-    values = solution.action_values(state)  # type: ignore[arg-type]
-    value = max(value for value, _ in values.values())
-    keep = tuple(action for action, (kept, _) in values.items() if kept == value)
-    return value, keep, len(values), tuple(solution.best_actions(state))  # type: ignore[arg-type]
+    return grading_bank(game).solve(get_game(game).from_text(text, **settings))
 
 
 def decision_matters(value: int, best_actions: tuple[int, ...], legal: int) -> bool:
     """True when some legal action loses value (a lost position cannot lose any)."""
     return value in (WIN, DRAW) and len(best_actions) < legal
-
-
-@functools.cache
-def _quixo_solution(size: int, rules: str):
-    """The Quixo solution of the board, read (or solved) once per process."""
-    from gpquarto.games.quixo.search.solver import solve as solve_quixo
-
-    return solve_quixo(size, rules)
 
 
 def build_bank(
@@ -334,11 +383,12 @@ def build_bank(
     positions: int = DEFAULT_POSITIONS,
     min_empties: int | None = None,
     max_empties: int | None = None,
-    rules: Rules | str | None = None,
+    rules: str | None = None,
     purpose: str = GRADE,
     pairings: tuple[tuple[str, str], ...] | None = None,
     game: str = DEFAULT_GAME,
     size: int | None = None,
+    game_settings: Mapping[str, object] | None = None,
     runner: Runner = SERIAL,
     progress: Callable[[int, int], None] | None = None,
 ) -> Bank:
@@ -348,11 +398,12 @@ def build_bank(
         positions=positions,
         min_empties=min_empties,
         max_empties=max_empties,
-        rules=rules.value if isinstance(rules, Rules) else rules,
+        rules=getattr(rules, "value", rules),
         purpose=purpose,
         pairings=pairings,
         game=game,
         size=size,
+        game_settings=game_settings or {},
     )
     return build_bank_for(parameters, runner=runner, progress=progress)
 
@@ -379,7 +430,7 @@ def build_bank_for(
                 continue
             if played[index] >= _GAMES_PER_POSITION * quota + 100:
                 empties, kind = cells[index]
-                what = "empty squares" if parameters.game == DEFAULT_GAME else "blank cubes"
+                what = exact_solver(get_plugin(parameters.game)).size_word
                 raise ValueError(
                     f"found only {len(found)} of {quota} decisive {kind} positions with {empties} {what} "
                     f"in {played[index]} games (ask for other numbers of {what})"
@@ -394,17 +445,21 @@ def build_bank_for(
         for number, text in zip(games, texts, strict=True):
             if text is None:
                 continue
-            key = get_game(parameters.game).from_text(text).canonical_key()
+            key = get_game(parameters.game).from_text(text, **parameters.settings).canonical_key()
             if key not in seen:
                 seen.add(key)
                 fresh.append((number, text))
         jobs = [(parameters.game, parameters.settings, text) for _, text in fresh]
+        settings = tuple(parameters.settings.items())
         results = runner.map(solve_game_position, jobs)
         solved += len(fresh)
         for (number, text), (value, best_actions, legal, exact) in zip(fresh, results, strict=True):
             found = kept[number % len(cells)]
             if decision_matters(value, best_actions, legal):
-                found.append(BankPosition(text, value, tuple(best_actions), number, parameters.game, tuple(exact)))
+                position = BankPosition(
+                    text, value, tuple(best_actions), number, parameters.game, tuple(exact), settings
+                )
+                found.append(position)
         if progress is not None:
             progress(
                 sum(min(len(found), quota) for found, quota in zip(kept, wanted, strict=True)), parameters.positions

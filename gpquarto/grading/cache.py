@@ -37,7 +37,8 @@ def bank_path(parameters: BankParameters, cache_dir: str | os.PathLike[str] | No
     """Where the bank of ``parameters`` is cached: a readable name plus a hash of every parameter."""
     p = parameters
     digest = hashlib.sha256(json.dumps(p.to_json(), sort_keys=True).encode()).hexdigest()[:10]
-    game = "" if p.size is None else f"{p.game}{p.size}x{p.size}-"
+    tag = p.bank.tag(p.settings)
+    game = f"{tag}-" if tag else ""
     name = f"bank-{game}{p.purpose}-seed{p.seed}-n{p.positions}-empty{p.min_empties}-{p.max_empties}-{p.rules}-{digest}.json"
     return cache_folder(cache_dir) / "banks" / name
 
@@ -94,7 +95,7 @@ def _position(item: object, parameters: BankParameters, number: int) -> BankPosi
     """One validated position (``ValueError`` naming it otherwise)."""
     try:
         keys = {"text", "value", "best_actions", "game"}
-        if parameters.game != "quarto":
+        if parameters.bank.names_game:
             keys |= {"game_name", "exact_actions"}
         if not isinstance(item, dict) or set(item) != keys:
             raise ValueError(f"expected {', '.join(sorted(keys))}")
@@ -102,16 +103,19 @@ def _position(item: object, parameters: BankParameters, number: int) -> BankPosi
         exact = item.get("exact_actions", [])
         if not isinstance(text, str) or not isinstance(game, int) or isinstance(game, bool) or game < 0:
             raise ValueError("bad text or game number")
-        if item.get("game_name", "quarto") != parameters.game:
+        if item.get("game_name", parameters.game) != parameters.game:
             raise ValueError(f"not a {parameters.game} position")
         if not all(isinstance(actions, list) and all(type(a) is int for a in actions) for actions in (best, exact)):
             raise ValueError("bad actions")
         if type(value) is not int:
             raise ValueError("bad value")
-        board = BankPosition(text, value, tuple(best), game, parameters.game).board()  # ValueError on bad text
-        if board.rules.value != parameters.rules or getattr(board, "size", None) != parameters.size or board.is_over():
-            raise ValueError("wrong rules or size, or the game is over")
-        position = BankPosition(board.text(), value, tuple(best), game, parameters.game, tuple(exact))
+        settings = tuple(parameters.settings.items())
+        board = BankPosition(
+            text, value, tuple(best), game, parameters.game, (), settings
+        ).board()  # bad text: ValueError
+        if any(board.settings().get(name) != value for name, value in parameters.settings.items()) or board.is_over():
+            raise ValueError("wrong settings (rules or size), or the game is over")
+        position = BankPosition(board.text(), value, tuple(best), game, parameters.game, tuple(exact), settings)
         if position.empties not in parameters.empties_range:
             raise ValueError(f"{position.empties} empty squares")
         legal = board.legal_actions()

@@ -209,6 +209,6 @@ def describe_action(action: int | None, position: BankPosition | None = None) ->
     bottom``), or ``no action`` (the player raised or answered illegally)."""
     if action is None:
         return "no action"
-    if position is None or position.game_name == "quarto":
+    if position is None:
         return action_name(action)
     return position.board().action_name(action)

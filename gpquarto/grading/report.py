@@ -9,11 +9,17 @@ from collections.abc import Sequence
 
 from gpquarto.atomic import write_bytes_atomic
 from gpquarto.games.interface import DecisionKind
+from gpquarto.games.registry import get_game, get_plugin
 from gpquarto.grading.bank import Bank
 from gpquarto.grading.grade import GradeReport, Tally, describe_action
+from gpquarto.search.exact import exact_solver
 
 #: The column of each decision kind.
 KIND_LABELS = {DecisionKind.CHOOSE: "choice", DecisionKind.PLACE: "place"}
+
+
+def _label(kind: DecisionKind) -> str:
+    return KIND_LABELS.get(kind, kind.value)
 
 
 def _percent(tally: Tally) -> str:
@@ -24,13 +30,16 @@ def format_reports(reports: Sequence[GradeReport], bank: Bank, *, examples: int 
     """The table (accuracy with its 95% interval, by kind and by empty squares, blunders, time per decision),
     then up to ``examples`` blunders of each kind per player, in position text."""
     empties = list(bank.parameters.empties_range)
-    quarto = bank.parameters.game == "quarto"
-    kinds = (DecisionKind.CHOOSE, DecisionKind.PLACE) if quarto else ()  # a game of one decision kind: no split
-    empty = "empty" if quarto else "blank"
+    game = bank.parameters.game
+    kinds = get_game(game).decision_kinds
+    kinds = kinds if len(kinds) > 1 else ()  # a game of one decision kind: no split
+    empty = exact_solver(get_plugin(game)).size_word.split()[0]  # "empty" squares, "blank" cubes
+    best_move = bank.parameters.bank.knows_best
     width = max(6, *(len(report.player) for report in reports)) if reports else 6
     lines = [bank.describe()]
     header = f"{'player':<{width}}  {'accuracy':>8}  {'95% CI':>13}"
-    header += "".join(f"  {KIND_LABELS[kind]:>6}" for kind in kinds) + ("" if quarto else f"  {'best move':>9}")
+    header += "".join(f"  {_label(kind):>{max(6, len(_label(kind)))}}" for kind in kinds)
+    header += f"  {'best move':>9}" if best_move else ""
     header += "".join(f"  {f'{count} {empty}':>7}" for count in empties)
     header += f"  {'won thrown':>10}  {'draw lost':>9}  {'forfeits':>8}  {'ms/decision':>11}"
     lines.append(header)
@@ -40,8 +49,8 @@ def format_reports(reports: Sequence[GradeReport], bank: Bank, *, examples: int 
         by_kind = report.by_kind()
         by_empties = report.by_empties()
         row = f"{report.player:<{width}}  {total.accuracy:>8.1%}  {f'{low:.1%}-{high:.1%}':>13}"
-        row += "".join(f"  {_percent(by_kind.get(kind, Tally.of([]))):>6}" for kind in kinds)
-        row += "" if quarto else f"  {total.best_move_rate:>9.1%}"
+        row += "".join(f"  {_percent(by_kind.get(kind, Tally.of([]))):>{max(6, len(_label(kind)))}}" for kind in kinds)
+        row += f"  {total.best_move_rate:>9.1%}" if best_move else ""
         row += "".join(f"  {_percent(by_empties.get(count, Tally.of([]))):>7}" for count in empties)
         row += (
             f"  {total.won_thrown_away:>10}  {total.drawn_lost:>9}  {total.forfeits:>8}  {total.ms_per_decision:>11.3f}"
@@ -49,7 +58,7 @@ def format_reports(reports: Sequence[GradeReport], bank: Bank, *, examples: int 
         lines.append(row)
     lines.append(
         "accuracy: share of decisions that keep the exact value; "
-        + ("" if quarto else "best move: the fastest win (or the slowest loss); ")
+        + ("best move: the fastest win (or the slowest loss); " if best_move else "")
         + "won thrown: a won position let go to a draw or a loss; draw lost: a drawn position lost"
     )
     if examples > 0:

@@ -23,8 +23,9 @@ from dataclasses import dataclass
 from gpquarto.arena.game import play_game
 from gpquarto.games.interface import DecisionKind, GameView
 from gpquarto.games.quarto.board import PLACE_OFFSET, BoardView
+from gpquarto.games.quarto.grading.bank import solve_position
 from gpquarto.gp.player import EvolvedPlayer, RulePlayer
-from gpquarto.grading.bank import decision_matters, solve_position
+from gpquarto.grading.bank import decision_matters
 from gpquarto.players.base import BasePlayer, QuartoPlayer
 from gpquarto.resolve import make_unattended_player
 from gpquarto.runner import SERIAL, Runner

@@ -42,8 +42,6 @@ PLAN_FILE = "experiment.json"
 STRENGTH_FILE = "strength.json"
 #: Opponents the final players are measured against, by default.
 EVALUATION_OPPONENTS = ("random", "minimax:depth=2")
-#: The default evaluation opponents of each game.
-GAME_EVALUATION_OPPONENTS = {"quarto": EVALUATION_OPPONENTS, "quixo": ("random", "alphabeta:depth=1")}
 #: The metric name of the accuracy against perfect play (``grade``), beside the opponents' names.
 GRADE_METRIC = "grade accuracy"
 #: The most seeds per configuration (each is a whole training run).
@@ -115,8 +113,17 @@ class ExperimentPlan:
         games = {self.config(variant, self.seeds[0]).game for variant in self.variants}  # every config is valid
         if len(games) > 1:
             raise ValueError(f"an experiment compares configurations of one game, not {' and '.join(sorted(games))}")
-        if self.grade_positions and self.game != "quarto":
-            raise ValueError(f"grading against perfect play is Quarto's: no grade positions for {self.game}")
+        if self.grade_positions:
+            try:
+                self.grade_bank()
+            except ValueError as error:
+                raise ValueError(f"no grade positions for {self.game}: {error}") from None
+
+    def grade_bank(self) -> BankParameters:
+        """The parameters of the bank each best player is graded on: the grade bank of the game under the
+        first configuration's settings (``ValueError`` where the game's positions cannot be solved)."""
+        config = self.config(self.variants[0], self.seeds[0])
+        return BankParameters(positions=self.grade_positions, game=config.game, game_settings=config.game_settings())
 
     @property
     def game(self) -> str:
@@ -298,7 +305,7 @@ def measure(plan: ExperimentPlan, run: RunFolder, runner: Runner) -> dict:
         )
         scores[opponent] = result.score_rate
     if plan.grade_positions:
-        bank = load_or_build_bank(BankParameters(positions=plan.grade_positions), runner=runner)
+        bank = load_or_build_bank(plan.grade_bank(), runner=runner)
         scores[GRADE_METRIC] = grade_player(run.best_player_spec, bank).accuracy
     return {"games": plan.evaluation_games, "score": scores}
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass, field, fields
 
-from gpquarto.games.registry import get_game
+from gpquarto.games.defaults import training_defaults
+from gpquarto.games.registry import DEFAULT_GAME, get_game
 
 #: The learning methods: afterstate TD with an n-tuple network, and the two tabular methods of the seeds.
 METHODS = ("td-ntuple", "q-learning", "monte-carlo")
@@ -17,13 +18,8 @@ SELF = "self"
 #: Step sizes by method that a config with ``alpha`` unset meant before the defaults became per game (a saved
 #: run's config with ``"alpha": null`` keeps meaning them).
 DEFAULT_ALPHA = {"td-ntuple": 0.1, "q-learning": 0.2, "monte-carlo": 0.05}
-#: The defaults of the settings left unset (None), by method and game (measured, docs/learning.md). For
-#: Quarto's n-tuple network a constant step keeps learning where temporal coherence froze it.
-DEFAULTS: dict[tuple[str, str], dict[str, object]] = {
-    ("td-ntuple", "quarto"): {"episodes": 60_000, "alpha": 0.01, "step": "constant", "epsilon_start": 0.2},
-    ("td-ntuple", "quixo"): {"episodes": 10_000, "alpha": 0.1, "step": "tc", "epsilon_start": 0.1},
-}
-#: The defaults of every other (method, game).
+#: The defaults of the settings left unset (None) of a method for which the game's
+#: :class:`~gpquarto.games.capabilities.TrainingDefaults` give none (theirs were measured, docs/learning.md).
 OTHER_DEFAULTS: dict[str, object] = {"episodes": 20_000, "step": "tc", "epsilon_start": 0.1}
 
 
@@ -31,10 +27,10 @@ OTHER_DEFAULTS: dict[str, object] = {"episodes": 20_000, "step": "tc", "epsilon_
 class LearnConfig:
     """Everything a learning run depends on; the same config gives the same learned player on any runner."""
 
-    game: str = "quarto"
+    game: str = DEFAULT_GAME
     settings: dict = field(default_factory=dict)
     method: str = "td-ntuple"
-    #: Episodes to learn from (None: the default of the method and game, :data:`DEFAULTS`).
+    #: Episodes to learn from (None: the default of the method and game, its ``TrainingDefaults.learning``).
     episodes: int | None = None
     seed: int = 0
     #: Episodes played from one frozen copy of the model before their updates are merged, in episode order.
@@ -43,7 +39,8 @@ class LearnConfig:
     #: (``self:3,random:1``).
     opponents: str = SELF
     #: Step size, step rule (see :data:`STEPS`) and the exploration at the start: None for the default of
-    #: the method and game (:data:`DEFAULTS`, else :data:`DEFAULT_ALPHA` and :data:`OTHER_DEFAULTS`).
+    #: the method and game (the game's ``TrainingDefaults.learning``, else :data:`DEFAULT_ALPHA` and
+    #: :data:`OTHER_DEFAULTS`).
     alpha: float | None = None
     step: str | None = None
     #: TD(lambda) of the n-tuple learner (0: TD(0)).
@@ -52,10 +49,10 @@ class LearnConfig:
     epsilon_start: float | None = None
     epsilon_end: float = 0.0
     #: The learning curve: every ``eval_every`` episodes (0: only at the end), ``eval_games`` games against
-    #: each of ``eval_opponents`` (comma-separated specs).
+    #: each of ``eval_opponents`` (comma-separated specs; None: the game's ``TrainingDefaults.learning_evaluation``).
     eval_every: int = 0
     eval_games: int = 200
-    eval_opponents: str = "random,minimax:depth=2"
+    eval_opponents: str | None = None
     #: The saved player plays with the tactical guard (take a win; never hand one over when avoidable). It
     #: does not change learning: the episodes are played from the values alone.
     guard: bool = False
@@ -69,7 +66,10 @@ class LearnConfig:
         object.__setattr__(self, "settings", {key: getattr(value, "value", value) for key, value in settings.items()})
         if self.method not in METHODS:
             raise ValueError(f"unknown method {self.method!r} (methods: {', '.join(METHODS)})")
-        defaults = DEFAULTS.get((self.method, game.name), {**OTHER_DEFAULTS, "alpha": DEFAULT_ALPHA[self.method]})
+        game_defaults = training_defaults(game.name)
+        defaults = game_defaults.learning.get(self.method, {**OTHER_DEFAULTS, "alpha": DEFAULT_ALPHA[self.method]})
+        if self.eval_opponents is None:
+            object.__setattr__(self, "eval_opponents", game_defaults.learning_evaluation)
         for name, value in defaults.items():
             if getattr(self, name) is None:
                 object.__setattr__(self, name, value)

@@ -22,6 +22,7 @@ import sys
 from typing import TextIO
 
 from gpquarto.games.capabilities import VALUE_WORDS
+from gpquarto.games.drawing import text_drawing
 from gpquarto.games.interface import GameView
 from gpquarto.games.quarto.board import PLACE_OFFSET, BoardView
 from gpquarto.games.quarto.lines import parse_square, square_name
@@ -168,6 +169,64 @@ class HumanPlayer(TerminalPlayer, QuartoPlayer):
                 self._say(f"square {square_name(square)} is occupied by {describe_piece(board.piece_at(square))}")
                 continue
             return square
+
+
+#: The most positions the exact solver visits for one ``hint`` of a game without its own hints.
+HINT_NODES = 200_000
+
+
+class ActionHumanPlayer(TerminalPlayer):
+    """You, at the terminal, in any game: the position is drawn (:func:`~gpquarto.games.drawing.text_drawing`),
+    the legal actions listed by name, and you type one (its name, or its number with ``#``: ``#3``); ``hint``
+    asks the game's exact solver (the generic one within a budget of positions)."""
+
+    game = None
+
+    def _show(self, board: GameView) -> None:
+        self._say("")
+        self._say(text_drawing(board))
+
+    def _hint(self) -> None:
+        from gpquarto.games.registry import get_plugin
+        from gpquarto.search.exact import GenericSolver, exact_solver
+
+        board = self._board
+        assert board is not None
+        solver = exact_solver(get_plugin(board.game_name))
+        solver = GenericSolver(HINT_NODES) if isinstance(solver, GenericSolver) else solver
+        why = solver.why_not(board)
+        if why is not None:
+            self._say(f"no hint here: {why}")
+            return
+        try:
+            solution = solver.solve(board.copy())
+        except ValueError as error:
+            self._say(f"no hint yet: {error}")
+            return
+        best = ", ".join(board.action_name(action) for action in solution.best_actions)
+        self._say(f"hint: {VALUE_WORDS[solution.value]} with best play: {best}")
+
+    def decide(self, view: GameView) -> int:
+        self._start_decision(view)
+        legal = view.legal_actions()
+        self._say("Your moves: " + ", ".join(view.action_name(action) for action in legal))
+        while True:
+            answer = self._ask("Your move: ")
+            try:
+                action = view.parse_action(answer[1:] if answer.startswith("#") else answer)
+            except ValueError as error:
+                self._say(str(error))
+                continue
+            if action not in legal:
+                self._say(f"{view.action_name(action)} is not a legal move now")
+                continue
+            return action
+
+
+@register_player("human", game=None)
+def any_human_player() -> ActionHumanPlayer:
+    """You, at the terminal, in any game: type a move by its name (the legal ones are listed)."""
+    return ActionHumanPlayer()
 
 
 @register_player("human")

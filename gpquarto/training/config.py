@@ -7,6 +7,7 @@ import math
 from dataclasses import asdict, dataclass, fields
 
 from gpquarto.arena.openings import MAX_OPENING_PLIES
+from gpquarto.games.defaults import training_defaults
 from gpquarto.games.registry import DEFAULT_GAME, get_game
 from gpquarto.gp.binding import gp_game
 from gpquarto.gp.library import LibraryConfig
@@ -21,27 +22,6 @@ DEFAULT_OPPONENTS = "random:1,minimax:depth=2:3"
 #: of wins against random; half and half gave 95.2-96.5% wins against random on three seeds, against
 #: 84.5-96.0% with the full-vocabulary mix (docs/experiments.md).
 BASIC_DEFAULT_OPPONENTS = "random:1,minimax:depth=2:1"
-#: Each game's defaults where they differ from the dataclass's (Quarto's): :meth:`EvolutionConfig.for_game`
-#: applies them under the settings given. Quixo's (docs/experiments.md, "Quixo training defaults", three seeds):
-#: half the games against random keep the player sound (99.7% wins on each seed), half against the yardstick
-#: search, alphabeta at depth 2; every pair of games from 4 random plies, since from the start position a
-#: deterministic search plays only two games, which a champion learns by heart (75% from the start, 14% from
-#: varied openings). No accuracy term (5x5 is not solved; on 4x4 ``--accuracy-weight`` grades decisions by the
-#: exact solution, docs/experiments.md). 40 generations of 30 genomes x 40 games: with the two-turn primitives,
-#: twice the 20 games of before lifted every seed to >= 50% against alphabeta:depth=2 from varied openings
-#: (52.2 / 52.5 / 50.5% against 53.1 / 51.4 / 48.9%), for 450-829 s of CPU.
-GAME_DEFAULTS: dict[str, dict[str, object]] = {
-    "quarto": {},
-    "quixo": {
-        "generations": 40,
-        "population": 30,
-        "games": 40,
-        "openings": 4,
-        "opponents": "random:1,alphabeta:depth=2:1",
-        "accuracy_weight": 0.0,
-        "final_games": 200,
-    },
-}
 #: The genome kinds (:mod:`gpquarto.training.genome_kinds`): rule players, or evaluators for a search's leaves.
 RULES, EVALUATOR = "rules", "evaluator"
 GENOMES = (RULES, EVALUATOR)
@@ -107,7 +87,7 @@ EVALUATOR_ONLY_FIELDS = ("depth", "cost_weight", "insertion_mutation")
 #: Config fields written (config files, checkpoints, player files) only when set: a run that leaves them at their
 #: defaults writes the config it wrote before they existed, and :meth:`EvolutionConfig.from_dict` reads a missing one
 #: as its default.
-WRITTEN_WHEN_SET = ("racing",)
+WRITTEN_WHEN_SET = ("racing", "settings")
 #: Config fields that may change when a run is resumed (they do not change the results of past generations).
 RESUMABLE_CHANGES = ("generations",)
 #: The largest value of each whole-number setting: far beyond any useful run, small enough that a run's plans
@@ -162,11 +142,13 @@ class EvolutionConfig:
     lines gave draws that fitness cannot see (half a point in 20 games against random). No default here
     changed. ``docs/experiments.md`` has the runs behind these choices.
     ``opponents`` left empty means the default mix for the vocabulary: :data:`DEFAULT_OPPONENTS`, or
-    :data:`BASIC_DEFAULT_OPPONENTS` without the tactical families (another game: its :data:`GAME_DEFAULTS` mix).
+    :data:`BASIC_DEFAULT_OPPONENTS` without the tactical families (a game whose :func:`training_defaults` set
+    ``opponents``: that mix).
 
     ``game`` is the game the rule players play (configs written before it existed are Quarto's), under
-    ``board_size`` and ``game_rules`` (Quixo: 5 or 4, ``official`` or ``course``; 0 and ``""`` mean the
-    game's default, and Quarto has none to set). :meth:`for_game` gives a game's defaults.
+    ``board_size`` and ``game_rules`` (its settings ``size`` and ``rules``, where its GP binding lets training set
+    them: Quixo: 5 or 4, ``official`` or ``course``; 0 and ``""`` mean the game's default) and ``settings`` (any
+    other setting of the game). :meth:`for_game` gives a game's defaults.
     """
 
     generations: int = 120
@@ -221,6 +203,9 @@ class EvolutionConfig:
     game: str = DEFAULT_GAME
     board_size: int = 0
     game_rules: str = ""
+    #: The game's other settings for the run (Connect Four's ``rows``...), as (name, value) pairs sorted by name;
+    #: its ``size`` and ``rules`` are ``board_size`` and ``game_rules``, which configs had before.
+    settings: tuple[tuple[str, object], ...] = ()
     #: What evolves: ``rules`` (rule players) or ``evaluator`` (a Quarto evaluation for ``minimax`` at ``depth``).
     genome: str = RULES
     #: Evaluators: the depth of the ``minimax`` that evaluates its leaves with them (1 to 4).
@@ -239,16 +224,26 @@ class EvolutionConfig:
 
     @classmethod
     def for_game(cls, game: str = DEFAULT_GAME, **settings: object) -> EvolutionConfig:
-        """The config of ``game`` with its :data:`GAME_DEFAULTS` and the genome kind's :data:`GENOME_DEFAULTS`
+        """The config of ``game`` with its :func:`training_defaults` and the genome kind's :data:`GENOME_DEFAULTS`
         under ``settings`` (what ``train --game`` and ``train --genome`` use)."""
-        if game not in GAME_DEFAULTS:
-            gp_game(game)  # an unknown game, or one without rule players, is named as such
+        defaults = training_defaults(game).evolution  # an unknown game is named as such
         genome = settings.get("genome", RULES)
         if genome not in GENOME_DEFAULTS:
             raise ValueError(f"bad evolution config: genome must be one of {', '.join(GENOMES)}, got {genome!r:.40}")
-        return cls(**{**GAME_DEFAULTS.get(game, {}), **GENOME_DEFAULTS[genome], **settings, "game": game})
+        return cls(**{**defaults, **GENOME_DEFAULTS[genome], **settings, "game": game})
 
     def __post_init__(self) -> None:
+        try:
+            settings = dict(self.settings)  # a mapping, or (name, value) pairs
+        except (TypeError, ValueError):
+            settings = None
+        if settings is None or not all(
+            isinstance(name, str) and isinstance(value, bool | int | float | str) for name, value in settings.items()
+        ):
+            raise ValueError(
+                f"bad evolution config: settings must map setting names to values, got {self.settings!r:.60}"
+            )
+        object.__setattr__(self, "settings", tuple(sorted(settings.items())))
         for name in ("plugins", "start_from"):
             value = getattr(self, name)
             if not isinstance(value, list | tuple) or not all(isinstance(item, str) for item in value):
@@ -263,7 +258,8 @@ class EvolutionConfig:
             object.__setattr__(self, "opponents", evaluator_opponents(self.depth))
         if not self.opponents:
             default = DEFAULT_OPPONENTS if self.tactical else BASIC_DEFAULT_OPPONENTS
-            object.__setattr__(self, "opponents", GAME_DEFAULTS.get(self.game, {}).get("opponents", default))
+            game_default = training_defaults(self.game).evolution.get("opponents", default)
+            object.__setattr__(self, "opponents", game_default)
         checks = [
             (self.generations >= 0, "generations must be >= 0"),
             (self.seed >= 0, "seed must be >= 0"),
@@ -317,8 +313,8 @@ class EvolutionConfig:
             raise ValueError(f"bad evolution config: depth must be 1 to {UPPER_LIMITS['depth']}, got {self.depth}")
         if not 0 <= self.cost_weight <= 1:
             raise ValueError(f"bad evolution config: cost_weight must be between 0 and 1, got {self.cost_weight}")
-        if self.genome == EVALUATOR and self.game != DEFAULT_GAME:
-            raise ValueError(f"bad evolution config: evaluator genomes evaluate Quarto positions, not {self.game}")
+        if self.genome == EVALUATOR and not training_defaults(self.game).evaluator_genomes:
+            raise ValueError(f"bad evolution config: evaluator genomes are not evolved for {self.game}")
         others = EVALUATOR_ONLY_FIELDS if self.genome == RULES else RULE_ONLY_FIELDS
         defaults = {item.name: item.default for item in fields(self)}
         defaults["start_from"] = ()
@@ -342,11 +338,16 @@ class EvolutionConfig:
                 object.__setattr__(self, "board_size", binding.settings["size"])
             if not self.game_rules:
                 object.__setattr__(self, "game_rules", binding.settings["rules"])
+        named = {"size", "rules"} & {name for name, _ in self.settings}
+        if named:
+            field = "board_size" if "size" in named else "game_rules"
+            raise ValueError(f"bad evolution config: the {sorted(named)[0]} of the game is set by {field}")
+        if binding.settings or self.settings:
             try:
                 get_game(self.game).check_settings(self.game_settings())
             except ValueError as error:
                 raise ValueError(f"bad evolution config: {error}") from None
-        if self.accuracy_weight and self.game != DEFAULT_GAME:
+        if self.accuracy_weight:
             try:
                 self.training_bank()
             except ValueError as error:  # e.g. the 5x5 Quixo board, which is not solved
@@ -356,10 +357,10 @@ class EvolutionConfig:
                 ) from None
 
     def game_settings(self) -> dict[str, object]:
-        """The settings of the games the run plays (``{}`` for Quarto: classic rules; Quixo: size and rules)."""
-        if not gp_game(self.game).settings:
-            return {}
-        return {"size": self.board_size, "rules": self.game_rules}
+        """The settings of the games the run plays (``{}`` for Quarto: classic rules; Quixo: size and rules;
+        another game: those the run sets, the game's defaults for the rest)."""
+        named = {"size": self.board_size, "rules": self.game_rules} if gp_game(self.game).settings else {}
+        return {**named, **dict(self.settings)}
 
     def _check_types_and_limits(self) -> None:
         """Each field has its type (a whole number, a finite number, a boolean, text) and stays within
@@ -393,7 +394,9 @@ class EvolutionConfig:
         data = asdict(self)
         data["plugins"] = list(self.plugins)
         data["start_from"] = list(self.start_from)
+        data["settings"] = dict(self.settings)
         defaults = {item.name: item.default for item in fields(self)}
+        defaults["settings"] = {}
         for name in WRITTEN_WHEN_SET:
             if data[name] == defaults[name]:
                 del data[name]
@@ -425,20 +428,13 @@ class EvolutionConfig:
         ``training`` (other games than ``grade``'s bank, whose default stays unseen). Quixo's is made on the
         run's board (3x3 or 4x4: the solved ones) and rules, with the grade bank's numbers of blank cubes
         (``accuracy_max_empties`` counts Quarto's empty squares)."""
-        if self.game == DEFAULT_GAME:
-            return BankParameters(
-                seed=self.seed,
-                positions=self.accuracy_positions,
-                max_empties=self.accuracy_max_empties,
-                purpose="training",
-            )
         return BankParameters(
             seed=self.seed,
             positions=self.accuracy_positions,
+            max_empties=self.accuracy_max_empties if training_defaults(self.game).accuracy_max_empties else None,
             purpose="training",
             game=self.game,
-            size=self.board_size,
-            rules=self.game_rules,
+            game_settings=self.game_settings(),
         )
 
     def library(self) -> LibraryConfig:

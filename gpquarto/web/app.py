@@ -57,10 +57,11 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from gpquarto.arena.record import MAX_SEED
 from gpquarto.arena.views import game_view
-from gpquarto.games.registry import game_names
+from gpquarto.games.registry import DEFAULT_GAME, game_names
 from gpquarto.runner.killable import KillablePool
 from gpquarto.web import runs
 from gpquarto.web.decisions import DecisionsStopped
+from gpquarto.web.hints import HintServices
 from gpquarto.web.players import RequestPlayers, is_quick, player_names
 from gpquarto.web.sessions import (
     DEFAULT_TIME_LIMIT,
@@ -68,13 +69,12 @@ from gpquarto.web.sessions import (
     RequestError,
     SessionStore,
     action_of,
-    hint,
+    game_catalog,
     load_record,
     parse_start,
     play_opponent,
     watch_game,
 )
-from gpquarto.web.solutions import SolutionStore
 from gpquarto.web.threads import ServerThreads
 
 STATIC = Path(__file__).parent / "static"
@@ -110,9 +110,9 @@ def create_app(
     threads = ServerThreads(THREADS)
     quick_threads = ServerThreads(QUICK_THREADS, "gpquarto-web-quick")
     pool = KillablePool(workers)
-    solutions = SolutionStore(threads.executor)
+    hints = HintServices(threads.executor)
     runs_root = Path(runs_dir)
-    players = RequestPlayers([runs_root, *players_dirs], pool, time_limit, solutions)
+    players = RequestPlayers([runs_root, *players_dirs], pool, time_limit, hints)
 
     in_thread = threads.run
 
@@ -130,7 +130,7 @@ def create_app(
         return FileResponse(STATIC / "index.html")
 
     async def player_list(request: Request) -> Response:
-        game = request.query_params.get("game", "quarto")
+        game = request.query_params.get("game", DEFAULT_GAME)
         if game not in game_names():
             raise RequestError(f"game must be {' or '.join(game_names())}, got {game[:40]!r}")
         return JSONResponse({"game": game, "players": player_names(game), "files": await in_thread(players.files)})
@@ -170,13 +170,16 @@ def create_app(
         download = {"Content-Disposition": f'attachment; filename="{record.game}-game.json"'}
         return JSONResponse(record.to_dict(), headers=download)
 
+    async def game_types(request: Request) -> Response:
+        return JSONResponse({"games": game_catalog()})
+
     async def game_hint(request: Request) -> Response:
         session = store.get(request.path_params["key"])
         async with session.lock:
             if session.over:
                 raise RequestError("the game is over: no hint", status=409)
             board = session.board.copy()
-        answer = solutions.hint if board.game_name == "quixo" else hint
+        answer = hints.for_game(board.game_name).hint
         return JSONResponse({"position": board.text(), **await in_thread(answer, board)})
 
     async def watch(request: Request) -> Response:
@@ -211,6 +214,7 @@ def create_app(
         Route("/", index),
         Route("/api/players", player_list),
         Route("/api/games", new_game, methods=["POST"]),
+        Route("/api/games", game_types, methods=["GET"]),
         Route("/api/games/{key}", game),
         Route("/api/games/{key}/move", move, methods=["POST"]),
         Route("/api/games/{key}/undo", undo, methods=["POST"]),
@@ -232,7 +236,7 @@ def create_app(
 
     def stop() -> None:
         pool.close()
-        solutions.close()
+        hints.close()
         threads.stop()
         quick_threads.stop()
 
@@ -246,7 +250,7 @@ def create_app(
     app.add_middleware(TrustedRequests, trusted_hosts=trusted_hosts)
     app.state.sessions = store
     app.state.pool = pool
-    app.state.solutions = solutions
+    app.state.hints = hints
     app.state.stop = stop
     return app
 

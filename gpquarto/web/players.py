@@ -19,8 +19,9 @@ import typing
 from collections.abc import Sequence
 from pathlib import Path, PurePosixPath
 
+from gpquarto.games.defaults import training_defaults
 from gpquarto.games.interface import GameState
-from gpquarto.games.quarto.board import Board
+from gpquarto.games.registry import DEFAULT_GAME, get_game
 from gpquarto.gp.evaluator_player import EVALUATOR_PARAMETER, evaluator_player, is_evaluator_spec
 from gpquarto.gp.storage import SUFFIXES
 from gpquarto.learned.storage import LEARNED_SUFFIX
@@ -31,26 +32,12 @@ from gpquarto.players.registry import available_players, named_player_recipe, pa
 from gpquarto.resolve import PLAYER_FILE_SUFFIXES, make_unattended_player
 from gpquarto.runner.killable import KillablePool
 from gpquarto.web.decisions import RemotePlayer
+from gpquarto.web.hints import HintServices
 from gpquarto.web.sessions import RequestError
-from gpquarto.web.solutions import SolutionStore
+from gpquarto.web.support import web_support
 
-__all__ = ["BUDGET_CAPS", "RequestPlayers", "load_player", "player_names"]
+__all__ = ["RequestPlayers", "load_player", "player_names"]
 
-#: The largest search budget a web request may ask for, by (game, player, parameter).
-BUDGET_CAPS: dict[tuple[str, str, str], int] = {
-    ("quarto", "minimax", "depth"): 6,
-    ("quarto", "minimax", "node_bound"): 1_000_000,
-    ("quarto", "minimax", "solver_below"): 10,
-    ("quarto", "frontier", "depth"): 6,
-    ("quarto", "mcts", "iterations"): 200_000,
-    ("quarto", "mcts", "solver_below"): 10,
-    ("quarto", "solver", "empties"): 10,
-    ("quixo", "minimax", "depth"): 3,
-    ("quixo", "alphabeta", "depth"): 8,
-    ("quixo", "mcts", "iterations"): 20_000,
-}
-#: Search time parameters, at most the server's time limit, by (game, player).
-TIME_PARAMETERS = {("quarto", "mcts"): "time", ("quixo", "alphabeta"): "seconds"}
 #: Zoo players that decide in microseconds whatever they are given: they play in the server's threads (the quick
 #: lane: :func:`is_quick`).
 IN_PROCESS = frozenset({"random", "novice"})
@@ -66,27 +53,27 @@ _ADVICE = "in the browser, you are the human player"
 
 class RequestPlayers:
     """Players for requests: zoo players within the budget caps, searching ones in ``pool``'s processes
-    (``time_limit`` seconds per decision), and saved players found by name under ``roots`` only. Quixo's
-    ``solver`` plays only the 3x3 and 4x4 boards, once ``solutions`` has their solution."""
+    (``time_limit`` seconds per decision), and saved players found by name under ``roots`` only. A game's hint
+    service may hold a game back until it is ready (Quixo's ``solver`` needs the solution of its board)."""
 
     def __init__(
         self,
         roots: Sequence[str | os.PathLike[str]],
         pool: KillablePool,
         time_limit: float,
-        solutions: SolutionStore | None = None,
+        hints: HintServices | None = None,
     ) -> None:
         self.roots = [Path(root) for root in roots]
         self.pool = pool
         self.time_limit = time_limit
-        self.solutions = solutions
+        self.hints = hints
         #: Saved player files read at once, at most (each may take a few hundred MB while it is read and checked).
         self._loading = threading.BoundedSemaphore(FILE_LOADS)
 
     def make(self, spec: object, seed: int | None = None, start: GameState | None = None) -> Player:
-        """The player for a spec sent by a request, to play the game of ``start`` (Quarto's empty board when
-        None); :class:`RequestError` (one line) when refused."""
-        start = start if start is not None else Board()
+        """The player for a spec sent by a request, to play the game of ``start`` (the default game's start
+        position when None); :class:`RequestError` (one line) when refused."""
+        start = start if start is not None else get_game().new_state()
         game = start.game_name
         if not isinstance(spec, str) or not spec.strip():
             raise RequestError("choose a player: a name such as random or minimax:depth=2, or a saved player file")
@@ -123,8 +110,8 @@ class RequestPlayers:
         """A search with an evolved evaluator (``minimax:depth=2,evaluator=RUN/best_evaluator.json``): the file found
         under the roots like a player file, the search within the caps of its zoo player, the decisions in a worker
         (which reads the file by its checked path)."""
-        if start.game_name != "quarto":
-            raise RequestError(f"evolved evaluators play Quarto, not {start.game_name}")
+        if not training_defaults(start.game_name).evaluator_genomes:
+            raise RequestError(f"evolved evaluators are not made for {start.game_name}")
         name, values = parse_spec(spec)
         file_name = values.pop(EVALUATOR_PARAMETER)
         if not file_name:
@@ -133,31 +120,30 @@ class RequestPlayers:
             )
         path = self.player_file(file_name, EVALUATOR_SUFFIXES)
         search = f"{name}:{','.join(f'{key}={value}' for key, value in values.items())}" if values else name
-        info, kwargs = named_player_recipe(search, seed=seed, game="quarto")
-        self._check_budget("quarto", info.name, kwargs, start)
+        info, kwargs = named_player_recipe(search, seed=seed, game=start.game_name)
+        self._check_budget(start.game_name, info.name, kwargs, start)
         checked = f"{search}{',' if values else ':'}{EVALUATOR_PARAMETER}={path}"
         try:
             with self._loading:
                 evaluator_player(checked)  # the file and the options checked here, in one line
         except ValueError as error:  # named as the request named it: the server's folders are not shown
             raise RequestError(self._without_paths(str(error).replace(checked, spec), path, file_name)) from None
-        return RemotePlayer(spec, evaluator_player, {"spec": checked}, self.pool, self.time_limit, game="quarto")
+        return RemotePlayer(spec, evaluator_player, {"spec": checked}, self.pool, self.time_limit, game=start.game_name)
 
     def _check_budget(self, game: str, name: str, kwargs: dict, start: GameState) -> None:
+        support = web_support(game)
+        caps = support.budget_caps.get(name, {})
         for key, value in kwargs.items():
-            cap = BUDGET_CAPS.get((game, name, key))
+            cap = caps.get(key)
             if cap is not None and isinstance(value, int) and value > cap:
                 raise RequestError(f"{name} {key} is at most {cap:,} on this server, got {value:,}")
-        timed = TIME_PARAMETERS.get((game, name))
+        timed = support.time_parameters.get(name)
         if timed is not None and kwargs.get(timed, 0) > self.time_limit:
             raise RequestError(
                 f"{name} {timed} is at most the {self.time_limit:g} s time limit on this server, got {kwargs[timed]:g}"
             )
-        if (game, name) == ("quixo", "solver"):
-            size, rules = start.settings()["size"], start.settings()["rules"]
-            if self.solutions is None:
-                raise RequestError("the Quixo solver is not available on this server", status=503)
-            self.solutions.require(size, rules)  # type: ignore[arg-type]
+        if self.hints is not None:
+            self.hints.for_game(game).prepare(name, start)
 
     def is_quick_spec(self, spec: object) -> bool:
         """True when ``spec`` names a quick zoo player (:data:`IN_PROCESS`), by its text alone: making it reads no
@@ -241,7 +227,7 @@ def _names_a_file(spec: str) -> bool:
     return os.path.splitext(spec)[1].lower() in PLAYER_FILE_SUFFIXES or "/" in spec or "\\" in spec
 
 
-def load_player(spec: str, *, seed: int | None = None, game: str = "quarto") -> Player:
+def load_player(spec: str, *, seed: int | None = None, game: str = DEFAULT_GAME) -> Player:
     """The player of ``game`` for ``spec`` (a name with parameters, or any saved player file: not for requests,
     see :class:`RequestPlayers`); ``ValueError`` when unknown.
 
@@ -250,7 +236,7 @@ def load_player(spec: str, *, seed: int | None = None, game: str = "quarto") -> 
     return make_unattended_player(spec, seed=seed, advice=_ADVICE, game=game)
 
 
-def player_names(game: str = "quarto") -> list[dict]:
+def player_names(game: str = DEFAULT_GAME) -> list[dict]:
     """Every registered player of ``game`` that can play unattended: name, one-line summary and parameter names."""
     return [
         {"name": info.name, "summary": info.summary, "parameters": [parameter.name for parameter in info.parameters]}

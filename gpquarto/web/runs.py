@@ -18,6 +18,7 @@ import io
 import math
 from pathlib import Path
 
+from gpquarto.games.registry import DEFAULT_GAME
 from gpquarto.gp.simplify import simplification_text
 from gpquarto.gp.storage import player_game, read_player_file
 from gpquarto.plain_files import open_regular_file
@@ -112,7 +113,7 @@ def run_summary(root: Path, name: str) -> dict:
     if _run_file(root, folder / BEST_EVALUATOR):
         try:
             summary["best_evaluator"] = best_evaluator(root, name)
-            summary["game"] = summary["game"] or "quarto"
+            summary["game"] = summary["game"] or DEFAULT_GAME
         except ValueError as error:
             summary["problems"].append(str(error))
     return finite(summary)

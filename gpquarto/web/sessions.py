@@ -28,14 +28,11 @@ from gpquarto.arena.views import (
     game_view,
     outcome_text,
 )
-from gpquarto.games.capabilities import VALUE_WORDS
 from gpquarto.games.interface import DecisionKind, GameState, IllegalActionError, Termination
-from gpquarto.games.quarto.board import PLACE_OFFSET, Board, action_name
-from gpquarto.games.quarto.lines import SQUARE_COUNT
 from gpquarto.games.registry import DEFAULT_GAME, game_names, get_game, get_plugin, plugins
 from gpquarto.players.base import Player, PlayerQuit, raised_reason, too_slow_reason
-from gpquarto.search.solver import hint as solver_hint
 from gpquarto.web.decisions import worker_for
+from gpquarto.web.support import web_support
 
 #: Seconds a player may think about one decision before it forfeits (``gpquarto serve --time-limit``).
 DEFAULT_TIME_LIMIT = 10.0
@@ -70,17 +67,17 @@ def _shown(value: object) -> str:
 
 
 def action_of(body: object, state: GameState) -> int:
-    """The action a move request names in ``state``'s game: ``{"action": A}`` (the game's int, or its name such
-    as ``"b1 to bottom"``), or in Quarto ``{"piece": P}`` or ``{"square": S}``. Not checked for legality."""
-    quarto = state.game_name == "quarto"
+    """The action a move request names in ``state``'s game: ``{"action": A}`` (the game's int, or its name such as
+    ``"b1 to bottom"``), or one of the game's own move fields (Quarto: ``{"piece": P}`` or ``{"square": S}``, see
+    :class:`~gpquarto.games.capabilities.WebSupport`). Not checked for legality."""
+    support = web_support(state.game_name)
     count = get_game(state.game_name).action_count
-    usage = (
-        f'a move is {{"piece": 0..15}}, {{"square": 0..15}} or {{"action": 0..{count - 1}}}'
-        if quarto
-        else f'a move is {{"action": 0..{count - 1}}} or {{"action": "b1 to bottom"}} (a cell and an end)'
-    )
-    kinds = {"action", "piece", "square"} if quarto else {"action"}
-    if not isinstance(body, dict) or len(body) != 1 or not (kinds & set(body)):
+    fields = {**support.move_fields, "action": (count, 0)}
+    forms = [f'{{"{name}": 0..{size - 1}}}' for name, (size, _) in fields.items()]
+    if support.action_example:
+        forms.append(f'{{"action": "{support.action_example}"}}')
+    usage = "a move is " + (", ".join(forms[:-1]) + " or " if len(forms) > 1 else "") + forms[-1]
+    if not isinstance(body, dict) or len(body) != 1 or not (set(fields) & set(body)):
         raise RequestError(usage)
     (kind, value), *_ = body.items()
     if kind == "action" and isinstance(value, str):
@@ -90,10 +87,10 @@ def action_of(body: object, state: GameState) -> int:
             return state.parse_action(value)
         except ValueError as error:
             raise RequestError(f"illegal move: {error}") from None
-    top = SQUARE_COUNT if kind != "action" else count
+    top, offset = fields[kind]
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < top:
         raise RequestError(f"{kind} must be a whole number 0..{top - 1}, got {_shown(value)}")
-    return PLACE_OFFSET + value if kind == "square" else value
+    return offset + value
 
 
 @dataclass
@@ -142,7 +139,7 @@ class PlaySession:
         self.opponent_spec = opponent_spec
         self.opponent = opponent
         self.human_seat = human_seat
-        self.board: GameState = start.copy() if start is not None else Board()
+        self.board: GameState = start.copy() if start is not None else get_game().new_state()
         self.board.forget_history()
         self.start = self.board.text()
         self.moves: list[Move] = []
@@ -326,6 +323,20 @@ class SessionStore:
             del self._by_client[client]
 
 
+def game_catalog() -> list[dict]:
+    """Every installed game as plain data, the default game first: its name, title, summary and settings schema
+    (``GET /api/games``; the page builds the form of a game it has no controls of its own for from it)."""
+    return [
+        {
+            "name": plugin.name,
+            "title": plugin.title,
+            "summary": plugin.summary,
+            "settings": [setting.to_json() for setting in plugin.settings],
+        }
+        for plugin in sorted(plugins(), key=lambda plugin: (plugin.name != DEFAULT_GAME, plugin.name))
+    ]
+
+
 def parse_start(body: dict) -> GameState:
     """The start position a request names: ``game`` (default the default game), then ``position`` text (which
     carries what its game's text carries, Quarto's rules, a Quixo board's size) or the empty board of the game's
@@ -376,26 +387,6 @@ def _not_carried(game, position: str, given: dict) -> dict:
             continue
         kept[key] = value
     return kept
-
-
-# ----------------------------------------------------------------------------------------------- hints
-def hint(board: Board) -> dict:
-    """The Quarto solver's verdict for the player to act, or ``solved: False`` when the position is too big to
-    solve (Quixo's hints: :mod:`gpquarto.web.solutions`)."""
-    if board.is_over():
-        raise RequestError("the game is over: no hint", status=409)
-    result = solver_hint(board.copy())
-    if isinstance(result, str):
-        return {"solved": False, "text": result}
-    actions = list(result.best_actions)
-    return {
-        "solved": True,
-        "value": result.value,
-        "best_actions": actions,
-        "pieces": [action for action in actions if action < PLACE_OFFSET],
-        "squares": [action - PLACE_OFFSET for action in actions if action >= PLACE_OFFSET],
-        "text": f"{VALUE_WORDS[result.value]} with best play: " + ", ".join(action_name(action) for action in actions),
-    }
 
 
 # -------------------------------------------------------------------------------------- watch and replay

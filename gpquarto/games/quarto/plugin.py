@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-from gpquarto.games.capabilities import BoardDrawing, ExactSolver, GPBinding, LearningEncoders, Pictures
+from gpquarto.games.capabilities import (
+    Benchmarks,
+    BoardDrawing,
+    ExactSolver,
+    GPBinding,
+    GradingBank,
+    LearningEncoders,
+    Pictures,
+    TrainingDefaults,
+    WebSupport,
+)
 from gpquarto.games.plugin import GamePlugin
 from gpquarto.games.quarto.game import QUARTO
 from gpquarto.games.quarto.lines import Rules
@@ -29,5 +39,9 @@ PLUGIN = GamePlugin(
         LearningEncoders: "gpquarto.learned.quarto_tuples:ENCODERS",
         ExactSolver: "gpquarto.search.solver:QUARTO_SOLVER",
         Pictures: "gpquarto.cli.pictures:PICTURES",
+        GradingBank: "gpquarto.games.quarto.grading.bank:BANK",
+        TrainingDefaults: "gpquarto.games.quarto.defaults:DEFAULTS",
+        Benchmarks: "gpquarto.games.quarto.bench.targets:BENCHMARKS",
+        WebSupport: "gpquarto.games.quarto.web.support:SUPPORT",
     },
 )

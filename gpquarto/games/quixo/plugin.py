@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-from gpquarto.games.capabilities import BoardDrawing, ExactSolver, GPBinding, LearningEncoders, ZooPlayers
+from gpquarto.games.capabilities import (
+    Benchmarks,
+    BoardDrawing,
+    ExactSolver,
+    GPBinding,
+    GradingBank,
+    LearningEncoders,
+    TrainingDefaults,
+    WebSupport,
+    ZooPlayers,
+)
 from gpquarto.games.plugin import GamePlugin
 from gpquarto.games.quixo.board import DEFAULT_PLY_LIMIT, DEFAULT_REPETITIONS, DEFAULT_SIZE, QuixoRules
 from gpquarto.games.quixo.game import QUIXO
@@ -32,5 +42,9 @@ PLUGIN = GamePlugin(
         GPBinding: "gpquarto.games.quixo.gp.binding:QUIXO_GP",
         LearningEncoders: "gpquarto.games.quixo.learning:ENCODERS",
         ExactSolver: "gpquarto.games.quixo.search.solver:QUIXO_SOLVER",
+        GradingBank: "gpquarto.games.quixo.grading.bank:BANK",
+        TrainingDefaults: "gpquarto.games.quixo.defaults:DEFAULTS",
+        Benchmarks: "gpquarto.games.quixo.bench.targets:BENCHMARKS",
+        WebSupport: "gpquarto.games.quixo.web.support:SUPPORT",
     },
 )

@@ -204,19 +204,123 @@ function drawQuixo(svg, state, options = {}) {
   }
 }
 
-// Either game's board for a state or a frame, with the last move marked.
+// Any game's board as a grid of cells (its ``grid`` data: rows, columns, cells; values 1 and 2 the seats' marks
+// where ``seat_marks``, other values as numbers), the cell of ``options.last`` marked.
+const MARKS = ["", "X", "O"];
+function drawGrid(svg, state, options = {}) {
+  const { rows, columns, cells, seat_marks: seatMarks } = state.grid;
+  const size = Math.min(360 / columns, 360 / rows), left = (400 - size * columns) / 2, top = (400 - size * rows) / 2;
+  svg.replaceChildren();
+  svg.dataset.game = state.game;
+  cells.forEach((value, cell) => {
+    const x = left + (cell % columns) * size, y = top + Math.floor(cell / columns) * size;
+    const group = el("g", { class: "grid-cell", "data-cell": cell, "data-value": value }, svg);
+    el("rect", { x: x + 2, y: y + 2, width: size - 4, height: size - 4, rx: 6, class: value ? `mark mark-${value}` : "empty" }, group);
+    if (value) {
+      const text = el("text", { x: x + size / 2, y: y + size / 2 + size / 8, "text-anchor": "middle", "font-size": size / 2.5 }, group);
+      text.textContent = seatMarks && value <= 2 ? MARKS[value] : String(value);
+    }
+  });
+}
+
+// The legal moves of a game without controls of its own, as buttons with their names (the hint's marked).
+function drawActions(game, idle, hint) {
+  const best = new Set(hint ? hint.best_actions : []);
+  $("play-actions").replaceChildren(...(game.legal_actions || []).map((action, i) => {
+    const button = html("button", game.action_names[i], { type: "button", "data-action": action });
+    button.disabled = !idle;
+    if (best.has(action)) button.classList.add("hinted");
+    button.addEventListener("click", () => playRequest("POST", `/api/games/${game.id}/move`, { action }));
+    return button;
+  }));
+}
+
+function drawGridPlay(game, idle, hint) {
+  drawGrid($("play-board"), game);
+  drawActions(game, idle, hint);
+  const opponent = displayName(game.opponent);
+  let status;
+  if (game.over) status = `Game over: ${game.result}.`;
+  else if (!game.your_turn) status = `${opponent} is thinking…`;
+  else status = "Your turn: click one of your moves.";
+  $("play-status").textContent = status;
+}
+
+// A game's board for a state or a frame, with the last move marked: the built-in games' own drawings, else the
+// grid every game with a board of cells gets (else nothing: the position text is shown beside).
 function drawAnyBoard(svg, state, move) {
-  if (state.game === "quixo") {
+  if (state.grid) {
+    drawGrid(svg, state);
+  } else if (state.game === "quixo") {
     drawQuixo(svg, state, { last: move ? destination(state.size, move.action) : null });
   } else {
     drawBoard(svg, state, { last: move ? lastSquare(move.action) : null });
   }
 }
 
-// Show the elements of one game (class quarto-only or quixo-only) inside ``root``, hide the other's.
+// The games whose controls are written in the page; every other installed game gets the generic ones (a form
+// from its settings schema, its board as a grid, its moves as buttons).
+const OWN_CONTROLS = ["quarto", "quixo"];
+const GAMES = {}; // name -> {title, summary, settings}: GET /api/games
+
+// Show the elements of one game (class quarto-only or quixo-only; generic-only for a game without controls of
+// its own, own-only for those with) inside ``root``, hide the others'.
 function showGameParts(root, game) {
+  const own = OWN_CONTROLS.includes(game);
   root.querySelectorAll(".quarto-only").forEach((node) => { node.hidden = game !== "quarto"; });
   root.querySelectorAll(".quixo-only").forEach((node) => { node.hidden = game !== "quixo"; });
+  root.querySelectorAll(".generic-only").forEach((node) => { node.hidden = own; });
+  root.querySelectorAll(".own-only").forEach((node) => { node.hidden = !own; });
+}
+
+// The inputs of a game's settings (from its schema) in the form's settings box.
+function settingInputs(prefix, game) {
+  const box = $(`${prefix}-settings`);
+  const schema = (GAMES[game] || { settings: [] }).settings;
+  box.replaceChildren(...schema.map((setting) => {
+    const id = `${prefix}-setting-${setting.name}`;
+    let input;
+    if (setting.choices.length) {
+      input = html("select", "", { id, "data-setting": setting.name, "data-type": setting.type });
+      input.append(...setting.choices.map((choice) => html("option", String(choice), { value: String(choice) })));
+      input.value = String(setting.default);
+    } else if (setting.type === "bool") {
+      input = html("input", "", { id, type: "checkbox", "data-setting": setting.name, "data-type": "bool" });
+      input.checked = Boolean(setting.default);
+    } else {
+      input = html("input", "", { id, type: setting.type === "str" ? "text" : "number", size: 5, "data-setting": setting.name, "data-type": setting.type });
+      if (setting.minimum !== null) input.min = setting.minimum;
+      if (setting.maximum !== null) input.max = setting.maximum;
+      input.value = String(setting.default);
+    }
+    const label = html("label", `${setting.name.replace(/_/g, " ")} `, { title: setting.help });
+    label.append(input);
+    return label;
+  }));
+}
+
+// The settings the form's generated inputs hold, typed as their schema says.
+function settingValues(prefix) {
+  const values = {};
+  for (const input of $(`${prefix}-settings`).querySelectorAll("[data-setting]")) {
+    const type = input.dataset.type;
+    values[input.dataset.setting] = type === "bool" ? input.checked : (type === "int" || type === "float") ? Number(input.value) : input.value;
+  }
+  return values;
+}
+
+// Every installed game in the forms' game lists, with its players' list, from ``GET /api/games``.
+async function loadGames() {
+  const data = await api("GET", "/api/games").catch(() => null);
+  if (!data) return;
+  for (const game of data.games) {
+    GAMES[game.name] = game;
+    for (const prefix of ["play", "watch"]) {
+      const select = $(`${prefix}-game`);
+      if (![...select.options].some((option) => option.value === game.name)) select.append(html("option", game.title, { value: game.name }));
+    }
+    if (!$(`players-${game.name}`)) document.body.append(html("datalist", "", { id: `players-${game.name}` }));
+  }
 }
 
 function moveItem(move, who) {
@@ -242,6 +346,7 @@ const RULES = {
   quixo: [["official", "official"], ["course", "course (first line found wins)"]],
 };
 const POSITIONS = { quarto: "..../..../..../.... -", quixo: "...../...../...../...../..... X" };
+const GENERIC_SEATS = ["you move first", "you move second"];
 
 function setBusy(page, busy) {
   if (page === "play") play.busy = busy;
@@ -281,7 +386,8 @@ function drawPlay() {
   section.dataset.game = game.game;
   showGameParts(section.querySelector(".game"), game.game);
   showGameParts(document.querySelector("footer"), game.game);
-  if (game.game === "quixo") drawQuixoPlay(game, idle, hint);
+  if (game.grid) drawGridPlay(game, idle, hint);
+  else if (game.game === "quixo") drawQuixoPlay(game, idle, hint);
   else drawQuartoPlay(game, idle, hint);
   $("play-position-text").textContent = game.position;
   $("play-status").classList.toggle("result", game.over);
@@ -350,10 +456,11 @@ async function newGame(event) {
     game,
     opponent: $("play-opponent").value,
     seat: Number($("play-seat").value),
-    rules: $("play-rules").value,
     position: $("play-position").value.trim() || null,
     seed: seed === "" ? null : Number(seed),
   };
+  if (OWN_CONTROLS.includes(game)) body.rules = $("play-rules").value;
+  else Object.assign(body, settingValues("play"));
   if (game === "quixo") body.size = Number($("play-size").value);
   await playRequest("POST", "/api/games", body);
 }
@@ -397,13 +504,19 @@ function chooseGame(prefix) {
   const game = $(`${prefix}-game`).value;
   const form = $(`${prefix}-form`);
   showGameParts(form, game);
-  const rules = $(`${prefix}-rules`);
-  rules.replaceChildren(...RULES[game].map(([value, label]) => html("option", label, { value })));
-  if (prefix === "play") {
-    [...$("play-seat").options].forEach((option, seat) => { option.textContent = SEATS[game][seat]; });
-    $("play-position").placeholder = POSITIONS[game];
+  const own = OWN_CONTROLS.includes(game);
+  if (own) {
+    const rules = $(`${prefix}-rules`);
+    rules.replaceChildren(...RULES[game].map(([value, label]) => html("option", label, { value })));
+  } else {
+    settingInputs(prefix, game);
   }
-  const inputs = prefix === "play" ? [["play-opponent", "random"]] : [["watch-a", game === "quixo" ? "alphabeta:depth=2" : "novice"], ["watch-b", "random"]];
+  if (prefix === "play") {
+    [...$("play-seat").options].forEach((option, seat) => { option.textContent = (SEATS[game] || GENERIC_SEATS)[seat]; });
+    $("play-position").placeholder = POSITIONS[game] || "its position text";
+  }
+  const watcher = game === "quarto" ? "novice" : "alphabeta:depth=2";
+  const inputs = prefix === "play" ? [["play-opponent", "random"]] : [["watch-a", watcher], ["watch-b", "random"]];
   for (const [id, fallback] of inputs) {
     const input = $(id);
     input.setAttribute("list", `players-${game}`);
@@ -444,7 +557,7 @@ function showFrame(index) {
   drawAnyBoard($("watch-board"), frame, frame.move);
   showGameParts($("page-watch").querySelector(".side"), frame.game);
   $("page-watch").dataset.game = frame.game;
-  if (frame.game === "quarto") drawHand($("watch-hand"), frame.in_hand);
+  if (frame.game === "quarto" && !frame.grid) drawHand($("watch-hand"), frame.in_hand);
   $("watch-position-text").textContent = frame.position;
   $("watch-frame").textContent = `move ${watch.index} of ${game.frames.length - 1}` +
     (frame.move ? ` — ${displayName(game.players[frame.move.seat])}: ${frame.move.text}` : "");
@@ -479,9 +592,10 @@ async function startWatch(event) {
     const body = {
       game,
       players: [$("watch-a").value, $("watch-b").value],
-      rules: $("watch-rules").value,
       seed: seed === "" ? null : Number(seed),
     };
+    if (OWN_CONTROLS.includes(game)) body.rules = $("watch-rules").value;
+    else Object.assign(body, settingValues("watch"));
     if (game === "quixo") body.size = Number($("watch-size").value);
     showGame(await api("POST", "/api/watch", body));
   } catch (error) {
@@ -649,7 +763,8 @@ document.addEventListener("DOMContentLoaded", async () => {
   $("watch-game").addEventListener("change", () => chooseGame("watch"));
   window.addEventListener("hashchange", route);
   route();
-  await Promise.all([loadPlayers("quarto"), loadPlayers("quixo")]);
+  await loadGames();
+  await Promise.all(Object.keys(GAMES).map(loadPlayers));
   chooseGame("play"); // the browser may have kept a game chosen before a reload
   chooseGame("watch");
   document.body.dataset.ready = "true";

@@ -20,6 +20,7 @@ from collections import OrderedDict
 from concurrent.futures import Executor
 from typing import TYPE_CHECKING
 
+from gpquarto.games.capabilities import HintService
 from gpquarto.games.quixo.board import QuixoBoard
 from gpquarto.runner.killable import CallTimeout, PoolClosed, Worker, WorkerDied
 from gpquarto.web.sessions import RequestError
@@ -45,7 +46,7 @@ def solve_into_cache(size: int, rules: str) -> str:
     return str(save(compute(size, rules, compiled=None if size > 3 else False)))
 
 
-class SolutionStore:
+class SolutionStore(HintService):
     """The Quixo solutions the server has, loads, or is computing; ``executor`` runs the threads that wait on
     the solving processes."""
 
@@ -93,6 +94,11 @@ class SolutionStore:
                 worker = self._workers.setdefault(size, Worker(self._closed))
             self._executor.submit(self._solve, worker, size, rules)
             return self._waiting(size, rules)
+
+    def prepare(self, player: str, state: QuixoBoard) -> None:
+        """A game against the ``solver`` needs the solution of its board (:meth:`require`)."""
+        if player == "solver":
+            self.require(state.size, state.rules.value)
 
     def require(self, size: int, rules: str) -> None:
         """Nothing when the solution of ``size`` under ``rules`` is cached or in memory (a ``solver`` player can

@@ -1,0 +1,1 @@
+"""Quarto's own bench targets: the capability ``Benchmarks`` (``targets``)."""

@@ -1,0 +1,1 @@
+"""Quarto's grade bank: the capability ``GradingBank`` (``bank``)."""

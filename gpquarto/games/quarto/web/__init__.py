@@ -1,0 +1,1 @@
+"""Quarto on the web server: the capability ``WebSupport`` (``support``) and its hints (``hints``)."""

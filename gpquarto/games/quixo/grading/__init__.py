@@ -1,0 +1,1 @@
+"""Quixo's grade bank: the capability ``GradingBank`` (``bank``)."""

@@ -1,0 +1,1 @@
+"""Quixo on the web server: the capability ``WebSupport`` (``support``) and its solutions (``solutions``)."""
