@@ -9,7 +9,15 @@ from __future__ import annotations
 
 from connect_four.bitboard import MAX_SIZE, MIN_SIZE
 from connect_four.game import CONNECT_FOUR, DEFAULT_COLUMNS, DEFAULT_ROWS
-from gpquarto.games.capabilities import Board, BoardDrawing, ExactSolver, Pictures, SearchHooks, ZooPlayers
+from gpquarto.games.capabilities import (
+    Board,
+    BoardDrawing,
+    ExactSolver,
+    GradingBank,
+    Pictures,
+    SearchHooks,
+    ZooPlayers,
+)
 from gpquarto.games.plugin import GamePlugin
 from gpquarto.games.settings import Setting
 
@@ -26,6 +34,7 @@ PLUGIN = GamePlugin(
         BoardDrawing: "connect_four.drawing:DRAWING",
         SearchHooks: "connect_four.search_hooks:HOOKS",
         ExactSolver: "connect_four.solver:SOLVER",
+        GradingBank: "connect_four.grading:BANK",
         Pictures: "connect_four.pictures:PICTURES",
         ZooPlayers: "connect_four.players:PLAYERS",
     },

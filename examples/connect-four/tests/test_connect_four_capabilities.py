@@ -253,3 +253,24 @@ def test_the_plugin_registers_its_players_for_the_game_only():
     assert {"human", "solver", "alphabeta", "mcts", "random"} <= set(ours)
     assert ours["human"].game == ours["solver"].game == "connect_four"
     assert ours["alphabeta"].game is None  # gpquarto's generic search, with the game's hooks
+
+
+def test_the_grade_bank_takes_every_board_and_solves_as_minimax():
+    from connect_four.grading import BANK
+
+    assert BANK.settings({}) == {"rows": 6, "columns": 7}
+    assert BANK.default_empties({"rows": 4, "columns": 4}) == (4, 8)
+    assert BANK.default_empties({"rows": 6, "columns": 7}) == (16, 20)
+    assert BANK.empties_limits({"rows": 6, "columns": 7}) == (1, 28)
+    assert BANK.empties_limits({"rows": 4, "columns": 4}) == (1, 15)
+    assert BANK.tag({"rows": 6, "columns": 7}) == "connect_four6x7"
+    with pytest.raises(ValueError, match="rows must be int from 4 to 9"):
+        BANK.settings({"rows": 3})
+    memo: dict = {}
+    for state in positions_near_the_end(4, 5, 9, 60, seed=12):
+        value, keep, legal, best = BANK.solve(state)
+        values = {action: action_value(state, action, memo) for action in state.legal_actions()}
+        classes = {action: (v > 0) - (v < 0) for action, v in values.items()}
+        assert value == max(classes.values()) and legal == len(values)
+        assert keep == tuple(a for a in sorted(classes) if classes[a] == value)
+        assert best == expected_solution(state, memo)[1]
