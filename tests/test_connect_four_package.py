@@ -141,6 +141,43 @@ def test_a_match_plays_the_small_board_and_saves_its_records(environment):
         assert all(0 <= action < 5 for action in record["actions"]) and 7 <= len(record["actions"]) <= 20
 
 
+def test_a_tournament_ranks_the_players_and_writes_its_files(environment):
+    _, work, _ = environment
+    output = gpquarto(
+        environment, "tournament", "random", "alphabeta:depth=2", "mcts:iterations=50", *SMALL, "--games", "4",
+        "--quiet", "--out", "tournament",
+    )  # fmt: skip
+    ranks = [line.split()[1] for line in output.splitlines() if line.split()[:1] in (["1"], ["2"], ["3"])]
+    assert len(ranks) == 3 and ranks[-1] == "random"
+    assert "12 games" in output
+    for name in ("pairings.csv", "ratings.csv", "tournament.png", "config.json"):
+        assert (work / "tournament" / name).exists(), name
+
+
+def test_grade_builds_a_bank_with_the_exact_solver(environment):
+    output = gpquarto(
+        environment, "grade", "alphabeta:depth=2", "random", *SMALL, "--positions", "30", "--quiet",
+        "--csv", "grades.csv",
+    )  # fmt: skip
+    assert "bank: 30 positions, 5-9 empty cells, connect_four, 4 rows, 5 columns, seed 0, grade" in output
+    accuracy = {line.split()[0]: float(line.split()[1].rstrip("%")) for line in output.splitlines()[2:4]}
+    assert accuracy["alphabeta:depth=2"] > accuracy["random"]
+    _, work, _ = environment
+    assert "alphabeta:depth=2" in (work / "grades.csv").read_text()
+
+
+def test_bench_measures_games_decisions_and_solves(environment):
+    engine = gpquarto(environment, "bench", "engine", *SMALL, "--repeats", "1", "--seconds", "0.2")
+    assert "Connect Four, rows 4, columns 5: games per second" in engine and "games/s" in engine
+    players = gpquarto(
+        environment, "bench", "players", *SMALL, "--repeats", "1", "--seconds", "0.1", "--positions", "4",
+        "--players", "alphabeta:depth=2",
+    )  # fmt: skip
+    assert "alphabeta:depth=2" in players and " ms " in players
+    solver = gpquarto(environment, "bench", "solver", *SMALL, "--repeats", "1", "--seconds", "0.1")
+    assert "exact solver (ConnectFourSolver)" in solver and "10 empty cells: median" in solver
+
+
 def test_mcts_beats_random_on_the_full_board(environment):
     output = gpquarto(
         environment, "match", "mcts:iterations=300", "random", "--game", "connect_four", "--games", "4", "--quiet"
