@@ -304,10 +304,28 @@ def test_the_server_plays_the_game_with_its_board_data(server):
     assert [mark for mark in game["cells"] if mark] == ["X"] and len(game["cells"]) == 20
     column = game["moves"][0]["action"]
     assert game["last_move"] == {"row": 3, "column": column} and game["winning_line"] == []
-    status, after = call(server, "POST", f"/api/games/{game['id']}/move", {"action": column})
+    status, hint = call(server, "GET", f"/api/games/{game['id']}/hint")
+    assert status == 200 and hint["solved"] and hint["value"] in (-1, 0, 1), hint
+    assert hint["text"].startswith(("win", "draw", "loss")) and hint["best_actions"]
+    status, after = call(server, "POST", f"/api/games/{game['id']}/move", {"action": game["letters"][column]})
     assert status == 200, after
     assert sorted(mark for mark in after["cells"] if mark) == ["O", "X", "X"]
     assert after["cells"][2 * 5 + column] == "O"
+
+
+def test_the_server_lists_the_game_and_explains_a_board_too_large_to_hint(server):
+    status, listing = call(server, "GET", "/api/games")
+    (ours,) = [game for game in listing["games"] if game["name"] == "connect_four"]
+    assert ours["title"] == "Connect Four"
+    assert [(s["name"], s["default"], s["minimum"], s["maximum"]) for s in ours["settings"]] == [
+        ("rows", 6, 4, 9),
+        ("columns", 7, 4, 9),
+    ]
+    status, game = call(server, "POST", "/api/games", {"game": "connect_four", "opponent": "random", "seed": 1})
+    assert status == 201 and game["position"] == "......./......./......./......./......./....... X"
+    status, hint = call(server, "GET", f"/api/games/{game['id']}/hint")
+    assert status == 200 and not hint["solved"]
+    assert "at most 28 empty cells, this one has 42" in hint["text"]
 
 
 def test_the_server_watches_and_replays_games(server):
