@@ -22,3 +22,6 @@ FAMILY_MODULES = [
     "lookahead",
     "evaluation",
 ]
+#: The families that work on any game through the game interface: only the libraries of games bound by the generic
+#: binding (``gpquarto.gp.generic``) load them.
+GENERIC_FAMILY_MODULES = ["generic"]

@@ -27,12 +27,12 @@ final value into its heuristic range.
 from __future__ import annotations
 
 from gpquarto.games.quarto.pieces import CHARACTERISTICS
+from gpquarto.games.quarto.search.heuristics import HEURISTIC_LIMIT
 from gpquarto.games.quarto.tables import PIECES_MEETING
 from gpquarto.gp.compiler import branches
 from gpquarto.gp.features import GIVEN_NOTED, GIVEN_NOTHING, Features, reads_given_piece
 from gpquarto.gp.primitives import primitive
 from gpquarto.gp.types import SCORE_LIMIT, Characteristic, Count, Score
-from gpquarto.search.heuristics import HEURISTIC_LIMIT
 
 FAMILY = "evaluation"
 

@@ -3,7 +3,7 @@
 
 Bound: every fact here looks at one action of this player and the opponent's reply to it (which piece it
 could give back, where it could put the piece it is given), using the tactics of
-:mod:`gpquarto.search.tactics`; none searches deeper, and none calls negamax, the solver or MCTS.
+:mod:`gpquarto.games.quarto.search.tactics`; none searches deeper, and none calls negamax, the solver or MCTS.
 Definitions (safe piece, safe square) are those of the ``tactical`` family:
 
 * after this player puts the piece in hand on a square, the opponent may be given a *safe* piece (one it
@@ -28,16 +28,16 @@ from __future__ import annotations
 from gpquarto.games.quarto.board import Board
 from gpquarto.games.quarto.lines import SQUARE_COUNT
 from gpquarto.games.quarto.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
+from gpquarto.games.quarto.search import compiled_tactics, tactics
 from gpquarto.gp.features import GIVEN_NOTHING, Features, reads_given_piece
 from gpquarto.gp.primitives import primitive
 from gpquarto.gp.types import NO_ACTION, Count, Piece, Square
-from gpquarto.search import compiled_tactics, tactics
 
 FAMILY = "lookahead"
 
 
 def _compiled() -> bool:
-    """True when the facts below come from :mod:`gpquarto.search.compiled_tactics` (numba installed): the same
+    """True when the facts below come from :mod:`gpquarto.games.quarto.search.compiled_tactics` (numba installed): the same
     values as the pure-Python code written here, which tests hold them to."""
     return compiled_tactics.enabled()
 

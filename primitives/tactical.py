@@ -3,7 +3,7 @@
 A piece is *safe* when no empty square lets it complete a winning line on the current board (in a
 placement decision, that is the board before the piece in hand is placed). A square is *safe* when placing
 the piece in hand there wins at once or leaves at least one safe piece to give. The facts come from
-:mod:`gpquarto.search.tactics` through :class:`~gpquarto.gp.features.Features`.
+:mod:`gpquarto.games.quarto.search.tactics` through :class:`~gpquarto.gp.features.Features`.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ from __future__ import annotations
 from gpquarto.games.quarto.board import Board
 from gpquarto.games.quarto.lines import SQUARE_COUNT
 from gpquarto.games.quarto.pieces import MEMBERS, NO_PIECE
-from gpquarto.search import tactics
+from gpquarto.games.quarto.search import tactics
 
 #: ``primitives/lookahead.py``'s ``REPLY_LOOK_HORIZON``.
 REPLY_LOOK_HORIZON = 10

@@ -12,7 +12,7 @@ from functools import cache
 
 from gpquarto.games.quarto.board import Board
 from gpquarto.games.quarto.lines import Rules
-from gpquarto.players.novice import NovicePlayer
+from gpquarto.games.quarto.players.novice import NovicePlayer
 from gpquarto.players.random_player import RandomPlayer
 
 

@@ -232,7 +232,7 @@ class DecidingRandom(BasePlayer):
 
 
 def test_the_generic_loop_and_quartos_loop_give_the_same_records():
-    from gpquarto.players.minimax import MinimaxPlayer
+    from gpquarto.games.quarto.players.minimax import MinimaxPlayer
 
     for index in range(60):
         seed = 1000 + index

@@ -6,8 +6,8 @@ import argparse
 
 import pytest
 
-from gpquarto.bench import players as bench
-from gpquarto.bench.players import STAGES, benchmark_positions, time_player
+from gpquarto.games.quarto.bench import players as bench
+from gpquarto.games.quarto.bench.players import STAGES, benchmark_positions, time_player
 from gpquarto.games.quarto.board import iter_positions
 from gpquarto.gp.evaluator import EvaluatorGenome
 from gpquarto.gp.evaluator_files import evaluator_data, save_evaluator

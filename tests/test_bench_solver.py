@@ -6,8 +6,8 @@ import argparse
 
 import pytest
 
-from gpquarto.bench.solver import run_solver_benchmark, solver_positions
 from gpquarto.games.interface import DecisionKind
+from gpquarto.games.quarto.bench.solver import run_solver_benchmark, solver_positions
 
 
 def test_positions_have_the_empty_squares_and_decision_asked_for() -> None:

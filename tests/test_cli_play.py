@@ -105,8 +105,9 @@ def test_undo_takes_back_your_decision_and_hint_asks_the_solver() -> None:
     import io
 
     from gpquarto import Board
-    from gpquarto.players.human import HumanPlayer, TakeBack
-    from gpquarto.search.solver import solve
+    from gpquarto.games.quarto.players.human import HumanPlayer
+    from gpquarto.games.quarto.search.solver import solve
+    from gpquarto.players.human import TakeBack
 
     out = io.StringIO()
     human = HumanPlayer(input_stream=io.StringIO("undo\n0\nundo\n"), output_stream=out)

@@ -7,8 +7,8 @@ import random
 import pytest
 
 from gpquarto.games.quarto.lines import Rules
-from gpquarto.search import compiled
-from gpquarto.search.solver import solve
+from gpquarto.games.quarto.search import compiled
+from gpquarto.games.quarto.search.solver import solve
 from tests.test_solver import random_endgame
 
 pytestmark = pytest.mark.skipif(not compiled.AVAILABLE, reason="numba is not installed (extra: fast)")

@@ -14,9 +14,9 @@ from gpquarto_primitives import lookahead
 from gpquarto.games.quarto.board import Board
 from gpquarto.games.quarto.lines import Rules
 from gpquarto.games.quarto.pieces import MEMBERS, NO_PIECE
+from gpquarto.games.quarto.search import compiled_tactics, tactics
+from gpquarto.games.quarto.search.negamax import Negamax
 from gpquarto.gp.features import Features
-from gpquarto.search import compiled_tactics, tactics
-from gpquarto.search.negamax import Negamax
 from tests.helpers import random_positions
 
 pytestmark = pytest.mark.skipif(not compiled_tactics.AVAILABLE, reason="numba is not installed (extra: fast)")
@@ -138,7 +138,7 @@ def _sets_a_trap(board, square: int) -> bool:
 
 
 def test_an_environment_variable_keeps_the_pure_python_tactics():
-    code = "from gpquarto.search import compiled_tactics as c; print(c.ENABLED, c.enabled())"
+    code = "from gpquarto.games.quarto.search import compiled_tactics as c; print(c.ENABLED, c.enabled())"
     for value, expected in (("1", "False False"), ("0", "True True"), ("", "True True")):
         environment = {**os.environ, "GPQUARTO_PURE_PYTHON": value}
         result = subprocess.run([sys.executable, "-c", code], env=environment, capture_output=True, text=True)

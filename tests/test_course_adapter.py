@@ -21,7 +21,7 @@ import pytest
 from gpquarto.adapters.course import CourseGameShim, as_course_player, from_course_player
 from gpquarto.arena import play_match
 from gpquarto.games.quarto.board import Board
-from gpquarto.players.novice import NovicePlayer
+from gpquarto.games.quarto.players.novice import NovicePlayer
 from gpquarto.resolve import make_player
 
 

@@ -7,8 +7,8 @@ import random
 import pytest
 
 from gpquarto import Board
+from gpquarto.games.quarto.players.frontier import FrontierPlayer, frontier_rank, score_board
 from gpquarto.jobs.matches import run_match
-from gpquarto.players.frontier import FrontierPlayer, frontier_rank, score_board
 from gpquarto.resolve import make_player
 from tests.helpers import random_positions
 

@@ -14,13 +14,13 @@ from gpquarto.games import get_game
 from gpquarto.games.capabilities import SearchHooks
 from gpquarto.games.interface import GameState
 from gpquarto.games.plugin import GamePlugin
+from gpquarto.games.quarto.search.solver import solve as quarto_solve
 from gpquarto.games.registry import register_plugin, unregister_plugin
 from gpquarto.players.registry import available_players, make_named_player
 from gpquarto.players.searchers import AlphaBetaPlayer, MCTSPlayer, SolverPlayer
 from gpquarto.search.alphabeta import PROVEN, WIN, AlphaBeta, TooLargeToSolve
 from gpquarto.search.budget import Deadline
 from gpquarto.search.mcts import MCTS
-from gpquarto.search.solver import solve as quarto_solve
 from tests import tictactoe
 
 

@@ -10,6 +10,9 @@ import pytest
 
 from gpquarto.games.quarto.board import Board
 from gpquarto.games.quarto.lines import Rules
+from gpquarto.games.quarto.search.heuristics import Heuristic, guaranteed_loss
+from gpquarto.games.quarto.search.negamax import Negamax
+from gpquarto.games.quarto.search.tactics import SearchLeaf
 from gpquarto.gp.evaluator import CompiledEvaluator, EvaluatorGenome, format_formula
 from gpquarto.gp.evaluator_files import evaluator_data, load_evaluator, save_evaluator
 from gpquarto.gp.features import Features, LeafFeatures
@@ -19,9 +22,6 @@ from gpquarto.gp.library import load_library
 from gpquarto.gp.storage import player_data, save_player
 from gpquarto.gp.types import SCORE_LIMIT, Characteristic, Count, Piece, Score, Square
 from gpquarto.resolve import make_player
-from gpquarto.search.heuristics import Heuristic, guaranteed_loss
-from gpquarto.search.negamax import Negamax
-from gpquarto.search.tactics import SearchLeaf
 from tests.helpers import random_positions
 
 LIBRARY = load_library(entry_points=False)
@@ -375,8 +375,8 @@ def test_the_fast_search_with_an_evaluator_equals_the_generic_search_at_every_le
 
 
 def test_the_evaluator_benchmark_times_leaves_and_searches_beside_lines(tmp_path, capsys):
-    from gpquarto.bench.evaluators import evaluator_benchmark, format_evaluator_benchmark
     from gpquarto.cli import main
+    from gpquarto.games.quarto.bench.evaluators import evaluator_benchmark, format_evaluator_benchmark
 
     evaluator = CompiledEvaluator(EvaluatorGenome.from_text("safe_square_count", LIBRARY), LIBRARY)
     table = evaluator_benchmark({"ssc": evaluator}, positions=6, search_positions=2, depths=(1,), repeats=1, seconds=0)

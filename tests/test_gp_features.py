@@ -8,10 +8,10 @@ import pytest
 
 from gpquarto.games.quarto.board import Board
 from gpquarto.games.quarto.lines import Rules
+from gpquarto.games.quarto.search import tactics
 from gpquarto.gp.features import Features
 from gpquarto.gp.library import load_library
 from gpquarto.gp.primitives import PrimitiveLibrary
-from gpquarto.search import tactics
 
 ROWS = [[4 * row + col for col in range(4)] for row in range(4)]
 COLUMNS = [[4 * row + col for row in range(4)] for col in range(4)]

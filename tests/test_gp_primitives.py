@@ -174,7 +174,7 @@ def test_missing_and_unsupported_annotations_are_refused():
         return a
 
     assert (
-        "parameter 'child' has no type annotation (use one of bool, Square, Piece, Count, Characteristic, Score, Move)"
+        "parameter 'child' has no type annotation (use one of bool, Square, Piece, Count, Characteristic, Score, Move, Action)"
         in _message(no_child_type)
     )
     assert "'no_return_type': return value has no type annotation" in _message(no_return_type)

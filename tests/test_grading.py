@@ -11,6 +11,7 @@ from gpquarto import Board
 from gpquarto.games.interface import DecisionKind
 from gpquarto.games.quarto.board import BoardView
 from gpquarto.games.quarto.grading import bank as bank_module  # Quarto's bank solves with its solver
+from gpquarto.games.quarto.search.solver import solve
 from gpquarto.grading.bank import TRAINING, BankParameters, build_bank
 from gpquarto.grading.cache import (
     BankCacheWarning,
@@ -24,7 +25,6 @@ from gpquarto.grading.grade import grade_player, grade_players
 from gpquarto.grading.report import format_reports, grade_png, reports_csv
 from gpquarto.players.base import QuartoPlayer
 from gpquarto.runner import make_runner
-from gpquarto.search.solver import solve
 
 SMALL = {"seed": 5, "positions": 30, "min_empties": 6, "max_empties": 8}
 TINY = {"seed": 5, "positions": 8, "min_empties": 6, "max_empties": 7}

@@ -10,8 +10,9 @@ from gpquarto.arena.game import play_game
 from gpquarto.games.quarto.board import Board
 from gpquarto.games.quarto.lines import square_name
 from gpquarto.games.quarto.pieces import parse_piece, piece_name
+from gpquarto.games.quarto.players.human import HumanPlayer
 from gpquarto.players.base import PlayerQuit
-from gpquarto.players.human import HumanPlayer, QuitGame
+from gpquarto.players.human import QuitGame
 from gpquarto.players.random_player import RandomPlayer
 from gpquarto.players.registry import available_players
 from gpquarto.resolve import make_player

@@ -9,8 +9,8 @@ from gpquarto_primitives import lookahead
 from gpquarto.games.quarto.board import Board
 from gpquarto.games.quarto.lines import Rules
 from gpquarto.games.quarto.pieces import NO_PIECE
+from gpquarto.games.quarto.search import compiled_tactics, tactics
 from gpquarto.gp.features import Features
-from gpquarto.search import compiled_tactics, tactics
 from tests import lookahead_reference as reference
 from tests.helpers import random_positions
 from tests.test_compiled_tactics import careful_positions

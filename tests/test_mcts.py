@@ -13,11 +13,11 @@ from gpquarto.arena.game import play_game
 from gpquarto.games.quarto.board import Board
 from gpquarto.games.quarto.lines import Rules
 from gpquarto.games.quarto.pieces import NO_PIECE
-from gpquarto.players.mcts import NO_WINNER, MCTSPlayer, novice_playout
+from gpquarto.games.quarto.players.mcts import NO_WINNER, MCTSPlayer, novice_playout
+from gpquarto.games.quarto.players.solver_player import SolverPlayer
+from gpquarto.games.quarto.search.solver import solve
 from gpquarto.players.random_player import RandomPlayer
-from gpquarto.players.solver_player import SolverPlayer
 from gpquarto.resolve import make_player
-from gpquarto.search.solver import solve
 
 
 def take(items: list[int], index: int) -> int:
@@ -170,7 +170,7 @@ def test_nodes_count_tree_nodes_and_solver_positions(monkeypatch: pytest.MonkeyP
         solved.append(result.nodes)
         return result
 
-    monkeypatch.setattr("gpquarto.players.solver_player.solve", counting_solve)
+    monkeypatch.setattr("gpquarto.games.quarto.players.solver_player.solve", counting_solve)
     player = MCTSPlayer(iterations=30, seed=1)
     player.choose_piece(Board().view())
     first = player.nodes

@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 
 from gpquarto.games.quarto.board import Board
+from gpquarto.games.quarto.players.mcts import MCTSPlayer
+from gpquarto.games.quarto.players.mcts_leaves import leaf_reward
+from gpquarto.games.quarto.search.heuristics import Heuristic, get_heuristic
 from gpquarto.gp.evaluator import EvaluatorGenome
 from gpquarto.gp.evaluator_files import evaluator_data, save_evaluator
 from gpquarto.gp.library import load_library
-from gpquarto.players.mcts import MCTSPlayer
-from gpquarto.players.mcts_leaves import leaf_reward
 from gpquarto.resolve import make_player
-from gpquarto.search.heuristics import Heuristic, get_heuristic
 from tests.helpers import random_positions
 
 LIBRARY = load_library(entry_points=False)

@@ -10,13 +10,13 @@ import pytest
 from gpquarto import Board
 from gpquarto.arena import play_game
 from gpquarto.games.quarto.board import PLACE_OFFSET
-from gpquarto.players.minimax import STRATEGIES, MinimaxPlayer, search_depth
+from gpquarto.games.quarto.players.minimax import STRATEGIES, MinimaxPlayer, search_depth
+from gpquarto.games.quarto.players.solver_player import SolverPlayer
+from gpquarto.games.quarto.search import heuristics, tactics
+from gpquarto.games.quarto.search.negamax import WIN_SCORE, Negamax, estimated_tree_size, outcome
+from gpquarto.games.quarto.search.solver import solve
 from gpquarto.players.random_player import RandomPlayer
-from gpquarto.players.solver_player import SolverPlayer
 from gpquarto.resolve import make_player
-from gpquarto.search import heuristics, tactics
-from gpquarto.search.negamax import WIN_SCORE, Negamax, estimated_tree_size, outcome
-from gpquarto.search.solver import solve
 
 
 def random_positions(seed: int, count: int, empty_squares: range) -> list[Board]:
@@ -331,7 +331,7 @@ def test_solver_decides_at_most_solver_below_empty_squares(monkeypatch: pytest.M
         nodes.append(result.nodes)
         return result
 
-    monkeypatch.setattr("gpquarto.players.solver_player.solve", counting_solve)
+    monkeypatch.setattr("gpquarto.games.quarto.players.solver_player.solve", counting_solve)
     board = random_positions(seed=9, count=1, empty_squares=range(5, 6))[0]
     while not board.placement_due:
         board.choose(tactics.safe_pieces(board)[0] if tactics.safe_pieces(board) else board.legal_pieces()[0])

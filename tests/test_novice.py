@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gpquarto import Board
 from gpquarto.arena import play_game
-from gpquarto.players.novice import NovicePlayer
+from gpquarto.games.quarto.players.novice import NovicePlayer
 from gpquarto.players.random_player import RandomPlayer
 from gpquarto.resolve import make_player
 from tests.helpers import random_positions

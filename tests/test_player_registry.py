@@ -73,7 +73,7 @@ def test_duplicate_registration_refused():
 
 
 def test_a_games_own_player_of_a_generic_name_is_that_games_player():
-    from gpquarto.players.mcts import MCTSPlayer as QuartoMCTS
+    from gpquarto.games.quarto.players.mcts import MCTSPlayer as QuartoMCTS
     from gpquarto.players.searchers import AlphaBetaPlayer, MCTSPlayer
 
     assert isinstance(make_named_player("mcts:iterations=5"), QuartoMCTS)  # Quarto's accelerator

@@ -9,6 +9,7 @@ import pytest
 
 from gpquarto.games.quarto.board import Board
 from gpquarto.games.quarto.lines import Rules
+from gpquarto.games.quarto.search import tactics
 from gpquarto.gp.features import Features, PositionFacts
 from gpquarto.gp.generation import TreeGenerator
 from gpquarto.gp.genome import RuleSet
@@ -17,7 +18,6 @@ from gpquarto.gp.player import make_evolved_player
 from gpquarto.gp.variation import random_genome
 from gpquarto.grading.bank import BankPosition
 from gpquarto.grading.grade import decide
-from gpquarto.search import tactics
 from gpquarto.seeding import derive_seed
 from gpquarto.training import fitness
 from tests.helpers import random_positions

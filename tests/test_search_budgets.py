@@ -11,14 +11,14 @@ from gpquarto.arena import play_game
 from gpquarto.arena.match import play_match
 from gpquarto.cli import main
 from gpquarto.games.quarto.board import Board
+from gpquarto.games.quarto.search.negamax import Negamax
+from gpquarto.games.quarto.search.solver import solve
 from gpquarto.games.quixo.board import QuixoBoard
 from gpquarto.games.quixo.search.alphabeta import QuixoSearch
 from gpquarto.players.random_player import RandomPlayer
 from gpquarto.resolve import make_player
 from gpquarto.search import budget
 from gpquarto.search.budget import SHARE, Deadline, OutOfTime, decision_budget, decision_deadline, time_budget
-from gpquarto.search.negamax import Negamax
-from gpquarto.search.solver import solve
 
 #: Searching players at their caps (or far beyond any decision's budget), by game.
 GREEDY = {

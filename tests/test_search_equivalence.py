@@ -11,12 +11,12 @@ import random
 import pytest
 
 from gpquarto.games.quarto.board import Board
-from gpquarto.players.mcts import novice_playout
-from gpquarto.players.minimax import DEFAULT_NODE_BOUND, search_depth
+from gpquarto.games.quarto.players.mcts import novice_playout
+from gpquarto.games.quarto.players.minimax import DEFAULT_NODE_BOUND, search_depth
+from gpquarto.games.quarto.search import tactics
+from gpquarto.games.quarto.search.heuristics import HEURISTICS
+from gpquarto.games.quarto.search.negamax import Negamax
 from gpquarto.resolve import make_player
-from gpquarto.search import tactics
-from gpquarto.search.heuristics import HEURISTICS
-from gpquarto.search.negamax import Negamax
 from tests.reference import make_player as make_reference_player
 from tests.reference.mcts import novice_playout as reference_novice_playout
 from tests.reference.negamax import Negamax as ReferenceNegamax

@@ -9,10 +9,10 @@ import pytest
 
 from gpquarto.games.quarto.board import PLACE_OFFSET, Board, transform
 from gpquarto.games.quarto.lines import Rules
+from gpquarto.games.quarto.search import solver
+from gpquarto.games.quarto.search.solver import NodeLimitReached, SolverTable, solve
 from gpquarto.games.quarto.symmetry import PIECE_MAPS, square_maps
 from gpquarto.resolve import make_player
-from gpquarto.search import solver
-from gpquarto.search.solver import NodeLimitReached, SolverTable, solve
 
 
 def outcome(board: Board) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gpquarto import Board, Rules
-from gpquarto.search import tactics
+from gpquarto.games.quarto.search import tactics
 from tests.helpers import random_positions
 
 

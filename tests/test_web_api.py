@@ -13,8 +13,8 @@ import pytest
 from gpquarto.arena.game import play_game
 from gpquarto.arena.record import GameRecord
 from gpquarto.games.quarto.board import PLACE_OFFSET, Board
+from gpquarto.games.quarto.search.solver import solve
 from gpquarto.players.registry import register_player, unregister_player
-from gpquarto.search.solver import solve
 from gpquarto.web.players import load_player
 from tests.conftest import REPO
 from tests.misbehaving_players import Cheater, Crasher, Sleeper

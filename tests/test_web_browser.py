@@ -16,7 +16,7 @@ from playwright.sync_api import Page, sync_playwright
 from gpquarto.arena.game import play_game
 from gpquarto.arena.record import GameRecord
 from gpquarto.games.quarto.board import PLACE_OFFSET, Board
-from gpquarto.search.solver import solve
+from gpquarto.games.quarto.search.solver import solve
 from gpquarto.web.players import load_player
 from tests.browser import browser_or_skip
 from tests.conftest import REPO

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from gpquarto.games.quarto.board import PLACE_OFFSET, Board
+from gpquarto.games.quarto.search.heuristics import get_heuristic
+from gpquarto.games.quarto.search.negamax import Negamax
 from gpquarto.gp.evaluator_files import load_evaluator
-from gpquarto.search.heuristics import get_heuristic
-from gpquarto.search.negamax import Negamax
 from tests.web_support import (
     SIMPLIFIED_RULES,
     add_simplified_player,

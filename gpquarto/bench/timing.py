@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import importlib
+import os
 import statistics
+import sys
 from collections.abc import Callable, Mapping
 from time import perf_counter
 
@@ -35,3 +38,20 @@ def median_rates(
                     break
             rates[name].append(done / elapsed)
     return {name: (statistics.median(values), values) for name, values in rates.items()}
+
+
+def reference_module(module_name: str):
+    """Import the module named by ``--compare`` (e.g. ``tests.reference``, from a source checkout); a module
+    that cannot be imported is a one-line ``ValueError``."""
+    try:
+        try:
+            return importlib.import_module(module_name)
+        except ModuleNotFoundError:
+            if os.getcwd() in sys.path:
+                raise
+            sys.path.insert(0, os.getcwd())  # the console script does not put the working directory on the path
+            return importlib.import_module(module_name)
+    except ImportError as error:
+        raise ValueError(
+            f"--compare {module_name}: cannot import it ({error}); tests.reference needs a source checkout"
+        ) from None

@@ -287,7 +287,7 @@ def show_game_or_position(game, png: str | None) -> int:
         print(f"{game_title(name, game.settings())}: {game.text()}")
         print(drawn(game))
     if pictures is not None:
-        from gpquarto.cli.pictures import save_png
+        from gpquarto.cli.png import save_png
 
         record = isinstance(game, GameRecord)
         figure = pictures.game_figure(game, outcome(game)) if record else pictures.position_figure(game)

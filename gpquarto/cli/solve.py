@@ -100,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"best actions ({len(solution.best_actions)}): {actions}")
     print(f"{solution.cost + ', ' if solution.cost else ''}time: {elapsed:.3f} s")
     if pictures is not None:
-        from gpquarto.cli.pictures import save_png
+        from gpquarto.cli.png import save_png
 
         title = f"{state.text()}\n{VALUE_WORDS[solution.value]} for player {state.player}: {actions}"
         save_png(pictures.position_figure(state, title=title, highlight=solution.best_actions), args.png)

@@ -91,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
         record.save(args.record)
         print(f"game record saved to {args.record}")
     if pictures is not None:
-        from gpquarto.cli.pictures import save_png
+        from gpquarto.cli.png import save_png
 
         save_png(pictures.game_figure(record, outcome(record)), args.png)
         print(f"picture saved to {args.png}")

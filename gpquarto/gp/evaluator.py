@@ -10,7 +10,7 @@ rule trees, and :func:`format_formula` prints it as a formula (``(threats * 2) -
 :class:`CompiledEvaluator` is a genome ready to score boards: ``evaluator(board)`` builds the position's
 :class:`~gpquarto.gp.features.Features` and clamps the tree's value into
 ``[-HEURISTIC_LIMIT, HEURISTIC_LIMIT]``, so that it can stand wherever a hand-written
-:class:`~gpquarto.search.heuristics.Heuristic` does (:meth:`CompiledEvaluator.heuristic`): a proven win or loss
+:class:`~gpquarto.games.quarto.search.heuristics.Heuristic` does (:meth:`CompiledEvaluator.heuristic`): a proven win or loss
 always outweighs it.
 
 Example::
@@ -35,6 +35,8 @@ from deap import gp
 
 from gpquarto.games.quarto.board import Board, BoardView
 from gpquarto.games.quarto.pieces import CHARACTERISTICS
+from gpquarto.games.quarto.search.heuristics import ALL_ATTRIBUTES, HEURISTIC_LIMIT, Heuristic
+from gpquarto.games.quarto.search.tactics import SearchLeaf, threat_characteristics
 from gpquarto.gp.compiler import compile_tree, is_branching
 from gpquarto.gp.features import (
     GIVEN_CHARACTERISTIC,
@@ -48,8 +50,6 @@ from gpquarto.gp.genome import GenomeFitness
 from gpquarto.gp.primitives import PrimitiveInfo, PrimitiveLibrary
 from gpquarto.gp.textform import format_tree, parse_tree
 from gpquarto.gp.types import Score
-from gpquarto.search.heuristics import ALL_ATTRIBUTES, HEURISTIC_LIMIT, Heuristic
-from gpquarto.search.tactics import SearchLeaf, threat_characteristics
 
 #: Root type of an evaluator tree.
 EVALUATOR_TYPE = Score

@@ -1,7 +1,7 @@
 """Searching players that evaluate with an evolved evaluator: ``minimax:depth=2,evaluator=FILE``,
 ``mcts:iterations=500,evaluator=FILE``.
 
-The spec is the ``minimax`` or ``mcts`` player's (:mod:`gpquarto.players.minimax`, :mod:`gpquarto.players.mcts`:
+The spec is the ``minimax`` or ``mcts`` player's (:mod:`gpquarto.games.quarto.players.minimax`, :mod:`gpquarto.games.quarto.players.mcts`:
 every option works the same) with one more parameter, ``evaluator``, naming a saved evaluator file
 (:mod:`gpquarto.gp.evaluator_files`) or a learned Quarto player (``learned_player.npz``,
 :mod:`gpquarto.learned.evaluator`); the evaluator takes the place of ``heuristic`` at the leaves of the same

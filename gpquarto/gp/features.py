@@ -13,37 +13,18 @@ Wherever a fact picks one line, square or piece among several, it takes the lowe
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Generic, TypeVar
+from typing import TypeVar
 
 from gpquarto.games.quarto.board import Board, BoardView
 from gpquarto.games.quarto.lines import ALL_SQUARES_MASK, CLASSIC_LINES, SQUARE_COUNT
 from gpquarto.games.quarto.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE, PIECE_COUNT
+from gpquarto.games.quarto.search import tactics
+from gpquarto.games.quarto.search.heuristics import ALL_ATTRIBUTES
+from gpquarto.games.quarto.search.tactics import SearchLeaf
 from gpquarto.games.quarto.tables import CLASSIC_LINE_MASKS as NAMED_LINE_MASKS
-from gpquarto.search import tactics
-from gpquarto.search.heuristics import ALL_ATTRIBUTES
-from gpquarto.search.tactics import SearchLeaf
+from gpquarto.gp.facts import cached_fact
 
 T = TypeVar("T")
-
-
-class cached_fact(Generic[T]):  # noqa: N801 - named like the decorator it replaces
-    """``functools.cached_property`` without the lock it takes on every first read before Python 3.12 (a third of
-    an evolved evaluation's time, measured): computed on first read, then stored in the instance's ``__dict__``,
-    which shadows this non-data descriptor. A Features object lives in one thread."""
-
-    def __init__(self, function: Callable[[object], T]) -> None:
-        self.function = function
-        self.name = function.__name__
-        self.__doc__ = function.__doc__
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
-
-    def __get__(self, instance: object, owner: type | None = None) -> T:
-        if instance is None:
-            return self  # type: ignore[return-value]
-        value = instance.__dict__[self.name] = self.function(instance)
-        return value
 
 
 #: Index of the first row, first column, the diagonal and the anti-diagonal in the named lines.
@@ -241,7 +222,7 @@ class Features:
         """For each available piece (ascending, as :attr:`available_pieces`), its fit over all empty squares."""
         return tuple(self.fit(piece) for piece in self.available_pieces)
 
-    # ------------------------------------------------------------------ tactics (gpquarto.search.tactics)
+    # ------------------------------------------------------------------ tactics (gpquarto.games.quarto.search.tactics)
     @cached_fact
     def winning_squares(self) -> tuple[int, ...]:
         """Squares where the piece in hand wins at once (empty when a choice is due)."""
@@ -289,7 +270,7 @@ class Features:
     def forced_win(self) -> bool:
         """The piece in hand wins at once, or has a square and a safe piece to give after which the opponent is in
         guaranteed loss: every square for that piece leaves it no safe piece to give back (False when choosing, and
-        on boards with more than :data:`~gpquarto.search.tactics.FORCED_WIN_HORIZON` empty squares)."""
+        on boards with more than :data:`~gpquarto.games.quarto.search.tactics.FORCED_WIN_HORIZON` empty squares)."""
         if self.in_hand == NO_PIECE or len(self.empty_squares) > tactics.FORCED_WIN_HORIZON:
             return False
         if self.winning_squares:
@@ -427,7 +408,7 @@ def _horizon_forced_wins(leaf: SearchLeaf, pieces: int, given: tuple[int, ...]) 
 
 
 class LeafFeatures(Features):
-    """The facts of a leaf of the fast search (:class:`~gpquarto.search.tactics.SearchLeaf`, with the pieces left
+    """The facts of a leaf of the fast search (:class:`~gpquarto.games.quarto.search.tactics.SearchLeaf`, with the pieces left
     ``available`` and ``in_hand`` to place), equal to ``Features`` of the same position but cheaper: the tactical
     facts come from the threat counters and square plans that the leaf shares among all the pieces given there,
     and a Board is built only if a primitive asks for ``board``. Valid during the evaluation call only.
@@ -448,7 +429,7 @@ class LeafFeatures(Features):
     def given_piece_fact(self, name: str, values_of: Callable[[SearchLeaf, int, tuple[int, ...]], list[int]]) -> int:
         """A fact that depends on the piece in hand, noting in :attr:`read` whether it did here: the leaf computes it
         once for every piece that could be given there (``values_of(leaf, pieces, given)``, see
-        :meth:`~gpquarto.search.tactics.SearchLeaf.given_values`), and the fact reads nothing of the piece when they
+        :meth:`~gpquarto.games.quarto.search.tactics.SearchLeaf.given_values`), and the fact reads nothing of the piece when they
         all agree (most leaves: a search then evaluates once for all of them)."""
         value, same = self.leaf.given_values(name, self.available | 1 << self.in_hand, self.in_hand, values_of)
         if not same:

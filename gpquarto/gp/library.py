@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 
 from gpquarto.games.registry import DEFAULT_GAME
 from gpquarto.gp import plugins as loaders
-from gpquarto.gp.binding import gp_game
+from gpquarto.gp.binding import accepts, gp_game
 from gpquarto.gp.primitives import PrimitiveLibrary
 
 
@@ -29,22 +29,21 @@ def load_library(
     ``gpquarto.primitives``), then plugin files, keeping the neutral specs and those of ``game`` (in that order).
 
     Quarto's built-in primitives are the modules of ``gpquarto_primitives.FAMILY_MODULES``; another game adds
-    its binding's subpackage (Quixo: ``gpquarto.games.quixo.primitives``). ``lookahead=False`` leaves the family
-    "lookahead" out; ``tactical=False`` leaves out "tactical" and "lookahead" (which builds on it); the game's own
-    families of those names go too (Quixo's "quixo_tactical", "quixo_lookahead"). Duplicate
+    its binding's subpackage (Quixo: ``gpquarto.games.quixo.primitives``); a generically bound game adds the
+    generic families (``gpquarto_primitives.GENERIC_FAMILY_MODULES``) before its own package, if any.
+    ``lookahead=False`` leaves the family "lookahead" out; ``tactical=False`` leaves out "tactical" and
+    "lookahead" (which builds on it); the game's own families of those names go too (Quixo's "quixo_tactical",
+    "quixo_lookahead"), and a generically bound game's "generic_tactical" and "generic_lookahead". Duplicate
     names across sources are refused (:class:`PrimitiveError` naming both sources); a plugin that fails, or that
     registers primitives of other games only, raises :class:`~gpquarto.gp.plugins.PluginError` naming itself.
     """
     binding = gp_game(game)
-    loaded = [loaders.load_builtin(binding.family_package)]
+    loaded = [loaders.load_builtin(binding.family_package, generic=binding.generic)]
     if entry_points:
         loaded += loaders.load_entry_points()
     loaded += [loaders.load_plugin_file(path) for path in plugins]
     specs = [
-        replace(spec, source=source.source)
-        for source in loaded
-        for spec in source.specs
-        if spec.game in (None, binding.name)
+        replace(spec, source=source.source) for source in loaded for spec in source.specs if accepts(binding, spec.game)
     ]
     sources = {spec.source for spec in specs} | {loaders.BUILTIN_SOURCE}
     for path in plugins:
@@ -52,10 +51,11 @@ def load_library(
             raise loaders.PluginError(f"plugin {path}: registers no {binding.name} primitive (only another game's)")
     versions = {source.source: source.version for source in loaded if source.source in sources}
     library = PrimitiveLibrary(specs, versions, game=binding.name)
-    left_out = () if tactical and lookahead else ("lookahead",) if tactical else ("tactical", "lookahead")
-    # A game's own families carry its name (Quixo's "quixo_tactical", "quixo_lookahead"): the switches leave them
-    # out too.
-    left_out += tuple(f"{binding.name}_{family}" for family in left_out)
+    switched = () if tactical and lookahead else ("lookahead",) if tactical else ("tactical", "lookahead")
+    # A game's own families carry its name (Quixo's "quixo_tactical", "quixo_lookahead"), and the generic ones
+    # "generic": the switches leave them out too.
+    owners = (binding.name, "generic") if binding.generic else (binding.name,)
+    left_out = switched + tuple(f"{owner}_{family}" for owner in owners for family in switched)
     return library.without_families(*left_out) if left_out else library
 
 

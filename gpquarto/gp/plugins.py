@@ -80,16 +80,17 @@ def _builtin_package() -> ModuleType:
     return module
 
 
-def load_builtin(family_package: str = "") -> LoadedSource:
-    """The built-in library: every module listed in ``gpquarto_primitives.FAMILY_MODULES``, then, for a game's
-    own primitive package (``family_package``, a module name such as ``"gpquarto.games.quixo.primitives"``),
+def load_builtin(family_package: str = "", *, generic: bool = False) -> LoadedSource:
+    """The built-in library: every module listed in ``gpquarto_primitives.FAMILY_MODULES``, then (``generic``,
+    for a game bound generically) every module of ``gpquarto_primitives.GENERIC_FAMILY_MODULES``, then, for a
+    game's own primitive package (``family_package``, a module name such as ``"gpquarto.games.quixo.primitives"``),
     every module its ``FAMILY_MODULES`` lists."""
     from gpquarto import __version__
 
     with registering_into_modules():
         package = _builtin_package()
         specs: list[PrimitiveInfo] = []
-        for name in package.FAMILY_MODULES:
+        for name in (*package.FAMILY_MODULES, *(package.GENERIC_FAMILY_MODULES if generic else ())):
             specs += module_specs(importlib.import_module(f"{BUILTIN_PACKAGE}.{name}"))
         if family_package:
             for name in importlib.import_module(family_package).FAMILY_MODULES:

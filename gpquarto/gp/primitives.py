@@ -16,7 +16,10 @@ refused.
 **Games.** A primitive belongs to the game whose features it reads or whose node types it mentions
 (:mod:`gpquarto.gp.binding`: Quarto's ``Square``, ``Piece``, ``Characteristic``; Quixo's ``Move``); one that
 mentions only ``bool``, ``Count`` and ``Score`` and reads no features is *neutral* and joins every game's
-library. A primitive that mixes two games is refused. The compiled form of a primitive is the function itself: ``function(features, *children)`` when
+library. One that reads :class:`~gpquarto.gp.generic.GenericFeatures` or mentions ``Action`` is *generic* (its
+``game`` is ``"generic"``): it joins the library of every game bound by the generic binding, and is checked on
+positions of every installed game; a generically bound game's own primitive (reading its subclass of
+``GenericFeatures``) may mention ``Action`` and stays that game's. A primitive that mixes two games is refused. The compiled form of a primitive is the function itself: ``function(features, *children)`` when
 ``uses_features``, else ``function(*children)``.
 
 **Checks at registration.** The decorator calls the primitive on its game's fixed sample positions (Quarto's,
@@ -52,7 +55,7 @@ from dataclasses import dataclass, field
 
 from gpquarto.games.interface import GameState
 from gpquarto.games.registry import DEFAULT_GAME
-from gpquarto.gp.binding import game_of_features, game_of_type, gp_game
+from gpquarto.gp.binding import GENERIC, accepts, game_of_features, game_of_type, gp_game
 from gpquarto.gp.types import (
     EVALUATOR_NODE_TYPES,
     NODE_TYPES,
@@ -291,6 +294,10 @@ def _game_of(name: str, features_game: str | None, types: Sequence[type]) -> str
     games = {features_game} if features_game else set()
     owners = {type_name(type_): game_of_type(type_) for type_ in types}
     games.update(game for game in owners.values() if game)
+    if len(games) == 2 and GENERIC in games:  # a generically bound game's own primitive may mention Action
+        (own,) = games - {GENERIC}
+        if gp_game(own).generic:
+            return own
     if len(games) > 1:
         parts = [f"{features_game} features"] if features_game else []
         parts += [f"{type_} ({game})" for type_, game in owners.items() if game]
@@ -420,12 +427,13 @@ class PrimitiveLibrary:
         *,
         game: str = DEFAULT_GAME,
     ) -> None:
-        self.game = gp_game(game).name
+        binding = gp_game(game)
+        self.game = binding.name
         self.specs: dict[str, PrimitiveInfo] = {}
         self.aliases: dict[str, str] = {}
         owners: dict[str, PrimitiveInfo] = {}  # every name and alias, with the spec that holds it
         for spec in specs:
-            if spec.game not in (None, self.game):
+            if not accepts(binding, spec.game):
                 raise PrimitiveError(
                     f"primitive {spec.name!r} is a {spec.game} primitive: it cannot join a {self.game} library"
                 )

@@ -7,7 +7,8 @@ accept predicates, and ``typing.NewType`` is not a class at all.
 
 A then-tree may propose nothing: a ``Square``, ``Piece`` or ``Move`` node returns :data:`NO_ACTION` (-1) when
 it has no proposal in the position. ``bool``, ``Count`` and ``Score`` are neutral; the other types belong to one
-game (see :mod:`gpquarto.gp.binding`): ``Square``, ``Piece`` and ``Characteristic`` to Quarto, ``Move`` to Quixo.
+game (see :mod:`gpquarto.gp.binding`): ``Square``, ``Piece`` and ``Characteristic`` to Quarto, ``Move`` to Quixo;
+``Action`` to every game bound generically (:mod:`gpquarto.gp.generic`).
 """
 
 from __future__ import annotations
@@ -34,6 +35,11 @@ class Move(int):
     lists them), or ``NO_ACTION``. Only Quixo trees hold ``Move`` nodes."""
 
 
+class Action(int):
+    """An action of a game bound by the generic binding (:mod:`gpquarto.gp.generic`): the game's own action int,
+    or ``NO_ACTION``. ``Action`` nodes belong to every generically bound game, and to no other."""
+
+
 class Score(int):
     """A number an evaluator tree computes for a position (integer, saturated at +-``SCORE_LIMIT``).
 
@@ -42,14 +48,14 @@ class Score(int):
     """
 
 
-#: What a ``Square``, ``Piece`` or ``Move`` node returns when it has nothing to propose.
+#: What a ``Square``, ``Piece``, ``Move`` or ``Action`` node returns when it has nothing to propose.
 NO_ACTION = -1
 
 #: Largest absolute value of a ``Score`` node: evaluator arithmetic saturates there.
 SCORE_LIMIT = 10_000
 
 #: Every type a tree node may have, in a stable order (used in messages and listings).
-NODE_TYPES: tuple[type, ...] = (bool, Square, Piece, Count, Characteristic, Score, Move)
+NODE_TYPES: tuple[type, ...] = (bool, Square, Piece, Count, Characteristic, Score, Move, Action)
 #: The types an evaluator tree may hold: no squares or pieces (an evaluator scores a position, it proposes no move).
 EVALUATOR_NODE_TYPES: tuple[type, ...] = (bool, Count, Characteristic, Score)
 

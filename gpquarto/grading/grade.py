@@ -25,11 +25,11 @@ from gpquarto.arena.game import player_name
 from gpquarto.arena.stats import wilson_interval
 from gpquarto.games.interface import DecisionKind
 from gpquarto.games.quarto.board import Board, IllegalActionError, action_name
+from gpquarto.games.quarto.search.solver import WIN
 from gpquarto.grading.bank import Bank, BankPosition
 from gpquarto.players.base import Player, PlayerQuit, QuartoPlayer, ask_decision, raised_reason
 from gpquarto.resolve import make_unattended_player
 from gpquarto.runner import SERIAL, Runner
-from gpquarto.search.solver import WIN
 from gpquarto.seeding import derive_seed
 
 

@@ -1,7 +1,7 @@
 """A learned Quarto value as the leaf evaluation of the minimax family: ``minimax:depth=2,evaluator=FILE.npz``.
 
 The search's heuristics score a position where a placement is due (a piece in hand) for the player to move,
-in ``[-100, 100]`` (:mod:`gpquarto.search.heuristics`). That position is exactly an afterstate of the player
+in ``[-100, 100]`` (:mod:`gpquarto.games.quarto.search.heuristics`). That position is exactly an afterstate of the player
 who handed the piece over, which the learned model values from that player's side in ``(-1, 1)``; so the
 leaf score is ``-round(100 * value)``. The evaluator file is any learned Quarto player (``learned_player.npz``).
 """
@@ -12,9 +12,9 @@ import os
 from pathlib import Path
 
 from gpquarto.games.quarto.board import Board
+from gpquarto.games.quarto.search.heuristics import HEURISTIC_LIMIT, Heuristic
 from gpquarto.learned.models import ValueModel
 from gpquarto.learned.storage import load_learned_player
-from gpquarto.search.heuristics import HEURISTIC_LIMIT, Heuristic
 
 
 class LearnedEvaluator:

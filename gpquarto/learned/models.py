@@ -5,19 +5,21 @@ view, on the scale +1 (won) .. -1 (lost). Won and drawn afterstates get their tr
 model's estimate.
 
 - :class:`NTupleModel`: an n-tuple network, ``tanh`` of a sum of weights looked up from small tuples of the
-  afterstate (the features are the game's: its plug-in's :class:`~gpquarto.games.capabilities.LearningEncoders`).
-- :class:`TableModel`: a table keyed by the afterstate's canonical key, so one entry serves every symmetric
-  image (the tabular Q-learning and Monte-Carlo methods); positions never seen are worth 0.
+  afterstate (the features are the game's: its plug-in's :class:`~gpquarto.games.capabilities.LearningEncoders`,
+  else the generic ones over its ``Board``, :mod:`gpquarto.learned.board_tuples`).
+- :class:`TableModel`: a table keyed by the afterstate's canonical key (:func:`table_key`), so one entry serves
+  every symmetric image (the tabular Q-learning and Monte-Carlo methods); positions never seen are worth 0.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Hashable
 from typing import Protocol
 
 import numpy as np
 
-from gpquarto.games.capabilities import LearningEncoders
+from gpquarto.games.capabilities import Board, LearningEncoders
 from gpquarto.games.interface import GameState
 from gpquarto.games.registry import get_plugin
 from gpquarto.learned.turns import LIMIT, Turn, iter_turns, terminal_value
@@ -43,9 +45,26 @@ class Encoder(Protocol):
         ...
 
 
+def game_encoders(game: str) -> LearningEncoders:
+    """The n-tuple features ``game`` offers: its plug-in's :class:`~gpquarto.games.capabilities.LearningEncoders`,
+    else the generic features over its :class:`~gpquarto.games.capabilities.Board`
+    (:mod:`gpquarto.learned.board_tuples`); a one-line ``ValueError`` for a game with neither."""
+    plugin = get_plugin(game)
+    if plugin.offers(LearningEncoders):
+        return plugin.capability(LearningEncoders)
+    if plugin.offers(Board):
+        from gpquarto.learned.board_tuples import board_encoders
+
+        return board_encoders(plugin.name)
+    raise ValueError(
+        f"game {plugin.name!r} has no n-tuple features for learning: its plug-in offers neither n-tuple features "
+        "(LearningEncoders) nor a board of cells (Board) for the generic ones"
+    )
+
+
 def make_encoder(name: str, game: str, settings: dict[str, object]) -> Encoder:
     """The features called ``name`` for ``game`` under ``settings``; ``ValueError`` in one line otherwise."""
-    encoders = get_plugin(game).capability(LearningEncoders)
+    encoders = game_encoders(game)
     if name not in encoders.factories:
         known = ", ".join(sorted(encoders.factories))
         raise ValueError(f"unknown n-tuple features {name!r} for {game} (known: {known})")
@@ -57,7 +76,7 @@ def make_encoder(name: str, game: str, settings: dict[str, object]) -> Encoder:
 
 def default_encoder(game: str, settings: dict[str, object]) -> Encoder:
     """The default n-tuple features of ``game``; a one-line ``ValueError`` when the game has none."""
-    return make_encoder(get_plugin(game).capability(LearningEncoders).default, game, settings)
+    return make_encoder(game_encoders(game).default, game, settings)
 
 
 def squash(total: float) -> float:
@@ -107,8 +126,23 @@ class NTupleModel:
         return self.encoder.turn_values(state, self.weights)
 
 
+#: Table keys are ints below this (what a learned player's file holds: two uint64 words).
+TABLE_KEY_LIMIT = 2**128
+
+
+def table_key(state: GameState) -> int:
+    """The table key of ``state``: its canonical key when that is an int in ``[0, 2**128)`` (Quarto's, Quixo's),
+    else a 128-bit digest of the key's ``repr`` (a game whose key is a tuple, such as tic-tac-toe's; two
+    positions share a digest with a chance of about 2**-128)."""
+    key = state.canonical_key()
+    if isinstance(key, int) and not isinstance(key, bool) and 0 <= key < TABLE_KEY_LIMIT:
+        return key
+    return int.from_bytes(hashlib.blake2b(repr(key).encode("utf-8"), digest_size=16).digest(), "big")
+
+
 class TableModel:
-    """A table of afterstate values keyed by canonical key (one entry for all symmetric images)."""
+    """A table of afterstate values keyed by canonical key (one entry for all symmetric images;
+    :func:`table_key`)."""
 
     kind = "table"
 
@@ -117,7 +151,7 @@ class TableModel:
 
     def value(self, afterstate: GameState) -> float:
         """The table's value of an afterstate that is not over (0 when never seen)."""
-        return self.table.get(afterstate.canonical_key(), 0.0)
+        return self.table.get(table_key(afterstate), 0.0)
 
     def turn_values(self, state: GameState) -> tuple[list[Turn], np.ndarray]:
         return generic_turn_values(state, self.value)

@@ -15,7 +15,7 @@ import numpy as np
 
 from gpquarto.games.interface import GameState
 from gpquarto.games.registry import get_game
-from gpquarto.learned.models import NTupleModel, TableModel, ValueModel, default_encoder
+from gpquarto.learned.models import NTupleModel, TableModel, ValueModel, default_encoder, table_key
 from gpquarto.learned.turns import Turn
 from gpquarto.learning.config import SELF, LearnConfig
 from gpquarto.players.base import Player
@@ -70,10 +70,10 @@ def make_model(config: LearnConfig, payload: object) -> ValueModel:
 
 
 def describe_afterstate(model: ValueModel, state: GameState) -> np.ndarray | Hashable:
-    """What a trajectory keeps of an afterstate: its weight indices, or its canonical key."""
+    """What a trajectory keeps of an afterstate: its weight indices, or its table key (its canonical key)."""
     if isinstance(model, NTupleModel):
         return model.encoder.indices(state).astype(np.int32)
-    return state.canonical_key()
+    return table_key(state)
 
 
 _OPPONENTS: dict[tuple[str, str], Player] = {}

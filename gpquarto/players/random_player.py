@@ -22,6 +22,8 @@ class RandomPlayer(QuartoPlayer):
     """
 
     name = "random"
+    #: Decides in microseconds whatever it is given: the web server plays it in its own threads.
+    quick = True
     game = None  # any game
 
     def __init__(self, seed: int | None = None) -> None:

@@ -28,11 +28,6 @@ from gpquarto.players.base import Player
 BUILTIN_PLAYER_MODULES = [
     "gpquarto.players.random_player",
     "gpquarto.players.searchers",
-    "gpquarto.players.solver_player",
-    "gpquarto.players.mcts",
-    "gpquarto.players.novice",
-    "gpquarto.players.minimax",
-    "gpquarto.players.frontier",
     "gpquarto.players.human",
 ]
 

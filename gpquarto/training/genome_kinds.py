@@ -334,7 +334,7 @@ def evaluate_evaluator(task: EvaluatorTask) -> EvaluatorResult:
 
     The cost is the evaluations per leaf square of the tree's own searches in those games (1 when it reads nothing
     of the piece given, up to the number of safe pieces when it reads all of it: see
-    :mod:`gpquarto.search.fast_search`); counted, not timed, so it is the same on every machine and run. The score
+    :mod:`gpquarto.games.quarto.search.fast_search`); counted, not timed, so it is the same on every machine and run. The score
     is (wins + draws / 2) / games, less ``cost_weight`` times the cost beyond 1, plus ``accuracy_weight`` times the
     accuracy.
     """

@@ -21,13 +21,11 @@ from pathlib import Path, PurePosixPath
 
 from gpquarto.games.defaults import training_defaults
 from gpquarto.games.interface import GameState
-from gpquarto.games.registry import DEFAULT_GAME, get_game
+from gpquarto.games.registry import DEFAULT_GAME, game_names, get_game
 from gpquarto.gp.evaluator_player import EVALUATOR_PARAMETER, evaluator_player, is_evaluator_spec
 from gpquarto.gp.storage import SUFFIXES
 from gpquarto.learned.storage import LEARNED_SUFFIX
 from gpquarto.players.base import Player
-from gpquarto.players.novice import NovicePlayer
-from gpquarto.players.random_player import RandomPlayer
 from gpquarto.players.registry import available_players, named_player_recipe, parse_spec
 from gpquarto.resolve import PLAYER_FILE_SUFFIXES, make_unattended_player
 from gpquarto.runner.killable import KillablePool
@@ -38,10 +36,19 @@ from gpquarto.web.support import web_support
 
 __all__ = ["RequestPlayers", "load_player", "player_names"]
 
-#: Zoo players that decide in microseconds whatever they are given: they play in the server's threads (the quick
-#: lane: :func:`is_quick`).
-IN_PROCESS = frozenset({"random", "novice"})
-_QUICK_TYPES = (RandomPlayer, NovicePlayer)
+
+#: Zoo players that decide in microseconds whatever they are given (their class says ``quick = True``): they play
+#: in the server's threads (the quick lane: :func:`is_quick`).
+def quick_player_names() -> frozenset[str]:
+    """The names of the quick zoo players of every installed game."""
+    return frozenset(
+        info.name
+        for game in game_names()
+        for info in available_players(game)
+        if isinstance(info.factory, type) and info.factory.__dict__.get("quick", False)
+    )
+
+
 #: The longest player spec a request may send.
 MAX_SPEC = 300
 #: Saved player files the server reads at once; more requests for files wait their turn (in the slow lane).
@@ -93,7 +100,7 @@ class RequestPlayers:
                     raise RequestError(self._without_paths(str(error) or type(error).__name__, path, spec)) from None
             info, kwargs = named_player_recipe(spec, seed=seed, game=game)
             self._check_budget(game, info.name, kwargs, start)
-            if info.name in IN_PROCESS:
+            if info.name in quick_player_names():
                 return make_unattended_player(spec, seed=seed, advice=_ADVICE, game=game)
             if _interactive(info.factory):
                 raise ValueError(f"player {spec!r} needs a person at the terminal: {_ADVICE}")
@@ -146,12 +153,12 @@ class RequestPlayers:
             self.hints.for_game(game).prepare(name, start)
 
     def is_quick_spec(self, spec: object) -> bool:
-        """True when ``spec`` names a quick zoo player (:data:`IN_PROCESS`), by its text alone: making it reads no
+        """True when ``spec`` names a quick zoo player (:func:`quick_player_names`), by its text alone: making it reads no
         file and its decisions take microseconds."""
         if not isinstance(spec, str) or len(spec) > MAX_SPEC or _names_a_file(spec) or is_evaluator_spec(spec):
             return False
         try:
-            return parse_spec(spec)[0] in IN_PROCESS
+            return parse_spec(spec)[0] in quick_player_names()
         except ValueError:
             return True  # refused at once, in one line
 
@@ -217,9 +224,9 @@ class RequestPlayers:
 
 
 def is_quick(player: Player) -> bool:
-    """True for the quick zoo players a request can name (:data:`IN_PROCESS`: microseconds a decision, played in the
+    """True for the quick zoo players a request can name (:func:`quick_player_names`: microseconds a decision, played in the
     server's quick lane of threads)."""
-    return type(player) in _QUICK_TYPES
+    return bool(type(player).__dict__.get("quick", False))  # the class's own word: a subclass may be slow
 
 
 def _names_a_file(spec: str) -> bool:

@@ -9,9 +9,9 @@ checkout: this package is not shipped). :func:`make_player` builds the reference
 from __future__ import annotations
 
 from gpquarto.games.quarto.board import Board
-from gpquarto.players.novice import NovicePlayer
+from gpquarto.games.quarto.players.novice import NovicePlayer
+from gpquarto.games.quarto.players.solver_player import SolverPlayer
 from gpquarto.players.registry import parse_spec
-from gpquarto.players.solver_player import SolverPlayer
 from gpquarto.resolve import make_player as make_current_player
 from tests.reference import solver as reference_solver
 from tests.reference import tactics as reference_tactics

@@ -10,7 +10,7 @@ Playouts run on the engine's internals in tight loops: ``random`` is the engine'
 piece that wins at once while a safe one exists.
 
 ``solver_below``: once at most that many squares are empty, the exact solver decides (as the ``solver``
-player does: :class:`~gpquarto.players.solver_player.SolverPlayer`); 0 (the default) never.
+player does: :class:`~gpquarto.games.quarto.players.solver_player.SolverPlayer`); 0 (the default) never.
 
 ``nodes`` counts the tree nodes built and the solver's positions since the player was made (for benchmarks).
 """
@@ -25,9 +25,9 @@ from collections.abc import Callable
 from gpquarto.games.quarto.board import PLACE_OFFSET, Board, BoardView
 from gpquarto.games.quarto.lines import ALL_SQUARES_MASK, SQUARE_COUNT
 from gpquarto.games.quarto.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
+from gpquarto.games.quarto.players.solver_player import SolverPlayer
 from gpquarto.games.quarto.playout import NO_WINNER, random_playout
 from gpquarto.players.base import QuartoPlayer
-from gpquarto.players.solver_player import SolverPlayer
 from tests.reference.tactics import CELL_CHARACTERISTICS, LINE_TABLE
 
 

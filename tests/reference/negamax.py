@@ -4,7 +4,7 @@ One *ply* is a whole turn: place the piece in hand, then (unless the game is ove
 opponent. Values are from the point of view of the player to act: a win found when ``e`` squares are
 still empty (before the winning placement) scores ``WIN_SCORE + e``, so quicker wins score higher and slower
 losses lose less; a draw scores 0; positions at the depth limit get the heuristic
-(:mod:`gpquarto.search.heuristics`), whose values stay well inside ``(-WIN_SCORE, WIN_SCORE)``. A heuristic that credits
+(:mod:`gpquarto.games.quarto.search.heuristics`), whose values stay well inside ``(-WIN_SCORE, WIN_SCORE)``. A heuristic that credits
 the searching player is negated at leaves where its opponent is to move; the table is then only valid for
 one searching player, so it is cleared when a search starts for the other one.
 

@@ -12,6 +12,7 @@ from gpquarto.games.capabilities import (
     Pictures,
     TrainingDefaults,
     WebSupport,
+    ZooPlayers,
 )
 from gpquarto.games.plugin import GamePlugin
 from gpquarto.games.quarto.game import QUARTO
@@ -35,10 +36,11 @@ PLUGIN = GamePlugin(
     ),
     capabilities={
         BoardDrawing: "gpquarto.games.quarto.drawing:DRAWING",
+        ZooPlayers: "gpquarto.games.quarto.players:PLAYERS",
         GPBinding: "gpquarto.gp.quarto_binding:QUARTO_GP",
         LearningEncoders: "gpquarto.learned.quarto_tuples:ENCODERS",
-        ExactSolver: "gpquarto.search.solver:QUARTO_SOLVER",
-        Pictures: "gpquarto.cli.pictures:PICTURES",
+        ExactSolver: "gpquarto.games.quarto.search.solver:QUARTO_SOLVER",
+        Pictures: "gpquarto.games.quarto.views.pictures:PICTURES",
         GradingBank: "gpquarto.games.quarto.grading.bank:BANK",
         TrainingDefaults: "gpquarto.games.quarto.defaults:DEFAULTS",
         Benchmarks: "gpquarto.games.quarto.bench.targets:BENCHMARKS",

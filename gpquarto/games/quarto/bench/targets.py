@@ -24,7 +24,7 @@ class QuartoBenchmarks(Benchmarks):
         args.positions = args.positions or 3
         rules = Rules(args.rules)
         if target == "engine":
-            from gpquarto.bench.engine import engine_benchmark, format_engine_benchmark
+            from gpquarto.games.quarto.bench.engine import engine_benchmark, format_engine_benchmark
 
             results = engine_benchmark(repeats=args.repeats, seconds=args.seconds, rules=rules)
             print(format_engine_benchmark(results, rules))
@@ -32,10 +32,10 @@ class QuartoBenchmarks(Benchmarks):
         if target == "evaluators":
             return run_evaluator_benchmark(args)
         if target == "solver":
-            from gpquarto.bench.solver import run_solver_benchmark
+            from gpquarto.games.quarto.bench.solver import run_solver_benchmark
 
             return run_solver_benchmark(args)
-        from gpquarto.bench.players import run_players_benchmark
+        from gpquarto.games.quarto.bench.players import run_players_benchmark
 
         return run_players_benchmark(args)
 
@@ -43,7 +43,7 @@ class QuartoBenchmarks(Benchmarks):
 def run_evaluator_benchmark(args: argparse.Namespace) -> int:
     """Time per leaf and per placement search (depths 1 and 2) of each ``--evaluator`` beside the hand-written
     heuristics, and with ``--games`` per decision in games against the reference players."""
-    from gpquarto.bench.evaluators import (
+    from gpquarto.games.quarto.bench.evaluators import (
         evaluator_benchmark,
         format_decision_times,
         format_evaluator_benchmark,

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from gpquarto.games.capabilities import GradingBank
 from gpquarto.games.quarto.board import Board
 from gpquarto.games.quarto.lines import Rules
-from gpquarto.search.solver import solve
+from gpquarto.games.quarto.search.solver import solve
 
 #: The games positions are taken from: weak and stronger play, so that both sloppy and sharp endgames occur.
 QUARTO_PAIRINGS: tuple[tuple[str, str], ...] = (

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from gpquarto.games.capabilities import VALUE_WORDS, HintService
 from gpquarto.games.quarto.board import PLACE_OFFSET, Board, action_name
-from gpquarto.search.solver import hint as solver_hint
+from gpquarto.games.quarto.search.solver import hint as solver_hint
 from gpquarto.web.sessions import RequestError
 
 

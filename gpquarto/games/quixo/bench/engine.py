@@ -40,7 +40,7 @@ SOLVE_TARGETS = {3: 60.0, 4: 900.0}
 def reference_playout(module_name: str) -> Callable[[int, random.Random], int]:
     """``MODULE.quixo.random_playout_winner(size, rng)``: the slow reference's random game (e.g. ``tests.reference``
     from a source checkout); a module that is not there is a one-line ``ValueError``."""
-    from gpquarto.bench.players import reference_module
+    from gpquarto.bench.timing import reference_module
 
     reference_module(module_name)
     try:

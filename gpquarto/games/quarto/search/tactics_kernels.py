@@ -1,6 +1,6 @@
-"""The numba kernels of :mod:`gpquarto.search.compiled_tactics` (imported on first use: it imports numba).
+"""The numba kernels of :mod:`gpquarto.games.quarto.search.compiled_tactics` (imported on first use: it imports numba).
 
-Each function mirrors a pure-Python fact of :mod:`gpquarto.search.tactics` or of the lookahead primitives on a
+Each function mirrors a pure-Python fact of :mod:`gpquarto.games.quarto.search.tactics` or of the lookahead primitives on a
 position given as the characteristic set of each cell (0xFF when empty), the occupied mask and the available
 pieces; the ``*_of`` functions take the 16 cells (a piece or -1) and one rule set's line table
 (:data:`~gpquarto.games.quarto.tables.LINE_TABLE` as an array) and return 16 values or one square.
@@ -46,7 +46,7 @@ def _board(cells):
 
 @numba.njit(cache=True)
 def _safe_pieces(chars, occupied, available, lines):
-    """:func:`gpquarto.search.tactics.safe_pieces_mask`."""
+    """:func:`gpquarto.games.quarto.search.tactics.safe_pieces_mask`."""
     union = 0
     for line in range(lines.shape[0]):
         if _popcount(occupied & lines[line, 0]) == 3:
@@ -56,7 +56,7 @@ def _safe_pieces(chars, occupied, available, lines):
 
 @numba.njit(cache=True)
 def _safe_placements(chars, occupied, available, piece, lines):
-    """:func:`gpquarto.search.tactics.safe_placements_mask` (``available`` without the piece in hand)."""
+    """:func:`gpquarto.games.quarto.search.tactics.safe_placements_mask` (``available`` without the piece in hand)."""
     available &= ~(1 << piece)
     own = _CHARS[piece]
     count = lines.shape[0]
@@ -218,7 +218,7 @@ def trap_square_of(cells, in_hand, available, lines):
 
 
 # ---------------------------------------------------------------------- the fast search's placement at depth 2
-#: The leaf values of :mod:`gpquarto.search.fast_search` that :func:`best_placement_2` computes, by number.
+#: The leaf values of :mod:`gpquarto.games.quarto.search.fast_search` that :func:`best_placement_2` computes, by number.
 WINS, LINES_WEIGHED, QUARTICITY = 0, 1, 2
 _WIN_SCORE, _INFINITY, _LIMIT = 1000, 10_000, 100
 
@@ -274,7 +274,7 @@ def _last_ply(chars, occupied, piece, empties, available, lines, parity, kind, b
 
 @numba.njit(cache=True)
 def best_placement_2(cells, in_hand, available, lines, parity, kind):
-    """:meth:`gpquarto.search.fast_search.FastSearch.best_placement` at depth 2 with a built-in leaf value
+    """:meth:`gpquarto.games.quarto.search.fast_search.FastSearch.best_placement` at depth 2 with a built-in leaf value
     (``kind``), on a board with at least two empty squares where the piece in hand cannot win at once: the best
     value, the best moves (``square << 4 | piece``, in the order the fast search finds them) and the number of last
     plies searched (the same windows as the fast search's root: each move searched above the best so far, and a

@@ -6,7 +6,7 @@ placed, the game not over. Each position is solved once with a fresh table; the 
 and the slowest time and the median number of positions searched, per (empty squares, kind). With
 ``--compare MODULE`` the module's ``solve`` (e.g. ``tests.reference``: the solver before issue 8) is timed
 on the same positions right before the current one; ``--compiled`` times the optional compiled solver
-(:mod:`gpquarto.search.compiled`) as the current one. Pure Python takes minutes per position at 12 empty
+(:mod:`gpquarto.games.quarto.search.compiled`) as the current one. Pure Python takes minutes per position at 12 empty
 squares with a choice due.
 """
 
@@ -19,11 +19,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from time import perf_counter
 
-from gpquarto.bench.players import reference_module
+from gpquarto.bench.timing import reference_module
 from gpquarto.games.interface import DecisionKind
 from gpquarto.games.quarto.board import Board
 from gpquarto.games.quarto.lines import Rules
-from gpquarto.search.solver import solve
+from gpquarto.games.quarto.search.solver import solve
 from gpquarto.seeding import derive_seed
 
 #: Empty squares of the benchmark positions, by default.
@@ -109,7 +109,7 @@ def run_solver_benchmark(args) -> int:
         raise ValueError(f"--compare {compare}: the module has no solve(board) to time")
     current = solve
     if getattr(args, "compiled", False):
-        from gpquarto.search import compiled
+        from gpquarto.games.quarto.search import compiled
 
         if not compiled.AVAILABLE:
             raise SystemExit('bench solver --compiled needs numba: pip install "gpquarto[fast]"')

@@ -2,7 +2,7 @@
 that the lookahead primitives read, each computed for a whole position in one call, and the fast search's
 placement two plies deep.
 
-The pure-Python code (:mod:`gpquarto.search.tactics`, :mod:`gpquarto.search.fast_search` and the family
+The pure-Python code (:mod:`gpquarto.games.quarto.search.tactics`, :mod:`gpquarto.games.quarto.search.fast_search` and the family
 ``primitives/lookahead.py``) stays the reference and the fallback: these functions give exactly what it gives, and
 tests check them against it on many seeded positions of both rule sets. :data:`AVAILABLE` says whether numba is
 installed; :data:`ENABLED` whether the lookahead primitives and the fast search use these functions (``AVAILABLE``, unless the environment variable
@@ -25,7 +25,7 @@ piece or square, -1 where there is none) or one square:
 * :func:`trap_square` (a placement is due): the lowest square of :func:`safe_left_after` after which some safe
   piece, not the last one, leaves the opponent no safe placement, or -1.
 
-:func:`best_placement_2` is the fast search's placement two plies deep (:mod:`gpquarto.search.fast_search`).
+:func:`best_placement_2` is the fast search's placement two plies deep (:mod:`gpquarto.games.quarto.search.fast_search`).
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def enabled() -> bool:
     global ENABLED, _kernels
     if ENABLED and _kernels is None:
         try:
-            from gpquarto.search import tactics_kernels
+            from gpquarto.games.quarto.search import tactics_kernels
         except ImportError:  # pragma: no cover - a broken numba install
             ENABLED = False
         else:
@@ -106,7 +106,7 @@ SEARCH_KINDS = {"wins": 0, "lines": 1, "quarticity": 2}
 def best_placement_2(
     cells: tuple[int, ...], in_hand: int, available: int, rules: Rules, parity: int, kind: str
 ) -> tuple[int, list[int], int]:
-    """The fast search's placement at depth 2 (:meth:`~gpquarto.search.fast_search.FastSearch.best_placement`) with
+    """The fast search's placement at depth 2 (:meth:`~gpquarto.games.quarto.search.fast_search.FastSearch.best_placement`) with
     the built-in heuristic ``kind`` (one of :data:`SEARCH_KINDS`), on a board with at least two empty squares where
     the piece in hand cannot win at once; ``parity`` is the fast search's (``(1 + player) & 1``). Returns the best
     value, every best move (``square << 4 | piece``, in the fast search's order) and the last plies searched."""

@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from gpquarto.games.quarto.board import Board
-from gpquarto.search.tactics import (
+from gpquarto.games.quarto.search.tactics import (
     PIECES_MEETING,
     SearchLeaf,
     safe_placements_mask,
@@ -47,8 +47,8 @@ class Heuristic:
 
     ``leaf``, when given, is the same evaluation read from the fast search's own state instead of a Board:
     ``leaf(position, available, in_hand) -> (value, read)`` with the board as a
-    :class:`~gpquarto.search.tactics.SearchLeaf`, the mask of the pieces left and the piece in hand; ``value``
-    must equal ``evaluate`` on that position (the search then runs its fast form, :mod:`gpquarto.search.negamax`),
+    :class:`~gpquarto.games.quarto.search.tactics.SearchLeaf`, the mask of the pieces left and the piece in hand; ``value``
+    must equal ``evaluate`` on that position (the search then runs its fast form, :mod:`gpquarto.games.quarto.search.negamax`),
     and ``read`` is the mask of the attributes (bits) of ``in_hand`` it depended on (:data:`ALL_ATTRIBUTES` when
     unsure): the search gives the same value to every safe piece that agrees with ``in_hand`` on them. Evolved
     evaluators provide it.

@@ -11,11 +11,11 @@ piece that wins at once while a safe one exists; it keeps threat counters up to 
 rescanning the lines (the same draws and results as a rescan: tests check it against the kept reference).
 
 ``heuristic``: score the new leaf of each iteration with a heuristic instead of playing it out
-(:mod:`gpquarto.players.mcts_leaves`; ``scale`` turns scores into rewards); an evolved evaluator gets there as
+(:mod:`gpquarto.games.quarto.players.mcts_leaves`; ``scale`` turns scores into rewards); an evolved evaluator gets there as
 ``mcts:iterations=N,evaluator=FILE`` (:mod:`gpquarto.gp.evaluator_player`). Empty (the default): playouts.
 
 ``solver_below``: once at most that many squares are empty, the exact solver decides (as the ``solver``
-player does: :class:`~gpquarto.players.solver_player.SolverPlayer`); 0 (the default) never.
+player does: :class:`~gpquarto.games.quarto.players.solver_player.SolverPlayer`); 0 (the default) never.
 
 ``nodes`` counts the tree nodes built and the solver's positions since the player was made (for benchmarks).
 """
@@ -30,7 +30,11 @@ from collections.abc import Callable
 from gpquarto.games.quarto.board import PLACE_OFFSET, Board, BoardView
 from gpquarto.games.quarto.lines import ALL_SQUARES_MASK, SQUARE_COUNT
 from gpquarto.games.quarto.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
+from gpquarto.games.quarto.players.mcts_leaves import leaf_reward
+from gpquarto.games.quarto.players.solver_player import SolverPlayer
 from gpquarto.games.quarto.playout import NO_WINNER, random_playout
+from gpquarto.games.quarto.search.heuristics import get_heuristic
+from gpquarto.games.quarto.search.tactics import threat_counters
 from gpquarto.games.quarto.tables import (
     CELL_CHARACTERISTICS,
     COUNTER_CARRY,
@@ -40,12 +44,8 @@ from gpquarto.games.quarto.tables import (
     UNSAFE_OF_COUNTERS,
 )
 from gpquarto.players.base import QuartoPlayer
-from gpquarto.players.mcts_leaves import leaf_reward
 from gpquarto.players.registry import register_player
-from gpquarto.players.solver_player import SolverPlayer
 from gpquarto.search.budget import decision_deadline
-from gpquarto.search.heuristics import get_heuristic
-from gpquarto.search.tactics import threat_counters
 
 #: The most iterations and seconds a spec may ask for per decision (far beyond any useful search).
 MAX_ITERATIONS = 10_000_000

@@ -4,7 +4,7 @@ One *ply* is a whole turn: place the piece in hand, then (unless the game is ove
 opponent. Values are from the point of view of the player to act: a win found when ``e`` squares are
 still empty (before the winning placement) scores ``WIN_SCORE + e``, so quicker wins score higher and slower
 losses lose less; a draw scores 0; positions at the depth limit get the heuristic
-(:mod:`gpquarto.search.heuristics`), whose values stay well inside ``(-WIN_SCORE, WIN_SCORE)``. A heuristic that credits
+(:mod:`gpquarto.games.quarto.search.heuristics`), whose values stay well inside ``(-WIN_SCORE, WIN_SCORE)``. A heuristic that credits
 the searching player is negated at leaves where its opponent is to move; the table is then only valid for
 one searching player, so it is cleared when a search starts for the other one.
 
@@ -15,7 +15,7 @@ move is tried first. ``ordering=False`` gives a plain alpha-beta over every (squ
 relies on the engine's win test alone: tests use it to check the tactics.
 
 Speed (issue 8): with ordering and one of the built-in heuristics (or an evolved evaluator) the search is
-:mod:`gpquarto.search.fast_search`, which runs on its own state (the
+:mod:`gpquarto.games.quarto.search.fast_search`, which runs on its own state (the
 characteristic set of each cell, bit masks, the threat counters of :mod:`gpquarto.games.quarto.tables` updated
 per placement, an int key built incrementally) instead of a Board. The last ply is not searched piece by
 piece: after a placement every safe piece to give leads to the same leaf value for ``wins``, ``lines`` and
@@ -24,7 +24,7 @@ so each square is evaluated once, from per-square "plans" (what filling the squa
 through it) shared by all the pieces placed there. Values and best root moves are those of the plain
 search: tests check them against the kept pre-issue-8 implementation on a bank of real positions. On
 the empty board, root moves that a symmetry maps onto each other are searched once. A heuristic of your own
-(any other :class:`~gpquarto.search.heuristics.Heuristic`) and ``ordering=False`` use the generic search
+(any other :class:`~gpquarto.games.quarto.search.heuristics.Heuristic`) and ``ordering=False`` use the generic search
 over a Board, which calls the heuristic at every leaf.
 
 Example::
@@ -44,9 +44,7 @@ from dataclasses import dataclass
 from gpquarto.games.quarto.board import Board
 from gpquarto.games.quarto.lines import ALL_SQUARES_MASK
 from gpquarto.games.quarto.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
-from gpquarto.games.quarto.tables import PIECES_MEETING
-from gpquarto.search.budget import CHECK_EVERY, Deadline, OutOfTime
-from gpquarto.search.fast_search import (
+from gpquarto.games.quarto.search.fast_search import (
     EXACT,
     FAST_KINDS,
     INFINITY,
@@ -55,8 +53,10 @@ from gpquarto.search.fast_search import (
     WIN_SCORE,
     FastSearch,
 )
-from gpquarto.search.heuristics import Heuristic, get_heuristic
-from gpquarto.search.tactics import threat_characteristics, winning_squares
+from gpquarto.games.quarto.search.heuristics import Heuristic, get_heuristic
+from gpquarto.games.quarto.search.tactics import threat_characteristics, winning_squares
+from gpquarto.games.quarto.tables import PIECES_MEETING
+from gpquarto.search.budget import CHECK_EVERY, Deadline, OutOfTime
 
 
 @dataclass(frozen=True)

@@ -11,9 +11,9 @@ import random
 
 from gpquarto.games.quarto.board import BoardView
 from gpquarto.games.quarto.pieces import MEMBERS
+from gpquarto.games.quarto.search import tactics
 from gpquarto.players.base import QuartoPlayer
 from gpquarto.players.registry import register_player
-from gpquarto.search import tactics
 
 
 @register_player("novice")
@@ -21,6 +21,8 @@ class NovicePlayer(QuartoPlayer):
     """Wins at once when it can, never gives a winning piece while a safe one exists, else plays at random."""
 
     name = "novice"
+    #: Decides in microseconds whatever it is given: the web server plays it in its own threads.
+    quick = True
 
     def __init__(self, seed: int | None = None) -> None:
         self._rng = random.Random(seed)

@@ -1,4 +1,4 @@
-"""The fast search of :class:`~gpquarto.search.negamax.Negamax`: ordered alpha-beta on its own state, for the
+"""The fast search of :class:`~gpquarto.games.quarto.search.negamax.Negamax`: ordered alpha-beta on its own state, for the
 built-in heuristics and evolved evaluators.
 
 The search runs on the characteristic set of each cell, bit masks, the threat counters of
@@ -7,14 +7,14 @@ Board. The last ply is not searched piece by piece: after a placement every safe
 same leaf value for ``wins``, ``lines`` and ``quarticity``, so each square is evaluated once, from per-square
 plans shared by all the pieces placed there. An evolved evaluation says which attributes of the piece given it
 read (``Heuristic.leaf``), and is evaluated once for all the safe pieces that agree on them: once per square
-when it reads nothing of the piece. :class:`~gpquarto.search.negamax.Negamax` owns the transposition
+when it reads nothing of the piece. :class:`~gpquarto.games.quarto.search.negamax.Negamax` owns the transposition
 table, the node count and the heuristic, and hands this module the searches it can take (its docstring says
 which); values and best root moves are those of its generic search (tests check them against the kept
 pre-issue-8 implementation).
 
 Where numba is installed, a placement searched two plies deep with ``wins``, ``lines`` or ``quarticity`` (what the
 default ``minimax:depth=2`` opponent searches at each turn) is searched by
-:func:`~gpquarto.search.compiled_tactics.best_placement_2` instead (but on the empty board): the same windows, so the
+:func:`~gpquarto.games.quarto.search.compiled_tactics.best_placement_2` instead (but on the empty board): the same windows, so the
 same value, best moves in the same order and the same node count (tests check them against this module's search).
 """
 
@@ -25,6 +25,23 @@ from typing import Protocol
 from gpquarto.games.quarto.board import Board
 from gpquarto.games.quarto.lines import Rules
 from gpquarto.games.quarto.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
+from gpquarto.games.quarto.search import compiled_tactics
+from gpquarto.games.quarto.search.heuristics import (
+    ALL_ATTRIBUTES,
+    HEURISTIC_LIMIT,
+    Heuristic,
+    guaranteed_loss,
+    quarticity,
+    three_piece_lines,
+    wins_only,
+)
+from gpquarto.games.quarto.search.tactics import (
+    SearchLeaf,
+    SquarePlan,
+    cells_key,
+    square_plans,
+    threat_counters,
+)
 from gpquarto.games.quarto.symmetry import square_maps
 from gpquarto.games.quarto.tables import (
     CELL_CHARACTERISTICS,
@@ -35,24 +52,7 @@ from gpquarto.games.quarto.tables import (
     PIECES_MEETING,
     UNSAFE_OF_COUNTERS,
 )
-from gpquarto.search import compiled_tactics
 from gpquarto.search.budget import CHECK_EVERY, Deadline
-from gpquarto.search.heuristics import (
-    ALL_ATTRIBUTES,
-    HEURISTIC_LIMIT,
-    Heuristic,
-    guaranteed_loss,
-    quarticity,
-    three_piece_lines,
-    wins_only,
-)
-from gpquarto.search.tactics import (
-    SearchLeaf,
-    SquarePlan,
-    cells_key,
-    square_plans,
-    threat_counters,
-)
 
 #: Base score of a proven win; a win with ``e`` empty squares left scores ``WIN_SCORE + e``.
 WIN_SCORE = 1000
@@ -61,7 +61,7 @@ EXACT, LOWER, UPPER = 0, 1, 2
 
 
 class SearchOwner(Protocol):
-    """What the fast search reads and updates of the :class:`~gpquarto.search.negamax.Negamax` that owns it."""
+    """What the fast search reads and updates of the :class:`~gpquarto.games.quarto.search.negamax.Negamax` that owns it."""
 
     heuristic: Heuristic
     nodes: int
@@ -112,7 +112,7 @@ class FastSearch:
         self.others = OTHERS_THROUGH[Rules.CLASSIC]  # of the rules of the search in progress
         self.last_ply = getattr(self, f"_make_{kind}")()
         self.node = self._make_node()
-        #: The heuristic's name when :func:`~gpquarto.search.compiled_tactics.best_placement_2` can search a depth-2
+        #: The heuristic's name when :func:`~gpquarto.games.quarto.search.compiled_tactics.best_placement_2` can search a depth-2
         #: placement in its place (numba installed), else None.
         self.compiled_kind = kind if kind in compiled_tactics.SEARCH_KINDS else None
 
@@ -255,7 +255,7 @@ class FastSearch:
         depend on the piece given, so the safe pieces are evaluated one by one, except where the evaluation says it
         read none of the attributes that tell two of them apart: the value found for one piece is the value of
         every piece that agrees with it on the attributes read (all of them, when it read nothing of the piece).
-        The board after the placement is shared by them (:class:`~gpquarto.search.tactics.SearchLeaf`: its square
+        The board after the placement is shared by them (:class:`~gpquarto.games.quarto.search.tactics.SearchLeaf`: its square
         plans are computed once)."""
         owner = self.owner
         chars, cells = self.chars, self.cells

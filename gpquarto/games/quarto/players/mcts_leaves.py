@@ -15,7 +15,7 @@ search with a seed stays reproducible.
 Example::
 
     >>> from gpquarto import Board
-    >>> from gpquarto.search.heuristics import get_heuristic
+    >>> from gpquarto.games.quarto.search.heuristics import get_heuristic
     >>> leaf_reward(Board.from_text("012./..../..../.... 5"), get_heuristic("wins"), searcher=1, scale=10.0)
     (0, 1.0)
 """
@@ -26,9 +26,9 @@ import math
 
 from gpquarto.games.quarto.board import Board
 from gpquarto.games.quarto.pieces import CHARACTERISTICS, MEMBERS
+from gpquarto.games.quarto.search.heuristics import Heuristic
+from gpquarto.games.quarto.search.tactics import SearchLeaf, threat_characteristics
 from gpquarto.games.quarto.tables import PIECES_MEETING
-from gpquarto.search.heuristics import Heuristic
-from gpquarto.search.tactics import SearchLeaf, threat_characteristics
 
 
 def leaf_reward(board: Board, heuristic: Heuristic, *, searcher: int, scale: float) -> tuple[int, float]:

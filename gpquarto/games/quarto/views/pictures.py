@@ -11,7 +11,6 @@ import math
 import os
 from collections.abc import Iterable
 
-from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.patches import Circle, FancyBboxPatch, Rectangle
 
@@ -108,12 +107,6 @@ def game_figure(record: GameRecord, result: str) -> Figure:
     for index, (frame, title) in enumerate(frames, 1):
         draw_board(figure.add_subplot(rows, FRAMES_PER_ROW, index), frame, title=title)
     return figure
-
-
-def save_png(figure: Figure, path: str | os.PathLike[str]) -> None:
-    """Write ``figure`` as PNG; ``OSError`` (one line in the CLI) when the file cannot be written."""
-    FigureCanvasAgg(figure)
-    figure.savefig(path, format="png", dpi=110)
 
 
 class QuartoPictures(Pictures):

@@ -41,13 +41,13 @@ import random
 from gpquarto.games.quarto.board import Board, BoardView
 from gpquarto.games.quarto.lines import ALL_SQUARES_MASK, SQUARE_COUNT
 from gpquarto.games.quarto.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
+from gpquarto.games.quarto.players.minimax import PlannedChoice
+from gpquarto.games.quarto.search.negamax import Negamax
+from gpquarto.games.quarto.search.tactics import safe_placements_mask, threat_characteristics, winning_squares
 from gpquarto.games.quarto.tables import CELL_CHARACTERISTICS, LINE_TABLE, PIECES_MEETING
 from gpquarto.players.base import QuartoPlayer
-from gpquarto.players.minimax import PlannedChoice
 from gpquarto.players.registry import register_player
 from gpquarto.search.budget import decision_deadline
-from gpquarto.search.negamax import Negamax
-from gpquarto.search.tactics import safe_placements_mask, threat_characteristics, winning_squares
 
 #: Weight of a source by its number of pieces (index 1..3).
 SOURCE_WEIGHTS = (0, 1, 10, 100)

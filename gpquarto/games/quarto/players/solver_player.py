@@ -1,6 +1,6 @@
 """The solver player: perfect play in the endgame, a safe random move before it.
 
-Once at most ``empties`` squares are empty it asks the exact solver (:mod:`gpquarto.search.solver`) for
+Once at most ``empties`` squares are empty it asks the exact solver (:mod:`gpquarto.games.quarto.search.solver`) for
 every optimal action and picks one at random. Earlier, the game tree is too big to solve, so it plays
 like the novice: a winning square when there is one, a piece the opponent cannot win with at once; so it does
 when the solver runs out of the decision's time budget (:mod:`gpquarto.search.budget`).
@@ -15,11 +15,11 @@ import random
 
 from gpquarto.games.quarto.board import PLACE_OFFSET, Board, BoardView
 from gpquarto.games.quarto.lines import SQUARE_COUNT
+from gpquarto.games.quarto.search import tactics
+from gpquarto.games.quarto.search.solver import SolverTable, solve
 from gpquarto.players.base import QuartoPlayer
 from gpquarto.players.registry import register_player
-from gpquarto.search import tactics
 from gpquarto.search.budget import OutOfTime, decision_deadline
-from gpquarto.search.solver import SolverTable, solve
 
 
 @register_player("solver")

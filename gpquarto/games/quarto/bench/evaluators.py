@@ -23,11 +23,11 @@ from collections.abc import Callable, Mapping, Sequence
 
 from gpquarto.bench.timing import median_rates
 from gpquarto.games.quarto.board import Board
+from gpquarto.games.quarto.search.heuristics import HEURISTICS
+from gpquarto.games.quarto.search.negamax import Negamax
+from gpquarto.games.quarto.search.tactics import SearchLeaf
 from gpquarto.gp.evaluator import CompiledEvaluator, leaf_positions
 from gpquarto.jobs.matches import run_matches
-from gpquarto.search.heuristics import HEURISTICS
-from gpquarto.search.negamax import Negamax
-from gpquarto.search.tactics import SearchLeaf
 
 #: The hand-written heuristics timed beside the evaluators, per leaf and per search.
 REFERENCE_HEURISTICS = ("lines", "quarticity", "guaranteed_loss")

@@ -1,11 +1,11 @@
 """Optional compiled exact solver (``pip install "gpquarto[fast]"``, which brings numba): the algorithm of
-:mod:`gpquarto.search.solver`, compiled. The pure-Python solver stays the default and the reference: tests
+:mod:`gpquarto.games.quarto.search.solver`, compiled. The pure-Python solver stays the default and the reference: tests
 check that this one gives the same value and the same best actions wherever numba is installed.
 
-Use :func:`solve` (same result as :func:`gpquarto.search.solver.solve`; no table argument or node
+Use :func:`solve` (same result as :func:`gpquarto.games.quarto.search.solver.solve`; no table argument or node
 limit: one 32 MB always-replace table of proven bounds is kept for the process); :data:`AVAILABLE` says
 whether numba could be imported. The first call compiles (10-30 s; cached on disk afterwards). Measured
-with ``gpquarto bench solver --compare gpquarto.search.compiled``: about 10x the pure-Python solver.
+with ``gpquarto bench solver --compare gpquarto.games.quarto.search.compiled``: about 10x the pure-Python solver.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ else:
 WIN, DRAW, LOSS = 1, 0, -1
 
 if AVAILABLE:
-    from gpquarto.search.solver import SolveResult
-    from gpquarto.search.tactics import threat_counters
+    from gpquarto.games.quarto.search.solver import SolveResult
+    from gpquarto.games.quarto.search.tactics import threat_counters
 
     _CHARS = np.array(CHARACTERISTICS, dtype=np.int64)
     _COUNTER_OF = np.array(COUNTER_OF, dtype=np.int64)
@@ -86,7 +86,7 @@ if AVAILABLE:
 
     @numba.njit(cache=True)
     def _choice(chars, others, counts, occupied, safe, available, counters, lo, hi, alpha, beta, table, stats, ws):
-        """The pure-Python solver's ``choice_value``, compiled (see gpquarto.search.solver)."""
+        """The pure-Python solver's ``choice_value``, compiled (see gpquarto.games.quarto.search.solver)."""
         stats[0] += 1
         ws0, ws1, ws2, ws3, ws4, ws5, ws6, ws7, ws8, ws9, ws10, piece_of = ws
         slot_index = _slot(lo, hi)

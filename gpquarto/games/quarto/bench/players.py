@@ -22,15 +22,13 @@ the same machine at the same moment.
 
 from __future__ import annotations
 
-import importlib
-import os
 import random
 import statistics
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from time import perf_counter
 
+from gpquarto.bench.timing import reference_module
 from gpquarto.games.interface import DecisionKind
 from gpquarto.games.quarto.board import Board
 from gpquarto.games.quarto.lines import Rules
@@ -241,23 +239,6 @@ def format_row(timing: PlayerTiming, positions: list[Board], width: int, referen
     if reference is not None:
         row += f"  {reference.mean / timing.mean:>7.1f}x"
     return row
-
-
-def reference_module(module_name: str):
-    """Import the module named by ``--compare`` (e.g. ``tests.reference``, from a source checkout); a module
-    that cannot be imported is a one-line ``ValueError``."""
-    try:
-        try:
-            return importlib.import_module(module_name)
-        except ModuleNotFoundError:
-            if os.getcwd() in sys.path:
-                raise
-            sys.path.insert(0, os.getcwd())  # the console script does not put the working directory on the path
-            return importlib.import_module(module_name)
-    except ImportError as error:
-        raise ValueError(
-            f"--compare {module_name}: cannot import it ({error}); tests.reference needs a source checkout"
-        ) from None
 
 
 def reference_factory(module_name: str) -> Callable[..., object]:

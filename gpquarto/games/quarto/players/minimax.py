@@ -4,15 +4,15 @@
 Options from the seeds:
 
 * ``heuristic``: ``wins``, ``guaranteed_loss``, ``lines`` (seed 002) or ``quarticity`` (seed 004); see
-  :mod:`gpquarto.search.heuristics`.
+  :mod:`gpquarto.games.quarto.search.heuristics`.
 * ``strategy`` (seed 004): ``fixed`` searches ``depth`` plies; ``full_below`` searches the whole remaining
-  game when its estimated size (:func:`~gpquarto.search.negamax.estimated_tree_size`) is at most
+  game when its estimated size (:func:`~gpquarto.games.quarto.search.negamax.estimated_tree_size`) is at most
   ``node_bound``, else one ply; ``deepest`` searches the deepest depth whose estimated size stays within
   ``node_bound`` (default (5!)^2 = 14400, the full tree with five squares left).
 * ``novice_moves`` (seed 002's switch): play as the novice while fewer than that many pieces are on the board.
 * ``random_opening`` (seed 004): a random opening piece, and a random first placement on a diagonal.
 * ``solver_below``: once at most that many squares are empty, the exact solver decides (as the ``solver``
-  player does: :class:`~gpquarto.players.solver_player.SolverPlayer`); 0 (the default) never.
+  player does: :class:`~gpquarto.games.quarto.players.solver_player.SolverPlayer`); 0 (the default) never.
 
 Among root moves of equal value the player draws one uniformly at random from its own seeded generator,
 so that two deterministic players do not replay one game over and over; the search itself is deterministic.
@@ -32,13 +32,13 @@ import random
 from gpquarto.games.quarto.board import Board, BoardView
 from gpquarto.games.quarto.lines import ANTI_DIAGONAL, DIAGONAL, SQUARE_COUNT
 from gpquarto.games.quarto.pieces import NO_PIECE
+from gpquarto.games.quarto.players.novice import NovicePlayer
+from gpquarto.games.quarto.players.solver_player import SolverPlayer
+from gpquarto.games.quarto.search.heuristics import get_heuristic
+from gpquarto.games.quarto.search.negamax import Negamax, estimated_tree_size
 from gpquarto.players.base import QuartoPlayer
-from gpquarto.players.novice import NovicePlayer
 from gpquarto.players.registry import register_player
-from gpquarto.players.solver_player import SolverPlayer
 from gpquarto.search.budget import Deadline, OutOfTime, decision_deadline
-from gpquarto.search.heuristics import get_heuristic
-from gpquarto.search.negamax import Negamax, estimated_tree_size
 from gpquarto.seeding import derive_seed
 
 #: The depth strategies, by name.

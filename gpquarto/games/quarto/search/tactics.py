@@ -336,7 +336,7 @@ _FEW_PIECES = 4
 
 
 class SearchLeaf:
-    """A board inside the fast search (:mod:`gpquarto.search.negamax`), before the piece to place is named.
+    """A board inside the fast search (:mod:`gpquarto.games.quarto.search.negamax`), before the piece to place is named.
 
     An evolved evaluation reads its leaves through this object instead of a :class:`Board`: ``cells`` (piece
     or ``NO_PIECE``) and ``chars`` (characteristic sets, 0xFF when empty) are the search's own lists, changed

@@ -6,7 +6,7 @@ action worth at least a win? at least a draw?") with null windows, which also yi
 Quarto-specific pruning:
 
 * one search *ply* is "choose a piece, then the opponent places it", so the transposition table is only
-  consulted at choice positions, whose key is just the cells (:func:`~gpquarto.search.tactics.cells_key`:
+  consulted at choice positions, whose key is just the cells (:func:`~gpquarto.games.quarto.search.tactics.cells_key`:
   sound because at a choice position the cells determine everything else, the pieces left and the player
   to choose, and the value is a function of the position alone);
 * a piece that can complete a line somewhere is a loss for whoever gives it and is never searched: the
@@ -27,7 +27,7 @@ images of one position (the pieces already placed pin both the square and the pi
 for issue 8 at 10 empty squares: the 53,359 and 10,307 positions stored by a choice and a placement solve
 fell into exactly as many classes of :func:`~gpquarto.games.quarto.symmetry.canonical_key`, so a canonical key
 (~0.2 ms each, against ~15 us per node) would only cost time. The optional compiled solver
-(:mod:`gpquarto.search.compiled`, ``pip install "gpquarto[fast]"``) runs the table search at every level
+(:mod:`gpquarto.games.quarto.search.compiled`, ``pip install "gpquarto[fast]"``) runs the table search at every level
 (the lean split pays in Python only), about 10x faster.
 
 Example (a piece is due; of the three that do not lose at once, only piece 6 wins)::
@@ -46,6 +46,7 @@ from gpquarto.games.capabilities import ExactSolver, Progress, Solution
 from gpquarto.games.quarto.board import PLACE_OFFSET, Board, BoardView
 from gpquarto.games.quarto.lines import ALL_SQUARES_MASK, SQUARE_COUNT
 from gpquarto.games.quarto.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
+from gpquarto.games.quarto.search.tactics import cells_key, threat_counters
 from gpquarto.games.quarto.tables import (
     COUNTER_CARRY,
     COUNTER_HIGH,
@@ -55,7 +56,6 @@ from gpquarto.games.quarto.tables import (
     UNSAFE_OF_COUNTERS,
 )
 from gpquarto.search.budget import CHECK_EVERY, Deadline
-from gpquarto.search.tactics import cells_key, threat_counters
 
 WIN, DRAW, LOSS = 1, 0, -1
 #: Choice positions with at most this many empty squares are searched without the table and move ordering.

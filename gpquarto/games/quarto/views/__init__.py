@@ -1,0 +1,1 @@
+"""Quarto's pictures (the plug-in's ``Pictures``: PNG figures of a position and of a game)."""
