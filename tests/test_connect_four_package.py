@@ -178,6 +178,46 @@ def test_bench_measures_games_decisions_and_solves(environment):
     assert "exact solver (ConnectFourSolver)" in solver and "10 empty cells: median" in solver
 
 
+def test_train_evolves_a_rule_player_that_show_and_match_use(environment):
+    _, work, _ = environment
+    output = gpquarto(
+        environment, "train", *SMALL, "--generations", "2", "--population", "6", "--games", "4",
+        "--final-games", "0", "--workers", "1", "--quiet", "--run-dir", "runs/evolved", "--filename", "evolved.p",
+    )  # fmt: skip
+    assert "trained 2 generations" in output and (work / "evolved.p").exists()
+    config = json.loads((work / "runs" / "evolved" / "config.json").read_text())["evolution"]
+    assert config["game"] == "connect_four" and config["settings"] == {"columns": 5, "rows": 4}
+    shown = gpquarto(environment, "show", "evolved.p", "--against", "random", "--games", "2")
+    assert "player evolved, connect_four" in shown and "move rules:" in shown and "\n  1. if " in shown
+    played = gpquarto(environment, "match", "evolved.p", "random", *SMALL, "--games", "4", "--quiet")
+    assert sum(results(played, "evolved.p")) == 4
+
+
+def test_learn_makes_a_player_that_plays(environment):
+    _, work, _ = environment
+    output = gpquarto(
+        environment, "learn", *SMALL, "--run-dir", "runs/learned", "--episodes", "50", "--eval-games", "10", "--quiet"
+    )
+    assert "learned 50 episodes (50 in all) of connect_four" in output
+    assert "after 50 episodes against random: score " in output
+    player = work / "runs" / "learned" / "learned_player.npz"
+    assert player.exists()
+    played = gpquarto(environment, "match", str(player), "random", *SMALL, "--games", "4", "--quiet")
+    assert sum(results(played, str(player))) == 4
+
+
+def test_an_experiment_compares_its_variants(environment):
+    _, work, _ = environment
+    output = gpquarto(
+        environment, "experiment", "--game", "connect_four", "--seeds", "1", "--set", "generations=1",
+        "--set", "population=4", "--set", "games=2", "--eval-games", "4", "--out", "runs/experiment",
+        "--workers", "1", "--quiet",
+    )  # fmt: skip
+    assert "1 variants x 1 seeds" in output and "vs random" in output
+    for name in ("summary.csv", "comparisons.csv", "experiment.json"):
+        assert (work / "runs" / "experiment" / name).exists(), name
+
+
 def test_mcts_beats_random_on_the_full_board(environment):
     output = gpquarto(
         environment, "match", "mcts:iterations=300", "random", "--game", "connect_four", "--games", "4", "--quiet"
