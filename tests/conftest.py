@@ -45,6 +45,7 @@ def run_cli(
 LONGEST_FIRST = (
     "test_readme",
     "test_cli_quixo",
+    "test_connect_four_package",
     "test_dask",
     "test_train_evaluator",
     "test_train_e2e",

@@ -187,7 +187,7 @@ def test_train_evolves_a_rule_player_that_show_and_match_use(environment):
     assert "trained 2 generations" in output and (work / "evolved.p").exists()
     config = json.loads((work / "runs" / "evolved" / "config.json").read_text())["evolution"]
     assert config["game"] == "connect_four" and config["settings"] == {"columns": 5, "rows": 4}
-    shown = gpquarto(environment, "show", "evolved.p", "--against", "random", "--games", "2")
+    shown = gpquarto(environment, "show", "evolved.p", "--games", "2")  # the game's evaluation opponents
     assert "player evolved, connect_four" in shown and "move rules:" in shown and "\n  1. if " in shown
     played = gpquarto(environment, "match", "evolved.p", "random", *SMALL, "--games", "4", "--quiet")
     assert sum(results(played, "evolved.p")) == 4
@@ -209,13 +209,15 @@ def test_learn_makes_a_player_that_plays(environment):
 def test_an_experiment_compares_its_variants(environment):
     _, work, _ = environment
     output = gpquarto(
-        environment, "experiment", "--game", "connect_four", "--seeds", "1", "--set", "generations=1",
+        environment, "experiment", *SMALL, "--seeds", "1", "--set", "generations=1",
         "--set", "population=4", "--set", "games=2", "--eval-games", "4", "--out", "runs/experiment",
         "--workers", "1", "--quiet",
     )  # fmt: skip
-    assert "1 variants x 1 seeds" in output and "vs random" in output
+    assert "1 variants x 1 seeds" in output and "vs random" in output and "vs alphabeta:depth=2" in output
     for name in ("summary.csv", "comparisons.csv", "experiment.json"):
         assert (work / "runs" / "experiment" / name).exists(), name
+    plan = json.loads((work / "runs" / "experiment" / "experiment.json").read_text())
+    assert plan["base"]["game"] == "connect_four" and plan["base"]["settings"] == {"columns": 5, "rows": 4}
 
 
 def test_mcts_beats_random_on_the_full_board(environment):

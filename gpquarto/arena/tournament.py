@@ -165,7 +165,8 @@ def format_table(result: TournamentResult, extra_columns: dict[str, Sequence[str
     lines = [
         f"round robin: {len(result.players)} players, {result.games} games per pairing, "
         + ("" if result.game == DEFAULT_GAME else f"{result.game}, ")
-        + f"{result.rules} rules, seed {result.seed}",
+        + (f"{result.rules} rules, " if result.rules else "")
+        + f"seed {result.seed}",
         header,
     ]
     for rank, index in enumerate(ratings.ranking(), start=1):

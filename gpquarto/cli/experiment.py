@@ -52,9 +52,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="append",
         default=None,
         metavar="SPEC",
-        help="evaluation opponent (repeatable; default random and minimax:depth=2; quixo: random and alphabeta:depth=1)",
+        help="evaluation opponent (repeatable; default: the game's, random and minimax:depth=2 in Quarto)",
     )
-    add_game_arguments(parser, settings=False)
+    add_game_arguments(parser)
     parser.add_argument(
         "--eval-games", type=positive_int, default=200, help="games per evaluation opponent (default 200)"
     )
@@ -74,6 +74,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def build_plan(args: argparse.Namespace):
     """The experiment plan the options describe."""
+    from gpquarto.cli.common import given_settings
     from gpquarto.jobs.experiment import (
         MAX_SEEDS,
         ExperimentPlan,
@@ -82,12 +83,13 @@ def build_plan(args: argparse.Namespace):
         variant_from_file,
     )
     from gpquarto.resolve import make_unattended_player
-    from gpquarto.training.config import training_defaults
+    from gpquarto.training.config import game_setting_fields, training_defaults
 
     if args.seeds > MAX_SEEDS:  # before a range of them is made
         raise ValueError(f"--seeds: at most {MAX_SEEDS:,} seeds per configuration, got {args.seeds:,}")
     # a plan names its game unless it is the default one (plans written before other games name none)
     base: dict = {} if args.game == DEFAULT_GAME else {"game": args.game}
+    base.update(game_setting_fields(given_settings(args)))
     variants: list[Variant] = []
     for kind, value in args.steps:
         if kind == "set":

@@ -32,7 +32,7 @@ from gpquarto.cli.common import (
     positive_int,
 )
 from gpquarto.games.registry import DEFAULT_GAME
-from gpquarto.training.config import EVALUATOR, GENOMES
+from gpquarto.training.config import EVALUATOR, GENOMES, game_setting_fields
 
 if TYPE_CHECKING:
     from gpquarto.training.config import EvolutionConfig
@@ -240,13 +240,9 @@ def _given(args: argparse.Namespace) -> dict:
     given = {name: getattr(args, name) for name in CONFIG_OPTIONS if getattr(args, name) is not None}
     if args.game is not None:
         given["game"] = args.game
-    settings = given_settings(args)
-    # the game's size and rules are the config's board_size and game_rules (as configs had them before)
-    for setting, name in (("size", "board_size"), ("rules", "game_rules")):
-        if setting in settings:
-            given[name] = settings.pop(setting)
-    if settings:
-        given["settings"] = tuple(sorted(settings.items()))
+    given.update(game_setting_fields(given_settings(args)))
+    if "settings" in given:
+        given["settings"] = tuple(given["settings"].items())  # as the config holds them
     if "plugins" in given:
         given["plugins"] = tuple(str(Path(plugin).resolve()) for plugin in given["plugins"])
     if "start_from" in given:

@@ -4,6 +4,7 @@ and its checks."""
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
 
 from gpquarto.arena.openings import MAX_OPENING_PLIES
@@ -125,6 +126,20 @@ SHARES = (
     "screening_max_true_rate",
     "screening_min_legal_rate",
 )
+
+
+def game_setting_fields(settings: Mapping[str, object]) -> dict[str, object]:
+    """The evolution config's fields for a game's settings: ``size`` is ``board_size`` and ``rules`` is
+    ``game_rules`` (as configs had them before other settings), any other goes into ``settings``."""
+    rest = dict(settings)
+    fields_ = {
+        name: rest.pop(setting)
+        for setting, name in (("size", "board_size"), ("rules", "game_rules"))
+        if setting in rest
+    }
+    if rest:
+        fields_["settings"] = dict(sorted(rest.items()))
+    return fields_
 
 
 @dataclass(frozen=True)
