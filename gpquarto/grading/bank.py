@@ -73,12 +73,7 @@ class GenericBank(GradingBank):
         return exact_solver(self.plugin)
 
     def settings(self, given: Mapping[str, object]) -> dict[str, object]:
-        settings = self.plugin.check_settings(given)
-        start = self.plugin.game.new_state(**settings)
-        why = self.solver.why_not(start)
-        if why is not None:
-            raise ValueError(f"a {self.plugin.name} bank is solved exactly: {why}")
-        return settings
+        return self.plugin.check_settings(given)  # a bank's positions are endgames: the solver says per position
 
     def _cells(self, settings: Mapping[str, object]) -> int:
         return self.solver.size(self.plugin.game.new_state(**settings))
@@ -102,6 +97,9 @@ class GenericBank(GradingBank):
         return self.plugin.name
 
     def solve(self, state: GameState) -> tuple[int, tuple[int, ...], int, tuple[int, ...]]:
+        why = self.solver.why_not(state)
+        if why is not None:
+            raise ValueError(f"a {self.plugin.name} bank position cannot be solved: {why}")
         legal = tuple(state.legal_actions())
         if isinstance(self.solver, GenericSolver):
             found = AlphaBeta().solve(state.copy(), self.solver.max_nodes)
