@@ -14,17 +14,10 @@ were measured in docs/learning.md.
 from __future__ import annotations
 
 from gpquarto.games.capabilities import TrainingDefaults
+from gpquarto.games.defaults import GENERIC_TRAINING_DEFAULTS
 
 DEFAULTS = TrainingDefaults(
-    evolution={
-        "generations": 40,
-        "population": 30,
-        "games": 40,
-        "openings": 4,
-        "opponents": "random:1,alphabeta:depth=2:1",
-        "accuracy_weight": 0.0,
-        "final_games": 200,
-    },
+    evolution=GENERIC_TRAINING_DEFAULTS.evolution,  # the generic defaults are these, measured on Quixo
     evaluation_opponents=("random", "alphabeta:depth=1"),
     learning={"td-ntuple": {"episodes": 10_000, "alpha": 0.1, "step": "tc", "epsilon_start": 0.1}},
     learning_evaluation="random,minimax:depth=2",

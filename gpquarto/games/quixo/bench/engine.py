@@ -17,9 +17,11 @@ import time
 from collections.abc import Callable
 
 from gpquarto.arena.game import play_game
+from gpquarto.bench.generic import decision_times, summary
 from gpquarto.bench.timing import Rates, median_rates
 from gpquarto.games.quixo import compiled as quixo_compiled
 from gpquarto.games.quixo.board import QuixoBoard, QuixoRules
+from gpquarto.games.quixo.game import QUIXO
 from gpquarto.games.quixo.playout import random_playout
 from gpquarto.games.quixo.search.alphabeta import QuixoSearch
 from gpquarto.players.random_player import RandomPlayer
@@ -161,15 +163,6 @@ def alphabeta_times(
     return times
 
 
-def summary(times: list[float], unit: str = "s") -> str:
-    """Median, quartiles and maximum of a list of seconds, as text in seconds (``unit="s"``) or milliseconds
-    (``"ms"``)."""
-    scale = {"s": 1.0, "ms": 1000.0}[unit]
-    q1, median, q3 = statistics.quantiles(times, n=4) if len(times) > 1 else (times[0],) * 3
-    q1, median, q3, most = (scale * value for value in (q1, median, q3, max(times)))
-    return f"median {median:.3f} {unit} (quartiles {q1:.3f}-{q3:.3f}, max {most:.3f}) over {len(times)}"
-
-
 #: The lookahead facts whose cost per decision ``bench players --game quixo`` prints (each from a fresh
 #: ``QuixoFeatures``, so each figure includes the facts it builds on).
 LOOKAHEAD_FACTS = (
@@ -210,23 +203,6 @@ def micro_summary(times: list[float]) -> str:
     )
 
 
-def player_times(spec: str, positions: list[QuixoBoard], clock: Callable[[], float] = time.perf_counter) -> list[float]:
-    """Seconds per decision of the player ``spec`` (a zoo spec or a saved player file) on each position, read on
-    ``clock``; the player is built afresh for every position (outside the timing), so nothing it remembers from one
-    decision serves the next."""
-    from gpquarto.resolve import make_player
-
-    times = []
-    for number, board in enumerate(positions):
-        player = make_player(spec, seed=number, game="quixo")
-        player.new_game(board.player)
-        view = board.view()
-        began = clock()
-        player.decide(view)
-        times.append(clock() - began)
-    return times
-
-
 def run_players_benchmark(
     positions: int, seed: int = 0, depths: tuple[int, ...] = (4, 5), players: tuple[str, ...] = ()
 ) -> str:
@@ -238,8 +214,8 @@ def run_players_benchmark(
     if players:
         lines = [f"time per decision on {len(boards)} positions from games of alphabeta:depth=2, seed {seed}"]
         for spec in players:
-            lines.append(f"{spec}, wall: {summary(player_times(spec, boards), 'ms')}")
-            lines.append(f"{spec}, CPU:  {summary(player_times(spec, boards, clock=time.process_time), 'ms')}")
+            lines.append(f"{spec}, wall: {summary(decision_times(spec, QUIXO.name, boards, time.perf_counter), 'ms')}")
+            lines.append(f"{spec}, CPU:  {summary(decision_times(spec, QUIXO.name, boards), 'ms')}")
         return "\n".join(lines)
     lines = [
         f"alphabeta (lines heuristic, a fresh table per decision) on {len(boards)} positions from games, seed {seed}"
