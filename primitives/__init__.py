@@ -1,26 +1,17 @@
-"""The built-in primitive library of gpquarto, one module per family (installed as ``gpquarto_primitives``).
-
-Every primitive is deterministic: where it must pick one square or piece among several it takes the
-lowest index, except the parity squares of the lookahead family, which take the square where the piece in
-hand fits the fullest line, then the lowest (randomness belongs to the fallback of a decision only). Squares and pieces are proposed only
-when legal in the position; otherwise a primitive returns ``NO_ACTION`` (-1). ``gpquarto primitives``
-lists them all with their signatures.
+"""The built-in primitive families that every game shares, one module per family (installed as
+``gpquarto_primitives``): constants, logic and arithmetic for every game, and the generic families that read
+any game through its interface (for games bound by the generic binding). A game's own families live in its folder.
+Every primitive is deterministic; ``gpquarto primitives`` lists a game's whole library with the signatures.
 """
 
-#: The family modules, in the order a library lists them.
+#: The family modules every game's library holds, in the order a library lists them (a game's own families follow:
+#: Quarto's are in ``gpquarto/games/quarto/primitives/``, Quixo's in ``gpquarto/games/quixo/primitives/``). A game's
+#: own ``FAMILY_MODULES`` may name one of these by its full name to give it its place among its own families.
 FAMILY_MODULES = [
     "constants",
     "logic",
     "arithmetic",
-    "counts",
-    "characteristics",
-    "placement",
-    "choice",
-    "combinators",
-    "fit",
-    "tactical",
-    "lookahead",
-    "evaluation",
+    "scores",
 ]
 #: The families that work on any game through the game interface: only the libraries of games bound by the generic
 #: binding (``gpquarto.gp.generic``) load them.

@@ -1,5 +1,5 @@
 """The lookahead family's facts as they were computed before they were shared, compiled and planned per board
-(``primitives/lookahead.py`` at commit 5766d4a), kept as the reference that the faster code must agree with: each
+(``gpquarto/games/quarto/primitives/lookahead.py`` at commit 5766d4a), kept as the reference that the faster code must agree with: each
 function takes a Board (left as it was) and returns the fact's value."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from gpquarto.games.quarto.lines import SQUARE_COUNT
 from gpquarto.games.quarto.pieces import MEMBERS, NO_PIECE
 from gpquarto.games.quarto.search import tactics
 
-#: ``primitives/lookahead.py``'s ``REPLY_LOOK_HORIZON``.
+#: ``gpquarto/games/quarto/primitives/lookahead.py``'s ``REPLY_LOOK_HORIZON``.
 REPLY_LOOK_HORIZON = 10
 _FEWEST_PLACED_FOR_A_TRAP = 3
 

@@ -54,11 +54,12 @@ def test_watch_and_solve_draw_pngs(cli, tmp_path):
 
 
 def test_watch_errors_are_one_line(cli, tmp_path):
+    (tmp_path / "a-file").write_text("not a folder")
     for arguments in (
         ("watch", "nobody", "random"),
         ("watch", "random", "random", "--delay", "-1"),
         ("watch", "random", "random", "--position", "xyz"),
-        ("watch", "random", "random", "--delay", "0", "--png", str(tmp_path / "missing" / "game.png")),
+        ("watch", "random", "random", "--delay", "0", "--png", str(tmp_path / "a-file" / "game.png")),
         ("watch", "random", "random", "--step", "--delay", "1"),
     ):
         done = cli(*arguments)

@@ -9,14 +9,14 @@ import subprocess
 import sys
 
 import pytest
-from gpquarto_primitives import lookahead
 
 from gpquarto.games.quarto.board import Board
+from gpquarto.games.quarto.gp.features import Features
 from gpquarto.games.quarto.lines import Rules
 from gpquarto.games.quarto.pieces import MEMBERS, NO_PIECE
+from gpquarto.games.quarto.primitives import lookahead
 from gpquarto.games.quarto.search import compiled_tactics, tactics
 from gpquarto.games.quarto.search.negamax import Negamax
-from gpquarto.gp.features import Features
 from tests.helpers import random_positions
 
 pytestmark = pytest.mark.skipif(not compiled_tactics.AVAILABLE, reason="numba is not installed (extra: fast)")

@@ -7,9 +7,9 @@ import random
 import pytest
 
 from gpquarto.games.quarto.board import Board
+from gpquarto.games.quarto.gp.features import Features
 from gpquarto.games.quarto.lines import Rules
 from gpquarto.games.quarto.search import tactics
-from gpquarto.gp.features import Features
 from gpquarto.gp.library import load_library
 from gpquarto.gp.primitives import PrimitiveLibrary
 

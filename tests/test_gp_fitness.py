@@ -122,7 +122,7 @@ def test_a_genome_that_never_fires_pays_for_every_decision():
 
 
 PLUGIN = '''
-from gpquarto.gp.features import Features
+from gpquarto.games.quarto.gp.features import Features
 from gpquarto.gp.primitives import primitive
 from gpquarto.gp.types import NO_ACTION, Square
 

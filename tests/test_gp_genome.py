@@ -8,8 +8,8 @@ import pytest
 
 from gpquarto.games.interface import DecisionKind
 from gpquarto.games.quarto.board import Board
+from gpquarto.games.quarto.gp.features import Features
 from gpquarto.gp.compiler import compile_tree
-from gpquarto.gp.features import Features
 from gpquarto.gp.generation import TreeGenerator
 from gpquarto.gp.genome import ACTION_TYPES, CONDITION_TYPE, Genome
 from gpquarto.gp.library import load_library

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from gpquarto_primitives import lookahead
 
 from gpquarto.games.quarto.board import Board
+from gpquarto.games.quarto.gp.features import Features
 from gpquarto.games.quarto.pieces import CHARACTERISTICS, NO_PIECE
-from gpquarto.gp.features import Features
+from gpquarto.games.quarto.primitives import lookahead
 from gpquarto.gp.library import load_library
 from gpquarto.gp.types import NO_ACTION
 from tests.helpers import random_positions

@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 from deap import gp
 
-from gpquarto.gp.features import Features
+from gpquarto.games.quarto.gp.features import Features
 from gpquarto.gp.library import load_library
 from gpquarto.gp.primitives import (
     PrimitiveError,

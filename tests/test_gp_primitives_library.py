@@ -13,8 +13,8 @@ import random
 import pytest
 
 from gpquarto.games.quarto.board import Board
+from gpquarto.games.quarto.gp.features import Features
 from gpquarto.games.quarto.lines import Rules
-from gpquarto.gp.features import Features
 from gpquarto.gp.library import load_library
 from gpquarto.gp.primitives import PrimitiveLibrary
 from gpquarto.gp.types import NO_ACTION, Characteristic, Count, Piece, Square

@@ -14,7 +14,7 @@ from gpquarto.gp.plugins import ENTRY_POINT_GROUP, PluginError
 from gpquarto.gp.primitives import PrimitiveError
 
 PLUGIN = '''
-from gpquarto.gp.features import Features
+from gpquarto.games.quarto.gp.features import Features
 from gpquarto.gp.primitives import primitive
 from gpquarto.gp.types import Count, Square
 

@@ -8,9 +8,9 @@ import random
 import pytest
 
 from gpquarto.games.quarto.board import Board
+from gpquarto.games.quarto.gp.features import Features
 from gpquarto.gp.compiler import compile_tree
 from gpquarto.gp.evaluator import EvaluatorGenome
-from gpquarto.gp.features import Features
 from gpquarto.gp.generation import TreeGenerator
 from gpquarto.gp.genome import ACTION_TYPES, CONDITION_TYPE, KINDS, Genome, Rule
 from gpquarto.gp.library import load_library

@@ -13,11 +13,11 @@ import numpy as np
 import pytest
 
 from gpquarto.games.quarto.board import Board, transform
+from gpquarto.games.quarto.learned.tuples import PER_ORBIT, line_orbits
 from gpquarto.games.quarto.pieces import CHARACTERISTICS, NO_PIECE
 from gpquarto.games.quarto.symmetry import PIECE_MAPS, square_maps
 from gpquarto.learned.models import NTupleModel, TableModel, default_encoder, generic_turn_values
 from gpquarto.learned.player import LearnedPlayer, pick_turn
-from gpquarto.learned.quarto_tuples import PER_ORBIT, line_orbits
 from gpquarto.learned.storage import learned_data, load_learned_player, npz_bytes, save_learned_player
 from gpquarto.resolve import make_player
 

@@ -4,13 +4,13 @@ planned per board and compiled (``tests/lookahead_reference.py``), on seeded pos
 from __future__ import annotations
 
 import pytest
-from gpquarto_primitives import lookahead
 
 from gpquarto.games.quarto.board import Board
+from gpquarto.games.quarto.gp.features import Features
 from gpquarto.games.quarto.lines import Rules
 from gpquarto.games.quarto.pieces import NO_PIECE
+from gpquarto.games.quarto.primitives import lookahead
 from gpquarto.games.quarto.search import compiled_tactics, tactics
-from gpquarto.gp.features import Features
 from tests import lookahead_reference as reference
 from tests.helpers import random_positions
 from tests.test_compiled_tactics import careful_positions

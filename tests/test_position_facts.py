@@ -8,9 +8,9 @@ import random
 import pytest
 
 from gpquarto.games.quarto.board import Board
+from gpquarto.games.quarto.gp.features import Features, PositionFacts
 from gpquarto.games.quarto.lines import Rules
 from gpquarto.games.quarto.search import tactics
-from gpquarto.gp.features import Features, PositionFacts
 from gpquarto.gp.generation import TreeGenerator
 from gpquarto.gp.genome import RuleSet
 from gpquarto.gp.library import load_library

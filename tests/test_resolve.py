@@ -60,7 +60,7 @@ def test_unattended_refuses_a_person_and_lists_are_checked():
 
 PLUGIN = '''
 from gpquarto.gp.primitives import primitive
-from gpquarto.gp.features import Features
+from gpquarto.games.quarto.gp.features import Features
 from gpquarto.gp.types import Square
 
 

@@ -14,7 +14,7 @@ from gpquarto.cli import main
 from gpquarto.training import EvolutionConfig, RunError, open_run, train
 
 PLUGIN = '''
-from gpquarto.gp.features import Features
+from gpquarto.games.quarto.gp.features import Features
 from gpquarto.gp.primitives import primitive
 from gpquarto.gp.types import NO_ACTION, Square
 

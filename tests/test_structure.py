@@ -115,24 +115,16 @@ GAME_IMPORT_DEBT: set[tuple[str, str]] = {
     ("gpquarto.arena.record", "gpquarto.games.quarto"),
     ("gpquarto.arena.tournament", "gpquarto.games.quarto"),
     ("gpquarto.gp.evaluator", "gpquarto.games.quarto"),
-    ("gpquarto.gp.features", "gpquarto.games.quarto"),
     ("gpquarto.gp.genome", "gpquarto.games.quarto"),
     ("gpquarto.gp.player", "gpquarto.games.quarto"),
-    ("gpquarto.gp.quarto_binding", "gpquarto.games.quarto"),
     ("gpquarto.grading.grade", "gpquarto.games.quarto"),
+    ("gpquarto.training.fitness", "gpquarto.games.quarto"),
+    ("gpquarto.training.simplified", "gpquarto.games.quarto"),
     ("gpquarto.grading.usage", "gpquarto.games.quarto"),
     ("gpquarto.jobs.matches", "gpquarto.games.quarto"),
     ("gpquarto.learned.evaluator", "gpquarto.games.quarto"),
-    ("gpquarto.learned.quarto_tuples", "gpquarto.games.quarto"),
     ("gpquarto.players.base", "gpquarto.games.quarto"),
     ("gpquarto.players.random_player", "gpquarto.games.quarto"),
-    ("gpquarto_primitives.characteristics", "gpquarto.games.quarto"),
-    ("gpquarto_primitives.choice", "gpquarto.games.quarto"),
-    ("gpquarto_primitives.combinators", "gpquarto.games.quarto"),
-    ("gpquarto_primitives.evaluation", "gpquarto.games.quarto"),
-    ("gpquarto_primitives.fit", "gpquarto.games.quarto"),
-    ("gpquarto_primitives.lookahead", "gpquarto.games.quarto"),
-    ("gpquarto_primitives.placement", "gpquarto.games.quarto"),
 }
 
 
@@ -157,9 +149,7 @@ def test_shared_code_imports_no_game_package_but_the_recorded_debt():
 #: Quarto modules that move into ``gpquarto/games/quarto/`` with the game's move. It may only shrink.
 GAME_NAME_DEBT: dict[str, int] = {
     "gpquarto.gp.player": 1,
-    "gpquarto.gp.quarto_binding": 1,
     "gpquarto.learned.evaluator": 1,
-    "gpquarto.learned.quarto_tuples": 1,
     "gpquarto.players.base": 1,
 }
 

@@ -1,12 +1,12 @@
-"""Genetic programming of rule players for every game with a GP binding (Quarto, Quixo): node types, board
-features, the primitive registry, evolution.
+"""Genetic programming of rule players for every game with a GP binding (its own, or the generic one): node types,
+the primitive registry, evolution. A game's features and primitives live in its folder (Quarto's features:
+``gpquarto.games.quarto.gp.features``).
 
 The primitives layer (bindings, types, features, registry, plugin loading) is re-exported here; the evolution
 layer lives in its own modules (``gpquarto.gp.genome``, ``gpquarto.gp.compiler``...).
 """
 
 from gpquarto.gp.binding import GPGame, gp_game
-from gpquarto.gp.features import Features
 from gpquarto.gp.library import load_library
 from gpquarto.gp.primitives import (
     PrimitiveError,
@@ -22,7 +22,6 @@ __all__ = [
     "NO_ACTION",
     "Characteristic",
     "Count",
-    "Features",
     "GPGame",
     "Move",
     "Piece",

@@ -1,7 +1,7 @@
 """Compile a tree into nested closures (no ``eval``, no ``gp.compile``, no height limit from Python's parser).
 
 A compiled tree is a function ``tree(features) -> value``. Each node becomes a small closure that calls its
-primitive's function with the decision's :class:`~gpquarto.gp.features.Features` (when the primitive reads
+primitive's function with the decision's :class:`~gpquarto.games.quarto.gp.features.Features` (when the primitive reads
 it) and its children's values. The closures are built bottom-up from the prefix list with an explicit stack. A
 conditional primitive marked with :func:`branches` evaluates only the child it picks.
 """

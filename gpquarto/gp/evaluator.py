@@ -8,7 +8,7 @@ view of the player to move. It is written and read in the safe text form (:mod:`
 rule trees, and :func:`format_formula` prints it as a formula (``(threats * 2) - safe_parity``).
 
 :class:`CompiledEvaluator` is a genome ready to score boards: ``evaluator(board)`` builds the position's
-:class:`~gpquarto.gp.features.Features` and clamps the tree's value into
+:class:`~gpquarto.games.quarto.gp.features.Features` and clamps the tree's value into
 ``[-HEURISTIC_LIMIT, HEURISTIC_LIMIT]``, so that it can stand wherever a hand-written
 :class:`~gpquarto.games.quarto.search.heuristics.Heuristic` does (:meth:`CompiledEvaluator.heuristic`): a proven win or loss
 always outweighs it.
@@ -34,11 +34,7 @@ from dataclasses import dataclass, field
 from deap import gp
 
 from gpquarto.games.quarto.board import Board, BoardView
-from gpquarto.games.quarto.pieces import CHARACTERISTICS
-from gpquarto.games.quarto.search.heuristics import ALL_ATTRIBUTES, HEURISTIC_LIMIT, Heuristic
-from gpquarto.games.quarto.search.tactics import SearchLeaf, threat_characteristics
-from gpquarto.gp.compiler import compile_tree, is_branching
-from gpquarto.gp.features import (
+from gpquarto.games.quarto.gp.features import (
     GIVEN_CHARACTERISTIC,
     GIVEN_NOTHING,
     GIVEN_PIECE,
@@ -46,6 +42,10 @@ from gpquarto.gp.features import (
     LeafFeatures,
     given_piece_reads,
 )
+from gpquarto.games.quarto.pieces import CHARACTERISTICS
+from gpquarto.games.quarto.search.heuristics import ALL_ATTRIBUTES, HEURISTIC_LIMIT, Heuristic
+from gpquarto.games.quarto.search.tactics import SearchLeaf, threat_characteristics
+from gpquarto.gp.compiler import compile_tree, is_branching
 from gpquarto.gp.genome import GenomeFitness
 from gpquarto.gp.primitives import PrimitiveInfo, PrimitiveLibrary
 from gpquarto.gp.textform import format_tree, parse_tree
@@ -128,7 +128,7 @@ class CompiledEvaluator:
     """An evaluator genome compiled once: ``evaluator(board)`` is the clamped score for the player to move.
 
     At the fast search's leaves (:meth:`leaf_reading`) it also says which attributes of the piece in hand the
-    value depended on, from the marks of its primitives (:func:`~gpquarto.gp.features.reads_given_piece`): a tree
+    value depended on, from the marks of its primitives (:func:`~gpquarto.games.quarto.gp.features.reads_given_piece`): a tree
     whose primitives read nothing of it is the same for every safe piece given at a leaf, and the search
     evaluates it once per square, as it does the built-in heuristics.
     """

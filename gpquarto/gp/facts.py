@@ -1,7 +1,7 @@
 """The descriptor every game's features use for their facts: computed on first read, once per decision.
 
 It lives apart from any game's features so that features of any game (:mod:`gpquarto.gp.generic`, a plug-in's own)
-can use it without importing another game. ``gpquarto.gp.features.cached_fact`` is the same object.
+can use it without importing another game. ``gpquarto.games.quarto.gp.features.cached_fact`` is the same object.
 """
 
 from __future__ import annotations

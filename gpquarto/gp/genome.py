@@ -24,11 +24,11 @@ from deap import base, gp
 
 from gpquarto.games.interface import DecisionKind
 from gpquarto.games.quarto.board import PLACE_OFFSET
+from gpquarto.games.quarto.gp.features import Features, PositionFacts
 from gpquarto.games.registry import DEFAULT_GAME
 from gpquarto.gp.binding import CONDITION_TYPE, GPGame, gp_game
 from gpquarto.gp.binding import pick as _pick
 from gpquarto.gp.compiler import compile_tree
-from gpquarto.gp.features import Features, PositionFacts
 from gpquarto.gp.primitives import PrimitiveLibrary
 from gpquarto.gp.textform import format_tree, parse_tree
 from gpquarto.gp.types import Piece, Square

@@ -84,17 +84,22 @@ def load_builtin(family_package: str = "", *, generic: bool = False) -> LoadedSo
     """The built-in library: every module listed in ``gpquarto_primitives.FAMILY_MODULES``, then (``generic``,
     for a game bound generically) every module of ``gpquarto_primitives.GENERIC_FAMILY_MODULES``, then, for a
     game's own primitive package (``family_package``, a module name such as ``"gpquarto.games.quixo.primitives"``),
-    every module its ``FAMILY_MODULES`` lists."""
+    every module its ``FAMILY_MODULES`` lists (a full name ``gpquarto_primitives.X`` there moves the shared family
+    ``X`` to that place)."""
     from gpquarto import __version__
 
     with registering_into_modules():
         package = _builtin_package()
+        own = list(importlib.import_module(family_package).FAMILY_MODULES) if family_package else []
+        # a game's list may name a shared module in full to give it its place among the game's own families
+        claimed = {name.rpartition(".")[2] for name in own if name.startswith(f"{BUILTIN_PACKAGE}.")}
+        shared = [name for name in package.FAMILY_MODULES if name not in claimed]
         specs: list[PrimitiveInfo] = []
-        for name in (*package.FAMILY_MODULES, *(package.GENERIC_FAMILY_MODULES if generic else ())):
+        for name in (*shared, *(package.GENERIC_FAMILY_MODULES if generic else ())):
             specs += module_specs(importlib.import_module(f"{BUILTIN_PACKAGE}.{name}"))
-        if family_package:
-            for name in importlib.import_module(family_package).FAMILY_MODULES:
-                specs += module_specs(importlib.import_module(f"{family_package}.{name}"))
+        for name in own:
+            module = name if name.startswith(f"{BUILTIN_PACKAGE}.") else f"{family_package}.{name}"
+            specs += module_specs(importlib.import_module(module))
     return LoadedSource(BUILTIN_SOURCE, __version__, tuple(specs))
 
 

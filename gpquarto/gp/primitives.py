@@ -7,7 +7,7 @@ A primitive is a plain function whose annotations give its node types::
         \"\"\"Pieces on the diagonal.\"\"\"
         return features.line_counts[DIAGONAL_LINE]
 
-If the first parameter is annotated with a game's features class (:class:`~gpquarto.gp.features.Features` for
+If the first parameter is annotated with a game's features class (:class:`~gpquarto.games.quarto.gp.features.Features` for
 Quarto, :class:`~gpquarto.games.quixo.gp.features.QuixoFeatures` for Quixo) it receives the decision's features and
 is not a tree child; the other parameters are the tree children. A primitive with no child is
 a terminal. Node types are ``bool`` and the markers of :mod:`gpquarto.gp.types`; any other annotation is

@@ -13,6 +13,8 @@ game (see :mod:`gpquarto.gp.binding`): ``Square``, ``Piece`` and ``Characteristi
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 
 class Square(int):
     """A square 0..15 (row-major, ``4*row + col``), or ``NO_ACTION``."""
@@ -63,3 +65,13 @@ EVALUATOR_NODE_TYPES: tuple[type, ...] = (bool, Count, Characteristic, Score)
 def type_name(type_: type) -> str:
     """The name of a node type as written in signatures (``bool``, ``Square``...)."""
     return type_.__name__
+
+
+def better(a: int, b: int, score: Callable[[int], int], *, higher: bool) -> int:
+    """``a`` or ``b``, whichever scores higher (or lower); ``a`` on ties; the other when one is NO_ACTION."""
+    if a == NO_ACTION:
+        return b
+    if b == NO_ACTION:
+        return a
+    score_a, score_b = score(a), score(b)
+    return a if (score_a >= score_b if higher else score_a <= score_b) else b

@@ -16,7 +16,7 @@ deterministic opponent is met in other positions than the two games it plays fro
 Facts: the genomes of a generation meet many positions in common (the same games, the same opponents, the same
 training bank), so a Quarto rule player reads its decisions' facts from the process's :func:`position_facts`, which
 computes each position's facts, and the value there of each rule tree the genomes share, once for all of them
-(:class:`~gpquarto.gp.features.PositionFacts`; the decisions are those of fresh features).
+(:class:`~gpquarto.games.quarto.gp.features.PositionFacts`; the decisions are those of fresh features).
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ from dataclasses import asdict, dataclass
 from gpquarto.arena.game import play_game
 from gpquarto.arena.openings import random_opening
 from gpquarto.games.interface import GameState
+from gpquarto.games.quarto.gp.features import PositionFacts
 from gpquarto.games.registry import DEFAULT_GAME, get_game
-from gpquarto.gp.features import PositionFacts
 from gpquarto.gp.genome import Genome
 from gpquarto.gp.library import LibraryConfig, get_library
 from gpquarto.gp.player import EvolvedPlayer, RulePlayer, make_evolved_player
@@ -226,7 +226,7 @@ def fitness_start(fitness_game: FitnessGame, game: str, settings: dict[str, obje
     )
 
 
-#: The facts of the positions this process's rule players met (:class:`~gpquarto.gp.features.PositionFacts`), one
+#: The facts of the positions this process's rule players met (:class:`~gpquarto.games.quarto.gp.features.PositionFacts`), one
 #: store per primitive library: the genomes of a generation play the same games, so they meet many positions in
 #: common, and compute their facts (and the values of the rule trees they share) once.
 _POSITION_FACTS: dict[PrimitiveLibrary, PositionFacts] = {}

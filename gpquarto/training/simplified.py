@@ -18,8 +18,8 @@ from collections.abc import Mapping
 
 from gpquarto.arena.game import play_game
 from gpquarto.games.interface import GameState
+from gpquarto.games.quarto.gp.features import Features
 from gpquarto.gp.evaluator import EvaluatorGenome, leaf_positions
-from gpquarto.gp.features import Features
 from gpquarto.gp.genome import Genome
 from gpquarto.gp.player import make_evolved_player
 from gpquarto.gp.primitives import PrimitiveLibrary

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from gpquarto.games.quarto.gp.features import Features
 from gpquarto.gp import primitive
-from gpquarto.gp.features import Features
 from gpquarto.gp.types import NO_ACTION, Count, Square
 
 FAMILY = "corners"

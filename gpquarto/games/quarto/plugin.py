@@ -37,8 +37,8 @@ PLUGIN = GamePlugin(
     capabilities={
         BoardDrawing: "gpquarto.games.quarto.drawing:DRAWING",
         ZooPlayers: "gpquarto.games.quarto.players:PLAYERS",
-        GPBinding: "gpquarto.gp.quarto_binding:QUARTO_GP",
-        LearningEncoders: "gpquarto.learned.quarto_tuples:ENCODERS",
+        GPBinding: "gpquarto.games.quarto.gp.binding:QUARTO_GP",
+        LearningEncoders: "gpquarto.games.quarto.learned.tuples:ENCODERS",
         ExactSolver: "gpquarto.games.quarto.search.solver:QUARTO_SOLVER",
         Pictures: "gpquarto.games.quarto.views.pictures:PICTURES",
         GradingBank: "gpquarto.games.quarto.grading.bank:BANK",

@@ -5,7 +5,7 @@ A *leaf* is what negamax hands to a heuristic: a position with a piece in hand t
 board); :func:`time_per_leaf` times evaluations over them with :func:`~gpquarto.bench.timing.median_rates`
 (interleaved repeats, medians: the machine is shared), so the ratios are fair. An evolved evaluator is timed
 twice: on a Board (``evaluator(board)``, what a player outside a search pays) and on the fast search's leaf
-(``evaluator.leaf``: :class:`~gpquarto.gp.features.LeafFeatures`, what the search pays).
+(``evaluator.leaf``: :class:`~gpquarto.games.quarto.gp.features.LeafFeatures`, what the search pays).
 
 The search is the fair comparison: the built-in heuristics' last ply evaluates each square once for all the
 pieces given there, while an evolved evaluator is called for every piece given (its value may depend on it).

@@ -3,7 +3,7 @@ that the lookahead primitives read, each computed for a whole position in one ca
 placement two plies deep.
 
 The pure-Python code (:mod:`gpquarto.games.quarto.search.tactics`, :mod:`gpquarto.games.quarto.search.fast_search` and the family
-``primitives/lookahead.py``) stays the reference and the fallback: these functions give exactly what it gives, and
+``gpquarto/games/quarto/primitives/lookahead.py``) stays the reference and the fallback: these functions give exactly what it gives, and
 tests check them against it on many seeded positions of both rule sets. :data:`AVAILABLE` says whether numba is
 installed; :data:`ENABLED` whether the lookahead primitives and the fast search use these functions (``AVAILABLE``, unless the environment variable
 ``GPQUARTO_PURE_PYTHON`` is set to a non-empty value other than ``0``). The first call of each function compiles

@@ -2,7 +2,7 @@
 
 A Quixo GP player builds one :class:`QuixoFeatures` per decision (``QuixoFeatures(view)``) and every rule it
 evaluates at that decision reads the same object; each fact is a
-:class:`~gpquarto.gp.features.cached_fact`, so a decision pays only for the facts its rules use, once.
+:class:`~gpquarto.games.quarto.gp.features.cached_fact`, so a decision pays only for the facts its rules use, once.
 
 Facts are from the point of view of the player to move: ``own`` is the mover's cube mask, ``other`` the
 opponent's. Moves are Quixo actions (``4*cell + direction``); wherever a fact picks one move among several it
@@ -36,7 +36,7 @@ from functools import cache
 from gpquarto.games.quixo.board import QuixoView
 from gpquarto.games.quixo.search.alphabeta import QuixoSearch
 from gpquarto.games.quixo.tables import Tables, tables
-from gpquarto.gp.features import cached_fact
+from gpquarto.gp.facts import cached_fact
 from gpquarto.gp.types import NO_ACTION
 
 #: ``mover_result`` values: the mover has won, no line is complete, the mover has lost.

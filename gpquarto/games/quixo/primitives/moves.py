@@ -8,11 +8,9 @@ first on ties, the other when one is ``NO_ACTION``.
 
 from __future__ import annotations
 
-from gpquarto_primitives.combinators import better
-
 from gpquarto.games.quixo.gp.features import QuixoFeatures, lowest
 from gpquarto.gp.primitives import primitive
-from gpquarto.gp.types import Move
+from gpquarto.gp.types import Move, better
 
 FAMILY = "quixo_moves"
 

@@ -3,12 +3,12 @@
 A piece is *safe* when no empty square lets it complete a winning line on the current board (in a
 placement decision, that is the board before the piece in hand is placed). A square is *safe* when placing
 the piece in hand there wins at once or leaves at least one safe piece to give. The facts come from
-:mod:`gpquarto.games.quarto.search.tactics` through :class:`~gpquarto.gp.features.Features`.
+:mod:`gpquarto.games.quarto.search.tactics` through :class:`~gpquarto.games.quarto.gp.features.Features`.
 """
 
 from __future__ import annotations
 
-from gpquarto.gp.features import GIVEN_NOTHING, Features, reads_given_piece
+from gpquarto.games.quarto.gp.features import GIVEN_NOTHING, Features, reads_given_piece
 from gpquarto.gp.primitives import primitive
 from gpquarto.gp.types import NO_ACTION, Count, Piece, Square
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from gpquarto.games.quarto.gp.features import Features
 from gpquarto.games.quarto.pieces import CHARACTERISTICS
-from gpquarto.gp.features import Features
 from gpquarto.gp.primitives import primitive
 from gpquarto.gp.types import NO_ACTION, Characteristic, Piece
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gpquarto.gp.features import (
+from gpquarto.games.quarto.gp.features import (
     ANTI_DIAGONAL_LINE,
     DIAGONAL_LINE,
     FIRST_COLUMN,

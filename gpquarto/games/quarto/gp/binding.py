@@ -11,9 +11,9 @@ import random
 
 from gpquarto.games.interface import DecisionKind
 from gpquarto.games.quarto.board import PLACE_OFFSET, Board, BoardView
+from gpquarto.games.quarto.gp.features import Features
 from gpquarto.games.quarto.lines import Rules
 from gpquarto.gp.binding import GPGame, pick
-from gpquarto.gp.features import Features
 from gpquarto.gp.types import NO_ACTION, Characteristic, Piece, Square
 
 CHOOSE, PLACE = DecisionKind.CHOOSE.value, DecisionKind.PLACE.value
@@ -87,7 +87,7 @@ QUARTO_GP = GPGame(
     then_types={CHOOSE: Piece, PLACE: Square},
     features=Features,
     node_types=(Square, Piece, Characteristic),
-    family_package="",
+    family_package="gpquarto.games.quarto.primitives",
     sample_positions=sample_positions,
     child_samples=child_samples,
     wrong_value=wrong_value,

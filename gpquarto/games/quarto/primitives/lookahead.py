@@ -26,10 +26,10 @@ Definitions (safe piece, safe square) are those of the ``tactical`` family:
 from __future__ import annotations
 
 from gpquarto.games.quarto.board import Board
+from gpquarto.games.quarto.gp.features import GIVEN_NOTHING, Features, reads_given_piece
 from gpquarto.games.quarto.lines import SQUARE_COUNT
 from gpquarto.games.quarto.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
 from gpquarto.games.quarto.search import compiled_tactics, tactics
-from gpquarto.gp.features import GIVEN_NOTHING, Features, reads_given_piece
 from gpquarto.gp.primitives import primitive
 from gpquarto.gp.types import NO_ACTION, Count, Piece, Square
 
@@ -154,7 +154,7 @@ def _lowest_with(counts: dict[int, int], wanted) -> int:
 
 def _best_fitting_with(features: Features, wanted) -> int:
     """Among the safe, non-winning squares whose count of safe pieces left is ``wanted``, the one where the piece in
-    hand fits the fullest line (:attr:`~gpquarto.gp.features.Features.hand_fits`), lowest on ties.
+    hand fits the fullest line (:attr:`~gpquarto.games.quarto.gp.features.Features.hand_fits`), lowest on ties.
 
     Why not simply the lowest: the parity squares are many in the opening (the count is the same for every square
     while no line holds a threat), and the lowest one fills row 0 with whatever pieces come, which then share

@@ -6,8 +6,7 @@ Predicates about the most used row or column *not complete* are False when every
 
 from __future__ import annotations
 
-from gpquarto.games.quarto.pieces import CHARACTERISTICS, NO_PIECE
-from gpquarto.gp.features import (
+from gpquarto.games.quarto.gp.features import (
     ANTI_DIAGONAL_LINE,
     DIAGONAL_LINE,
     FIRST_COLUMN,
@@ -17,6 +16,7 @@ from gpquarto.gp.features import (
     Features,
     reads_given_piece,
 )
+from gpquarto.games.quarto.pieces import CHARACTERISTICS, NO_PIECE
 from gpquarto.gp.primitives import primitive
 from gpquarto.gp.types import Characteristic
 

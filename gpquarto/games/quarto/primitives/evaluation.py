@@ -20,26 +20,21 @@ final value into its heuristic range.
   looked for on boards of at most six empty squares).
 * Squares: ``empty_square_count``; ``threat_making_squares`` (empty squares where the piece in hand would
   make a line of three sharing a characteristic: where it sets up the opponent).
-* Constants ``one``, ``two``, ``five``, ``ten``; ``as_score(Count)``; ``plus``, ``minus``, ``times``,
-  ``negative``, ``larger``, ``smaller``; ``above(Score, Score) -> bool``; ``score_if(bool, Score, Score)``.
+
+The constants, conversion, arithmetic and comparisons of scores are every game's (the family of the same name in
+``gpquarto_primitives.scores``); Quarto's library lists them after these, as it always has.
 """
 
 from __future__ import annotations
 
+from gpquarto.games.quarto.gp.features import GIVEN_NOTED, GIVEN_NOTHING, Features, reads_given_piece
 from gpquarto.games.quarto.pieces import CHARACTERISTICS
 from gpquarto.games.quarto.search.heuristics import HEURISTIC_LIMIT
 from gpquarto.games.quarto.tables import PIECES_MEETING
-from gpquarto.gp.compiler import branches
-from gpquarto.gp.features import GIVEN_NOTED, GIVEN_NOTHING, Features, reads_given_piece
 from gpquarto.gp.primitives import primitive
-from gpquarto.gp.types import SCORE_LIMIT, Characteristic, Count, Score
+from gpquarto.gp.types import Characteristic, Count, Score
 
 FAMILY = "evaluation"
-
-
-def saturate(value: int) -> int:
-    """``value`` clamped to +-SCORE_LIMIT."""
-    return -SCORE_LIMIT if value < -SCORE_LIMIT else SCORE_LIMIT if value > SCORE_LIMIT else value
 
 
 def _threat_parities(features: Features) -> tuple[int, int]:
@@ -165,84 +160,3 @@ def threat_making_squares(features: Features) -> Score:
         if count == 2 and shared & own:
             squares |= mask
     return (squares & ~features.occupied).bit_count()
-
-
-# ---------------------------------------------------------------------- constants and conversion
-@primitive
-def one() -> Score:
-    """The score 1."""
-    return 1
-
-
-@primitive
-def two() -> Score:
-    """The score 2."""
-    return 2
-
-
-@primitive
-def five() -> Score:
-    """The score 5."""
-    return 5
-
-
-@primitive
-def ten() -> Score:
-    """The score 10."""
-    return 10
-
-
-@primitive
-def as_score(count: Count) -> Score:
-    """A count read as a score (saturated)."""
-    return saturate(count)
-
-
-# ---------------------------------------------------------------------- arithmetic and comparisons
-@primitive
-def plus(a: Score, b: Score) -> Score:
-    """a + b, saturated."""
-    return saturate(a + b)
-
-
-@primitive
-def minus(a: Score, b: Score) -> Score:
-    """a - b, saturated."""
-    return saturate(a - b)
-
-
-@primitive
-def times(a: Score, b: Score) -> Score:
-    """a * b, saturated."""
-    return saturate(a * b)
-
-
-@primitive
-def negative(a: Score) -> Score:
-    """-a."""
-    return -a
-
-
-@primitive
-def larger(a: Score, b: Score) -> Score:
-    """The larger of a and b."""
-    return a if a >= b else b
-
-
-@primitive
-def smaller(a: Score, b: Score) -> Score:
-    """The smaller of a and b."""
-    return a if a <= b else b
-
-
-@primitive
-def above(a: Score, b: Score) -> bool:
-    """a > b."""
-    return a > b
-
-
-@primitive
-@branches
-def score_if(condition: bool, then: Score, otherwise: Score) -> Score:
-    """``then`` when the condition holds, else ``otherwise``."""
-    return then if condition else otherwise

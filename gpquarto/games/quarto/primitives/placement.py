@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from gpquarto.games.quarto.gp.features import Features
 from gpquarto.games.quarto.lines import ANTI_DIAGONAL, COLUMNS, CORNERS, DIAGONAL, INSIDE, ROWS
-from gpquarto.gp.features import Features
 from gpquarto.gp.primitives import primitive
 from gpquarto.gp.types import NO_ACTION, Square
 

@@ -9,8 +9,8 @@ quiet. Ties go to the lowest square or piece.
 
 from __future__ import annotations
 
+from gpquarto.games.quarto.gp.features import Features
 from gpquarto.games.quarto.pieces import NO_PIECE
-from gpquarto.gp.features import Features
 from gpquarto.gp.primitives import primitive
 from gpquarto.gp.types import NO_ACTION, Count, Piece, Square
 

@@ -15,23 +15,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from gpquarto.games.quarto.gp.features import ANTI_DIAGONAL_LINE, DIAGONAL_LINE, FIRST_COLUMN, FIRST_ROW, Features
 from gpquarto.games.quarto.lines import ANTI_DIAGONAL, DIAGONAL
 from gpquarto.games.quarto.pieces import CHARACTERISTICS, MEMBERS
-from gpquarto.gp.features import ANTI_DIAGONAL_LINE, DIAGONAL_LINE, FIRST_COLUMN, FIRST_ROW, Features
 from gpquarto.gp.primitives import primitive
-from gpquarto.gp.types import NO_ACTION, Piece, Square
+from gpquarto.gp.types import Piece, Square, better
 
 FAMILY = "combinators"
-
-
-def better(a: int, b: int, score: Callable[[int], int], *, higher: bool) -> int:
-    """``a`` or ``b``, whichever scores higher (or lower); ``a`` on ties; the other when one is NO_ACTION."""
-    if a == NO_ACTION:
-        return b
-    if b == NO_ACTION:
-        return a
-    score_a, score_b = score(a), score(b)
-    return a if (score_a >= score_b if higher else score_a <= score_b) else b
 
 
 @primitive(aliases=["possible_square"])
