@@ -25,8 +25,10 @@ from gpquarto.gp.types import NO_ACTION
 
 #: The value of a position (for the side to move) that it wins with its next disc, and one it loses.
 WON, LOST = 10_000, -10_000
-#: Weights of :func:`static_value`: a threat, a threat on a good row (on top), a disc by the lines through its cell.
-THREAT, GOOD_THREAT, PLACE = 8, 6, 1
+#: Weights of :func:`static_value`: a threat; a threat not right above one of the other side's (*useful*: it can
+#: still be filled); a useful threat on a good row (on top); a column holding two threats one above the other; a
+#: line of four holding two discs of one side and none of the other; a disc by the lines through its cell.
+THREAT, USEFUL_THREAT, GOOD_THREAT, STACKED, TWO, PLACE = 2, 8, 16, 12, 3, 2
 
 
 @cache
@@ -52,12 +54,25 @@ def place_value(discs: int, weights: tuple[int, ...]) -> int:
     return total
 
 
+def open_twos(own: int, other: int, shape: Geometry) -> int:
+    """The lines of four holding two of ``own``'s discs and none of ``other``'s, less the same for ``other``."""
+    total = 0
+    for window in shape.windows:
+        mine, theirs = own & window, other & window
+        if mine and not theirs:
+            total += mine.bit_count() == 2
+        elif theirs and not mine:
+            total -= theirs.bit_count() == 2
+    return total
+
+
 def static_value(own: int, other: int, shape: Geometry, good: tuple[int, int], places: int) -> int:
     """The value of the position for the side to move (``own`` its discs, ``good`` its good rows and the
     opponent's, ``places`` the place value of ``own`` less that of ``other``): :data:`WON` if it has a playable
-    threat, :data:`LOST` if the opponent has two playable threats or one with another right above it; else
-    ``THREAT`` per threat, ``GOOD_THREAT`` more per threat on a good row, the side's less the opponent's, and the
-    place value."""
+    threat, :data:`LOST` if the opponent has two playable threats or one with another right above it; else, the
+    side's less the opponent's, ``THREAT`` per threat, ``USEFUL_THREAT`` per useful threat (not right above a
+    threat of the other side), ``GOOD_THREAT`` more per useful threat on a good row, ``STACKED`` for having two
+    threats one above the other, ``TWO`` per open line of two discs (:func:`open_twos`), and the place value."""
     occupied = own | other
     empty = shape.board & ~occupied
     playable = (occupied + shape.bottom) & shape.board
@@ -68,9 +83,14 @@ def static_value(own: int, other: int, shape: Geometry, good: tuple[int, int], p
     forced = other_threats & playable
     if forced & (forced - 1) or (forced << 1) & other_threats:
         return LOST
+    own_useful = own_threats & ~(other_threats << 1)
+    other_useful = other_threats & ~(own_threats << 1)
     return (
         THREAT * (own_threats.bit_count() - other_threats.bit_count())
-        + GOOD_THREAT * ((own_threats & good[0]).bit_count() - (other_threats & good[1]).bit_count())
+        + USEFUL_THREAT * (own_useful.bit_count() - other_useful.bit_count())
+        + GOOD_THREAT * ((own_useful & good[0]).bit_count() - (other_useful & good[1]).bit_count())
+        + STACKED * (bool(own_threats & own_threats >> 1) - bool(other_threats & other_threats >> 1))
+        + TWO * open_twos(own, other, shape)
         + PLACE * places
     )
 
