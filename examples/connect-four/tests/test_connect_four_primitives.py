@@ -4,6 +4,8 @@ gpquarto finds it through the plug-in."""
 
 from __future__ import annotations
 
+import functools
+import os
 import random
 
 import pytest
@@ -16,7 +18,22 @@ from gpquarto.games.registry import get_plugin
 from gpquarto.gp.types import NO_ACTION
 
 SIZES = ((4, 4), (5, 6), (6, 7), (7, 5), (9, 9))
+#: Positions per board size (``CONNECT_FOUR_TEST_SCALE=0.2``: a quick run).
+PER_SIZE = max(3, round(12 * float(os.environ.get("CONNECT_FOUR_TEST_SCALE", "1"))))
 EMPTY = -1
+
+
+@functools.cache
+def lines_of_four(rows: int, columns: int) -> list[list[tuple[int, int]]]:
+    """Every line of four cells of the grid, as (row, column) cells."""
+    found = []
+    for row in range(rows):
+        for column in range(columns):
+            for d_row, d_column in ((0, 1), (1, 0), (1, 1), (-1, 1)):
+                line = [(row + k * d_row, column + k * d_column) for k in range(4)]
+                if all(0 <= r < rows and 0 <= c < columns for r, c in line):
+                    found.append(line)
+    return found
 
 
 class Grid:
@@ -33,14 +50,7 @@ class Grid:
         return other
 
     def lines(self) -> list[list[tuple[int, int]]]:
-        found = []
-        for row in range(self.rows):
-            for column in range(self.columns):
-                for d_row, d_column in ((0, 1), (1, 0), (1, 1), (-1, 1)):
-                    line = [(row + k * d_row, column + k * d_column) for k in range(4)]
-                    if all(0 <= r < self.rows and 0 <= c < self.columns for r, c in line):
-                        found.append(line)
-        return found
+        return lines_of_four(self.rows, self.columns)
 
     def height(self, column: int) -> int:
         return sum(self.cells[row][column] != EMPTY for row in range(self.rows))
@@ -85,7 +95,7 @@ def positions() -> list:
     found = []
     for rows, columns in SIZES:
         rng = random.Random(rows * 10 + columns)
-        for _ in range(12):
+        for _ in range(PER_SIZE):
             state = CONNECT_FOUR.new_state(rows=rows, columns=columns)
             plies = rng.randrange(rows * columns)
             while len(state.history) < plies and not state.is_over():
