@@ -182,3 +182,18 @@ def test_the_generic_searches_use_the_games_search_hooks():
     before = HOOKS.evaluated
     MCTSPlayer(iterations=50, seed=1).decide(state.view())
     assert HOOKS.evaluated > before  # leaves valued by the hook instead of rollouts
+
+
+def test_the_generic_mcts_benchmark_script_plays_and_reports_a_match():
+    import importlib.util
+
+    from tests.helpers import REPO
+
+    spec = importlib.util.spec_from_file_location("generic_mcts", REPO / "examples" / "generic_mcts.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    line = module.main("tictactoe", 4)
+    assert line.startswith("tictactoe: generic mcts:iterations=1000 vs random, 4 games: ")
+    wins, draws, losses = (int(line.split(" wins")[0].split(": ")[-1]), int(line.split(" draws")[0].split(", ")[-1]),
+                           int(line.split(" losses")[0].split(", ")[-1]))  # fmt: skip
+    assert wins + draws + losses == 4 and losses == 0
