@@ -13,13 +13,13 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import Enum
 
 from gpquarto.arena.game import play_game, player_name, with_rules
 from gpquarto.arena.openings import opening_seed, random_opening
 from gpquarto.arena.record import GameRecord
 from gpquarto.arena.stats import wilson_interval
 from gpquarto.games.interface import Termination
-from gpquarto.games.quarto.lines import Rules
 from gpquarto.games.registry import DEFAULT_GAME, get_game
 from gpquarto.players.base import Player
 from gpquarto.seeding import derive_seed
@@ -131,7 +131,7 @@ def play_match(
     *,
     names: tuple[str, str] | None = None,
     seed: int = 0,
-    rules: Rules | str | None = None,
+    rules: Enum | str | None = None,
     game: str = DEFAULT_GAME,
     settings: dict[str, object] | None = None,
     time_limit: float | None = None,

@@ -17,6 +17,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from enum import Enum
 
 from gpquarto.arena.game import with_rules
 from gpquarto.arena.match import MatchResult, play_match
@@ -24,7 +25,6 @@ from gpquarto.arena.openings import MAX_OPENING_PLIES
 from gpquarto.arena.ratings import DEFAULT_PRIOR_SD
 from gpquarto.arena.tournament import TournamentResult, pairing_seed, tournament_result
 from gpquarto.games.interface import Game
-from gpquarto.games.quarto.lines import Rules
 from gpquarto.games.registry import DEFAULT_GAME, get_game
 from gpquarto.gp.evaluator_files import read_evaluator_file
 from gpquarto.gp.evaluator_player import evaluator_file, evaluator_player, is_evaluator_spec
@@ -105,7 +105,7 @@ def run_matches(
     pairings: Sequence[tuple[str, str, int]],
     games: int,
     *,
-    rules: Rules | str | None = None,
+    rules: Enum | str | None = None,
     game: str = DEFAULT_GAME,
     settings: dict[str, object] | None = None,
     time_limit: float | None = None,
@@ -163,7 +163,7 @@ def run_matches(
     return results
 
 
-def match_settings(game: Game, rules: Rules | str | None, settings: dict[str, object] | None) -> dict[str, object]:
+def match_settings(game: Game, rules: Enum | str | None, settings: dict[str, object] | None) -> dict[str, object]:
     """The complete, checked settings of ``game`` that ``rules`` (a shorthand) and ``settings`` ask for."""
     return game.check_settings(with_rules(settings, rules))
 
@@ -174,7 +174,7 @@ def run_match(
     games: int,
     *,
     seed: int = 0,
-    rules: Rules | str | None = None,
+    rules: Enum | str | None = None,
     game: str = DEFAULT_GAME,
     settings: dict[str, object] | None = None,
     time_limit: float | None = None,
@@ -205,7 +205,7 @@ def run_tournament(
     games: int,
     *,
     seed: int = 0,
-    rules: Rules | str | None = None,
+    rules: Enum | str | None = None,
     game: str = DEFAULT_GAME,
     settings: dict[str, object] | None = None,
     time_limit: float | None = None,
