@@ -48,7 +48,7 @@ def exact_values(state) -> dict[int, int]:
 
 
 def test_quartos_solver_chooses_moves_as_good_as_the_generic_solvers():
-    positions = random_positions("quarto", 8, 1, until=lambda state: state.text().split()[0].count(".") <= 6)
+    positions = random_positions("quarto", 8, 1, until=lambda state: state.text().split()[0].count(".") <= 5)
     for state in positions:
         values = exact_values(state)
         best = max(values.values())
