@@ -42,7 +42,7 @@ def board_state(state: GameState) -> dict:
     position text is the drawing of a game with neither."""
     outcome = state.outcome()
     settings = state.settings()
-    plugin = get_plugin(state.game_name)
+    drawing = get_plugin(state.game_name).capability_or(BoardDrawing, None)
     return {
         "game": state.game_name,
         "position": state.text(),
@@ -54,16 +54,15 @@ def board_state(state: GameState) -> dict:
         "winner": None if outcome is None else outcome.winner,
         "draw": outcome is not None and outcome.is_draw,
         "end": None if outcome is None else outcome.termination.value,
-        **(plugin.capability(BoardDrawing).board_data(state) if plugin.offers(BoardDrawing) else _grid(state)),
+        **(drawing.board_data(state) if drawing is not None else _grid(state)),
     }
 
 
 def _grid(state: GameState) -> dict:
     """The generic drawing's data of a game without a drawing of its own (nothing without a ``Board``)."""
-    plugin = get_plugin(state.game_name)
-    if not plugin.offers(Board):
+    board = get_plugin(state.game_name).capability_or(Board, None)
+    if board is None:
         return {}
-    board = plugin.capability(Board)
     rows, columns = board.shape(state.settings())
     legal = [] if state.is_over() else list(state.legal_actions())
     return {

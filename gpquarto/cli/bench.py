@@ -108,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
     if args.target == "train":
         return run_train_benchmark(args)
     plugin = get_plugin(game)
-    own = plugin.capability(Benchmarks) if plugin.offers(Benchmarks) else None
+    own = plugin.capability_or(Benchmarks, None)
     if own is not None and args.target in own.targets:
         return own.run(args.target, args)
     return run_generic_benchmark(args, game, settings)

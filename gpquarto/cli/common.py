@@ -10,7 +10,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from gpquarto.games.drawing import text_drawing
 from gpquarto.games.interface import GameState
 from gpquarto.games.plugin import GamePlugin
 from gpquarto.games.registry import DEFAULT_GAME, game_names, get_plugin, plugins
@@ -193,11 +192,6 @@ def game_title(game: str, settings: dict[str, object]) -> str:
     """``"Quarto, classic rules"``, ``"Quixo, official rules, size 5, ply_limit 300, repetitions 3"``."""
     plugin = get_plugin(game)
     return ", ".join([plugin.title, *describe_settings(game, settings).split(", ")[1:]])
-
-
-def drawn(state: GameState) -> str:
-    """The state drawn for the terminal (:func:`gpquarto.games.drawing.text_drawing`)."""
-    return text_drawing(state)
 
 
 def game_position(args: argparse.Namespace, text: str | None) -> GameState:

@@ -39,7 +39,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from gpquarto.cli.common import drawn, game_settings, game_title
+    from gpquarto.cli.common import game_settings, game_title
+    from gpquarto.games.drawing import text_drawing
     from gpquarto.players.human import TakeBack
     from gpquarto.resolve import make_player
 
@@ -62,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
             print("Goodbye.")
             return 0
     print()
-    print(drawn(record.replay()))
+    print(text_drawing(record.replay()))
     print(f"Moves: {record.moves_text()}")
     print(result_line(record, args.seat))
     return 0

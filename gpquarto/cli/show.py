@@ -269,8 +269,9 @@ def show_game_or_position(game, png: str | None) -> int:
     (games with pictures)."""
     from gpquarto.arena.record import GameRecord
     from gpquarto.arena.views import outcome  # shared with watch and the web app
-    from gpquarto.cli.common import drawn, game_title
+    from gpquarto.cli.common import game_title
     from gpquarto.games.capabilities import Pictures
+    from gpquarto.games.drawing import text_drawing
     from gpquarto.games.registry import get_plugin
 
     name = game.game if isinstance(game, GameRecord) else game.game_name
@@ -280,11 +281,11 @@ def show_game_or_position(game, png: str | None) -> int:
         print(f"{game_title(name, board.settings())}, {len(game.actions)} moves")
         print(f"{game.players[0]} (seat 0) against {game.players[1]} (seat 1), from {game.start}")
         print(f"Moves: {game.moves_text()}")
-        print(drawn(board))
+        print(text_drawing(board))
         print(f"Result: {outcome(game)}.")
     else:
         print(f"{game_title(name, game.settings())}: {game.text()}")
-        print(drawn(game))
+        print(text_drawing(game))
     if pictures is not None:
         from gpquarto.cli.png import save_png
 

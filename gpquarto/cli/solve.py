@@ -64,8 +64,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from gpquarto.cli.common import drawn, game_position
+    from gpquarto.cli.common import game_position
     from gpquarto.games.capabilities import VALUE_WORDS, Pictures
+    from gpquarto.games.drawing import text_drawing
     from gpquarto.games.registry import get_plugin
     from gpquarto.search.exact import exact_solver
 
@@ -95,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
     in_plies = f" in {solution.distance} plies" if solution.distance else ""
     value = f"{VALUE_WORDS[solution.value]}{in_plies} for {solver.describe_mover(state)}"
     actions = ", ".join(state.action_name(action) for action in solution.best_actions)
-    print(drawn(state))
+    print(text_drawing(state))
     print(f"value: {value}")
     print(f"best actions ({len(solution.best_actions)}): {actions}")
     print(f"{solution.cost + ', ' if solution.cost else ''}time: {elapsed:.3f} s")

@@ -53,8 +53,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from gpquarto.arena.views import explained_game, outcome
-    from gpquarto.cli.common import drawn, game_position, game_title
+    from gpquarto.cli.common import game_position, game_title
     from gpquarto.games.capabilities import Pictures
+    from gpquarto.games.drawing import text_drawing
     from gpquarto.games.interface import DecisionKind
     from gpquarto.games.registry import get_plugin
     from gpquarto.resolve import make_unattended_player
@@ -69,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     names = record.players
     state = record.start_state()
     print(f"{game_title(record.game, state.settings())}: {names[0]} (seat 0) against {names[1]} (seat 1).")
-    print(drawn(state), flush=True)
+    print(text_drawing(state), flush=True)
     stepping = args.step
     for index, action in enumerate(record.actions):
         seat, kind, name = state.player, state.decision_kind(), state.action_name(action)
@@ -79,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
         if note is not None:
             print(f"   {_why(note)}")
         if kind != DecisionKind.CHOOSE:  # a Quarto choice leaves the board as it was
-            print(drawn(state))
+            print(text_drawing(state))
         sys.stdout.flush()
         if stepping:
             answer = sys.stdin.readline()

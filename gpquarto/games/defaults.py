@@ -27,4 +27,4 @@ GENERIC_TRAINING_DEFAULTS = TrainingDefaults(
 def training_defaults(game: str) -> TrainingDefaults:
     """The game's :class:`~gpquarto.games.capabilities.TrainingDefaults`, else :data:`GENERIC_TRAINING_DEFAULTS`."""
     plugin = get_plugin(game)
-    return plugin.capability(TrainingDefaults) if plugin.offers(TrainingDefaults) else GENERIC_TRAINING_DEFAULTS
+    return plugin.capability_or(TrainingDefaults, GENERIC_TRAINING_DEFAULTS)

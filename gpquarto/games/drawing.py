@@ -18,10 +18,9 @@ def text_drawing(state: GameView) -> str:
     """``state`` drawn for the terminal (see the module docstring)."""
     if type(state).__str__ is not object.__str__:
         return str(state)
-    plugin = get_plugin(state.game_name)
-    if not plugin.offers(Board):
+    board = get_plugin(state.game_name).capability_or(Board, None)
+    if board is None:
         return state.text()
-    board = plugin.capability(Board)
     settings = state.settings() if hasattr(state, "settings") else state.copy().settings()  # a view has none
     rows, columns = board.shape(settings)
     cells = board.cells(state)

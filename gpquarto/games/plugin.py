@@ -24,6 +24,7 @@ from gpquarto.games.interface import Game
 from gpquarto.games.settings import Setting, check_settings
 
 C = TypeVar("C")
+D = TypeVar("D")
 
 
 class Capability:
@@ -92,6 +93,11 @@ class GamePlugin:
             )
         self._loaded[kind] = found
         return found
+
+    def capability_or(self, kind: type[C], default: D) -> C | D:
+        """The object that provides ``kind`` where the game offers it, else ``default`` (what shared code falls
+        back on: the generic version of the capability, or None)."""
+        return self.capability(kind) if kind in self.capabilities else default
 
     def check_settings(self, settings: Mapping[str, object]) -> dict[str, object]:
         """``settings`` checked by the schema and then by the game, completed with the defaults; a one-line

@@ -134,7 +134,7 @@ def _child_value(solver: ExactSolver, state: GameState, action: int) -> int:
 def grading_bank(game: str) -> GradingBank:
     """The game's own bank capability, else the generic one."""
     plugin = get_plugin(game)
-    return plugin.capability(GradingBank) if plugin.offers(GradingBank) else _generic_bank(plugin.name)
+    return plugin.capability_or(GradingBank, None) or _generic_bank(plugin.name)
 
 
 @functools.cache

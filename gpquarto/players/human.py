@@ -112,10 +112,6 @@ class TerminalPlayer(BasePlayer):
         return answer
 
 
-#: The most positions the exact solver visits for one ``hint`` of a game without its own hints.
-HINT_NODES = 200_000
-
-
 class ActionHumanPlayer(TerminalPlayer):
     """You, at the terminal, in any game: the position is drawn (:func:`~gpquarto.games.drawing.text_drawing`),
     the legal actions listed by name, and you type one (its name, or its number with ``#``: ``#3``); ``hint``
@@ -129,20 +125,14 @@ class ActionHumanPlayer(TerminalPlayer):
 
     def _hint(self) -> None:
         from gpquarto.games.registry import get_plugin
-        from gpquarto.search.exact import GenericSolver, exact_solver
+        from gpquarto.search.exact import NoHint, exact_hint, hint_solver
 
         board = self._board
         assert board is not None
-        solver = exact_solver(get_plugin(board.game_name))
-        solver = GenericSolver(HINT_NODES) if isinstance(solver, GenericSolver) else solver
-        why = solver.why_not(board)
-        if why is not None:
-            self._say(f"no hint here: {why}")
-            return
         try:
-            solution = solver.solve(board.copy())
-        except ValueError as error:
-            self._say(f"no hint yet: {error}")
+            solution = exact_hint(board, hint_solver(get_plugin(board.game_name)))
+        except NoHint as error:
+            self._say(f"no hint here: {error}" if error.beyond else f"no hint yet: {error}")
             return
         best = ", ".join(board.action_name(action) for action in solution.best_actions)
         self._say(f"hint: {VALUE_WORDS[solution.value]} with best play: {best}")

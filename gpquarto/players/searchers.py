@@ -28,7 +28,7 @@ SOLVER_NODES = 2_000_000
 def search_hooks(game_name: str) -> SearchHooks | None:
     """The game's evaluation and move ordering for the generic searches, or None when it offers none."""
     plugin = get_plugin(game_name)
-    return plugin.capability(SearchHooks) if plugin.offers(SearchHooks) else None
+    return plugin.capability_or(SearchHooks, None)
 
 
 @register_player("alphabeta", game=None, limits={"depth": (1, 64), "seconds": (0, 3600)})

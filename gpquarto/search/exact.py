@@ -42,4 +42,33 @@ class GenericSolver(ExactSolver):
 
 def exact_solver(plugin: GamePlugin) -> ExactSolver:
     """The game's own exact solver, else the generic one."""
-    return plugin.capability(ExactSolver) if plugin.offers(ExactSolver) else GenericSolver()
+    return plugin.capability_or(ExactSolver, None) or GenericSolver()
+
+
+#: The most positions the generic solver visits for one hint (a fraction of a second), where a person waits.
+HINT_NODES = 200_000
+
+
+class NoHint(ValueError):
+    """Why a position gets no exact hint, in one line: ``beyond`` when the solver cannot solve it at all (a board
+    too large), else it is over the hint's budget of positions now (earlier in a game)."""
+
+    def __init__(self, reason: str, *, beyond: bool) -> None:
+        super().__init__(reason)
+        self.beyond = beyond
+
+
+def hint_solver(plugin: GamePlugin) -> ExactSolver:
+    """The solver hints ask: the game's own, else the generic one within :data:`HINT_NODES` positions."""
+    return plugin.capability_or(ExactSolver, None) or GenericSolver(HINT_NODES)
+
+
+def exact_hint(state: GameView | GameState, solver: ExactSolver) -> Solution:
+    """``solver``'s verdict on ``state`` (not over) for a hint; :class:`NoHint` when it gives none."""
+    why = solver.why_not(state)
+    if why is not None:
+        raise NoHint(why, beyond=True)
+    try:
+        return solver.solve(state.copy())
+    except ValueError as error:  # over the budget of positions
+        raise NoHint(str(error), beyond=False) from None

@@ -10,32 +10,26 @@ from concurrent.futures import Executor
 from gpquarto.games.capabilities import VALUE_WORDS, HintService
 from gpquarto.games.plugin import GamePlugin, import_named
 from gpquarto.games.registry import get_plugin
-from gpquarto.search.exact import GenericSolver, exact_solver
+from gpquarto.search.exact import NoHint, exact_hint, hint_solver
 from gpquarto.web.sessions import RequestError
 from gpquarto.web.support import web_support
-
-#: The most positions the generic solver visits for one hint (a fraction of a second).
-HINT_NODES = 200_000
 
 
 class SolverHints(HintService):
     """Hints by the game's exact solver: its verdict and best actions, or ``solved: False`` with the reason where
-    the position is beyond the solver (too large, or more than :data:`HINT_NODES` positions for the generic one)."""
+    the position is beyond the solver (too large, or more than :data:`~gpquarto.search.exact.HINT_NODES` positions for the generic one)."""
 
     def __init__(self, plugin: GamePlugin) -> None:
-        solver = exact_solver(plugin)
-        self.solver = GenericSolver(HINT_NODES) if isinstance(solver, GenericSolver) else solver
+        self.solver = hint_solver(plugin)
 
     def hint(self, state) -> dict:
         if state.is_over():
             raise RequestError("the game is over: no hint", status=409)
-        why = self.solver.why_not(state)
-        if why is not None:
-            return {"solved": False, "pending": False, "text": f"no exact hint here: {why}"}
         try:
-            solution = self.solver.solve(state.copy())
-        except ValueError as error:  # over the budget of positions
-            return {"solved": False, "pending": False, "text": f"too early to solve: {error}"}
+            solution = exact_hint(state, self.solver)
+        except NoHint as error:
+            text = f"no exact hint here: {error}" if error.beyond else f"too early to solve: {error}"
+            return {"solved": False, "pending": False, "text": text}
         words = VALUE_WORDS[solution.value]
         if solution.value and solution.distance is not None:
             words += f" in {solution.distance} pl{'y' if solution.distance == 1 else 'ies'}"

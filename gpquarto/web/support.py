@@ -10,7 +10,7 @@ from gpquarto.games.registry import get_plugin
 def web_support(game: str) -> WebSupport:
     """The game's web support, else the generic one (no caps beyond the server's time limit, generic hints)."""
     plugin = get_plugin(game)
-    return plugin.capability(WebSupport) if plugin.offers(WebSupport) else GENERIC_SUPPORT
+    return plugin.capability_or(WebSupport, GENERIC_SUPPORT)
 
 
 #: What a game without :class:`~gpquarto.games.capabilities.WebSupport` gets: the generic searches' budgets
