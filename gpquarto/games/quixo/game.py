@@ -29,19 +29,19 @@ class QuixoGame:
         """The settings checked and completed with the defaults; ``ValueError`` in one line when one is bad."""
         unknown = sorted(set(settings) - set(SETTINGS))
         if unknown:
-            raise ValueError(f"Quixo has no setting {unknown[0]!r} (settings: {', '.join(SETTINGS)})")
+            raise ValueError(f"Quixo has no setting {unknown[0]!r:.40} (settings: {', '.join(SETTINGS)})")
         rules = settings.get("rules", QuixoRules.OFFICIAL)
         if rules not in self.rule_sets:
-            raise ValueError(f"unknown Quixo rules {rules!r} (known: {', '.join(self.rule_sets)})")
+            raise ValueError(f"unknown Quixo rules {rules!r:.40} (known: {', '.join(self.rule_sets)})")
         size = settings.get("size", DEFAULT_SIZE)
         if size.__class__ is not int or size not in SIZES:
-            raise ValueError(f"a Quixo size is 3, 4 or 5, got {size!r}")
+            raise ValueError(f"a Quixo size is 3, 4 or 5, got {size!r:.40}")
         ply_limit = settings.get("ply_limit", DEFAULT_PLY_LIMIT)
         if ply_limit.__class__ is not int or ply_limit < 1:  # type: ignore[operator]
-            raise ValueError(f"ply_limit must be an int >= 1, got {ply_limit!r}")
+            raise ValueError(f"ply_limit must be an int >= 1, got {ply_limit!r:.40}")
         repetitions = settings.get("repetitions", DEFAULT_REPETITIONS)
         if repetitions.__class__ is not int or repetitions < 2:  # type: ignore[operator]
-            raise ValueError(f"repetitions must be an int >= 2, got {repetitions!r}")
+            raise ValueError(f"repetitions must be an int >= 2, got {repetitions!r:.40}")
         return {"rules": str(rules), "size": size, "ply_limit": ply_limit, "repetitions": repetitions}
 
     def new_state(self, **settings: object) -> QuixoBoard:
