@@ -7,8 +7,8 @@ from collections import Counter
 
 import pytest
 
-from gpquarto import Board
 from gpquarto.games.interface import DecisionKind
+from gpquarto.games.quarto import Board
 from gpquarto.games.quarto.board import BoardView
 from gpquarto.games.quarto.grading import bank as bank_module  # Quarto's bank solves with its solver
 from gpquarto.games.quarto.search.solver import solve

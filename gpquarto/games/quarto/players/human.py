@@ -10,7 +10,7 @@ takes back your last decision, ``quit`` (or the end of the input) leaves the gam
 Example::
 
     >>> import io
-    >>> from gpquarto import Board
+    >>> from gpquarto.games.quarto import Board
     >>> player = HumanPlayer(input_stream=io.StringIO("TDOQ\\n"), output_stream=io.StringIO())
     >>> player.choose_piece(Board().view())
     15
