@@ -18,12 +18,12 @@ Course players know only the classic lines; use them with classic rules.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
 
+from gpquarto.adapters.course_seeding import seed_course_player
 from gpquarto.games.quarto.board import Board, BoardView, IllegalActionError
 from gpquarto.games.quarto.lines import Rules
 from gpquarto.games.quarto.pieces import NO_PIECE
@@ -213,16 +213,6 @@ class CoursePlayerAdapter(QuartoPlayer):
         return square_from_xy(x, y)
 
 
-def seed_course_player(course_player: Any, seed: int | None) -> None:
-    """Seed what course players draw from: the global ``random`` module, numpy's global generator, and the
-    player's own ``seed`` method if it has one."""
-    random.seed(seed)
-    np.random.seed(None if seed is None else seed % 2**32)
-    hook = getattr(course_player, "seed", None)
-    if callable(hook):
-        hook(seed)
-
-
 def from_course_player(course_player_factory: Callable[[Any], Any], name: str | None = None) -> CoursePlayerAdapter:
     """Wrap a course player class (or any ``factory(quarto) -> player``) so it plays gpquarto matches."""
     return CoursePlayerAdapter(course_player_factory, name)
@@ -235,7 +225,6 @@ __all__ = [
     "CourseSeat",
     "as_course_player",
     "from_course_player",
-    "seed_course_player",
     "square_from_xy",
     "xy_from_square",
 ]
