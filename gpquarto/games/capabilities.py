@@ -167,6 +167,34 @@ class SearchHooks(Capability):
         return actions
 
 
+class PlayerForm(Capability):
+    """A game's own way of asking its players, for speed where a decision costs microseconds (Quarto's
+    ``choose_piece`` and ``place_piece``): the arena plays two players that speak it in the game's own loop, and
+    ``grade`` asks them in it. It must give the records and answers that ``decide(view)`` and the arena's loop give
+    (the game's tests play both)."""
+
+    description = "a player form of its own"
+
+    def speaks(self, player: Any) -> bool:
+        """True when ``player`` answers in the form."""
+        raise NotImplementedError
+
+    def play(self, state: Any, players: Sequence[Any], times: list[float], limit: float) -> Any:
+        """Play the game from ``state`` (not over) between ``players`` (both speak the form) and return its
+        ``Outcome``: each decision's seconds appended to ``times``, an exception, an illegal answer or a decision
+        over ``limit`` seconds a forfeit (``gpquarto.arena.outcomes``), the late action taken back."""
+        raise NotImplementedError
+
+    def ask(self, player: Any, view: Any) -> object:
+        """The answer of ``player`` (which speaks the form) to the decision due in ``view``, not validated."""
+        raise NotImplementedError
+
+    def apply(self, state: Any, answer: object) -> str:
+        """Play ``answer`` (from :meth:`ask`) on ``state``: ``""``, or why it is illegal (``"illegal placement
+        17: ..."``), the state unchanged."""
+        raise NotImplementedError
+
+
 #: The games a bank's positions come from unless a game says otherwise: weak and stronger play of the generic zoo,
 #: so that both sloppy and sharp endgames occur.
 GENERIC_BANK_PAIRINGS: tuple[tuple[str, str], ...] = (

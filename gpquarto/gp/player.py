@@ -11,9 +11,10 @@ import random
 
 from gpquarto.games.interface import GameView
 from gpquarto.games.quarto.board import BoardView
+from gpquarto.games.quarto.players.base import QuartoPlayer
 from gpquarto.gp.genome import CompiledRules, GameRuleSet, Genome, RuleSet
 from gpquarto.gp.primitives import PrimitiveLibrary
-from gpquarto.players.base import BasePlayer, QuartoPlayer
+from gpquarto.players.base import BasePlayer
 
 
 class _RulesPlayer:

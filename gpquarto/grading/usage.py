@@ -24,9 +24,10 @@ from gpquarto.arena.game import play_game
 from gpquarto.games.interface import DecisionKind, GameView
 from gpquarto.games.quarto.board import PLACE_OFFSET, BoardView
 from gpquarto.games.quarto.grading.bank import solve_position
+from gpquarto.games.quarto.players.base import QuartoPlayer
 from gpquarto.gp.player import EvolvedPlayer, RulePlayer
 from gpquarto.grading.bank import decision_matters
-from gpquarto.players.base import BasePlayer, QuartoPlayer
+from gpquarto.players.base import BasePlayer
 from gpquarto.resolve import make_unattended_player
 from gpquarto.runner import SERIAL, Runner
 from gpquarto.seeding import derive_seed

@@ -24,10 +24,11 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from gpquarto.adapters.course_seeding import seed_course_player
-from gpquarto.games.quarto.board import Board, BoardView, IllegalActionError
+from gpquarto.games.quarto.board import PLACE_OFFSET, Board, BoardView, IllegalActionError
 from gpquarto.games.quarto.lines import Rules
 from gpquarto.games.quarto.pieces import NO_PIECE
-from gpquarto.players.base import Player, QuartoPlayer
+from gpquarto.games.quarto.players.base import QuartoPlayer
+from gpquarto.players.base import Player
 from gpquarto.resolve import make_player
 
 BOARD_SIDE = 4
@@ -65,12 +66,12 @@ class CourseSeat:
     def choose_piece(self) -> int:
         """Ask the wrapped player which piece to give, in the position read from the course game."""
         board = self._position(placing=False)
-        return int(self.player.choose_piece(board.view()))
+        return int(self.player.decide(board.view()))  # a choice's action is the piece
 
     def place_piece(self) -> tuple[int, int]:
         """Ask the wrapped player where to put the selected piece; returns ``(x, y)`` = (column, row)."""
         board = self._position(placing=True)
-        square = int(self.player.place_piece(board.view(), board.in_hand))
+        square = int(self.player.decide(board.view())) - PLACE_OFFSET
         return xy_from_square(square)
 
     def _position(self, *, placing: bool) -> Board:

@@ -22,8 +22,8 @@ from gpquarto.games.capabilities import VALUE_WORDS
 from gpquarto.games.quarto.board import PLACE_OFFSET, BoardView
 from gpquarto.games.quarto.lines import parse_square, square_name
 from gpquarto.games.quarto.pieces import describe_piece, parse_piece
+from gpquarto.games.quarto.players.base import QuartoPlayer
 from gpquarto.games.quarto.search.solver import hint
-from gpquarto.players.base import QuartoPlayer
 from gpquarto.players.human import TerminalPlayer
 from gpquarto.players.registry import register_player
 
