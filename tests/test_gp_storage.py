@@ -11,9 +11,9 @@ import pytest
 
 from gpquarto.arena.game import play_game
 from gpquarto.games.quarto.board import Board
+from gpquarto.games.quarto.gp.player import EvolvedPlayer
 from gpquarto.gp.genome import Genome
 from gpquarto.gp.library import LibraryConfig, get_library
-from gpquarto.gp.player import EvolvedPlayer
 from gpquarto.gp.storage import load_player, player_data, read_player_file, save_player
 from gpquarto.gp.variation import random_genome
 from gpquarto.resolve import make_player

@@ -109,11 +109,7 @@ ENGINE_PRIVATES = {"_history", "_line_masks", "_board", "_masks", "_keys", "_cou
 #: empty this list; it may only shrink: an entry no longer true fails the test too).
 GAME_IMPORT_DEBT: set[tuple[str, str]] = {
     ("gpquarto.gp.evaluator", "gpquarto.games.quarto"),
-    ("gpquarto.gp.genome", "gpquarto.games.quarto"),
-    ("gpquarto.gp.player", "gpquarto.games.quarto"),
-    ("gpquarto.training.fitness", "gpquarto.games.quarto"),
     ("gpquarto.training.simplified", "gpquarto.games.quarto"),
-    ("gpquarto.grading.usage", "gpquarto.games.quarto"),
     ("gpquarto.learned.evaluator", "gpquarto.games.quarto"),
 }
 
@@ -138,7 +134,6 @@ def test_shared_code_imports_no_game_package_but_the_recorded_debt():
 #: Shared modules that still name a built-in game in a string of its own (``"quarto"``), and how many times: the
 #: Quarto modules that move into ``gpquarto/games/quarto/`` with the game's move. It may only shrink.
 GAME_NAME_DEBT: dict[str, int] = {
-    "gpquarto.gp.player": 1,
     "gpquarto.learned.evaluator": 1,
 }
 

@@ -26,7 +26,7 @@ from gpquarto.games.registry import DEFAULT_GAME
 from gpquarto.gp.binding import gp_game, gp_games
 from gpquarto.gp.genome import Genome
 from gpquarto.gp.library import shared_library
-from gpquarto.gp.player import EvolvedPlayer, RulePlayer, make_evolved_player
+from gpquarto.gp.player import RuleListPlayer, make_evolved_player
 from gpquarto.gp.primitives import PrimitiveLibrary
 from gpquarto.plain_files import read_checked_file
 
@@ -185,8 +185,8 @@ def load_player(
     seed: int | None = None,
     plugins: tuple[str, ...] | None = None,
     game: str | None = None,
-) -> EvolvedPlayer | RulePlayer:
-    """The evolved player of a ``.p`` or ``.json`` file (an :class:`~gpquarto.gp.player.EvolvedPlayer` for
+) -> RuleListPlayer:
+    """The evolved player of a ``.p`` or ``.json`` file (an :class:`~gpquarto.games.quarto.gp.player.EvolvedPlayer` for
     Quarto, a :class:`~gpquarto.gp.player.RulePlayer` for Quixo); with ``game``, a player of another game is
     refused in one line."""
     data = read_player_file(path)
@@ -201,7 +201,7 @@ def player_from_data(
     plugins: tuple[str, ...] | None = None,
     source: str = "",
     game: str | None = None,
-) -> EvolvedPlayer | RulePlayer:
+) -> RuleListPlayer:
     """The evolved player of validated player data (what a file holds; workers on other machines get a saved
     player this way, not by its path); ``source`` names it in messages; with ``game``, a player of another game
     is refused in one line."""

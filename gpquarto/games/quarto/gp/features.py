@@ -319,7 +319,7 @@ class PositionFacts:
     positions: the opening, the opponent's deterministic answers to the same moves, the accuracy term's bank. Every
     fact of a :class:`Features` depends on the position only (the cells, the piece in hand and the rules), so the
     facts computed for one decision hold for every other decision there, whoever decides: a rule set that reads its
-    features here (:meth:`~gpquarto.gp.genome.RuleSet.share_facts`) decides exactly as with a fresh
+    features here (:meth:`~gpquarto.games.quarto.gp.rule_set.RuleSet.share_facts`) decides exactly as with a fresh
     :class:`Features`, and pays for each fact of a position once. At most ``limit`` positions are kept; when full
     the store is emptied and fills again (the positions of one generation's games are what repeats).
 
