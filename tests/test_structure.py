@@ -94,8 +94,6 @@ def test_imports_flow_one_way(module, path):
         if imported == "gpquarto" or imported.startswith("gpquarto.__version__"):
             continue  # the package's version and face (engine names only)
         target = layer_of(imported)
-        if (module, game_package(imported)) in GAME_IMPORT_DEBT:
-            continue  # counted by test_shared_code_imports_no_game_package_but_the_recorded_debt
         if target is not None and target > level:
             upward.append(f"{path.relative_to(ROOT)}:{line} imports {imported}")
     assert upward == []
@@ -103,15 +101,6 @@ def test_imports_flow_one_way(module, path):
 
 #: Attributes of the games' states and views (Quarto's Board, Quixo's QuixoBoard) that only their engine may touch.
 ENGINE_PRIVATES = {"_history", "_line_masks", "_board", "_masks", "_keys", "_counts", "_tables", "_course"}
-
-
-#: Shared modules that still import a game package, and what they import (the moves of docs/design/game-plugins.md
-#: empty this list; it may only shrink: an entry no longer true fails the test too).
-GAME_IMPORT_DEBT: set[tuple[str, str]] = {
-    ("gpquarto.gp.evaluator", "gpquarto.games.quarto"),
-    ("gpquarto.training.simplified", "gpquarto.games.quarto"),
-    ("gpquarto.learned.evaluator", "gpquarto.games.quarto"),
-}
 
 
 def game_imports() -> set[tuple[str, str]]:
@@ -125,17 +114,8 @@ def game_imports() -> set[tuple[str, str]]:
     return found
 
 
-def test_shared_code_imports_no_game_package_but_the_recorded_debt():
-    found = game_imports()
-    assert sorted(found - GAME_IMPORT_DEBT) == []  # no new import of a game package
-    assert sorted(GAME_IMPORT_DEBT - found) == []  # paid debt leaves the list
-
-
-#: Shared modules that still name a built-in game in a string of its own (``"quarto"``), and how many times: the
-#: Quarto modules that move into ``gpquarto/games/quarto/`` with the game's move. It may only shrink.
-GAME_NAME_DEBT: dict[str, int] = {
-    "gpquarto.learned.evaluator": 1,
-}
+def test_shared_code_imports_no_game_package():
+    assert sorted(game_imports()) == []
 
 
 def game_name_literals() -> dict[str, int]:
@@ -158,10 +138,8 @@ def game_name_literals() -> dict[str, int]:
     return found
 
 
-def test_shared_code_names_no_game_but_the_recorded_debt():
-    found = game_name_literals()
-    assert {module: count for module, count in found.items() if count > GAME_NAME_DEBT.get(module, 0)} == {}
-    assert found == GAME_NAME_DEBT  # paid debt leaves the list
+def test_shared_code_names_no_game():
+    assert game_name_literals() == {}
 
 
 def test_no_module_outside_the_engine_reads_board_privates():

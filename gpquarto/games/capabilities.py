@@ -195,6 +195,43 @@ class PlayerForm(Capability):
         raise NotImplementedError
 
 
+class EvolvedEvaluators(Capability):
+    """Evaluator genomes for the game's own searches (``train --genome evaluator``, ``minimax:depth=2,evaluator=FILE``):
+    how an evaluator tree (``gpquarto.gp.evaluator.EvaluatorGenome``) is compiled to score the game's positions,
+    which of the game's players search with one, what a search's evaluations cost, where a simplified evaluator is
+    checked against the original, and a learned player as an evaluator."""
+
+    description = "evolved evaluators"
+    #: The game's players that take ``evaluator=FILE`` (they search with a heuristic).
+    searching_players: tuple[str, ...] = ()
+
+    def compile(self, genome: Any, library: Any, *, name: str = "evolved") -> Any:
+        """``genome`` compiled over ``library``: a callable scoring a position for its side to move, with a
+        ``name`` and ``heuristic()`` (what the searching players take)."""
+        raise NotImplementedError
+
+    def searcher(
+        self, name: str, values: dict[str, str], evaluator: Any, *, spec: str = "", seed: int | None = None
+    ) -> Any:
+        """The player ``name`` (one of :attr:`searching_players`) with the options ``values`` (as text), searching
+        with ``evaluator``; named ``spec`` when given."""
+        raise NotImplementedError
+
+    def cost(self, player: Any) -> float:
+        """What the evaluations of ``player`` (a :meth:`searcher`) cost since it was made, in evaluations per leaf
+        (1.0: one per leaf, the least)."""
+        return 1.0
+
+    def check_features(self, count: int, seed: int) -> list[Any]:
+        """The features of ``count`` seeded positions where the searches ask for a score: a simplified evaluator
+        must score like the original at each."""
+        raise NotImplementedError
+
+    def learned(self, path: str) -> Any:
+        """The learned player file ``path`` as an evaluator; a one-line ``ValueError`` when the game has none."""
+        raise ValueError("learned players cannot evaluate for this game's searches")
+
+
 #: The games a bank's positions come from unless a game says otherwise: weak and stronger play of the generic zoo,
 #: so that both sloppy and sharp endgames occur.
 GENERIC_BANK_PAIRINGS: tuple[tuple[str, str], ...] = (

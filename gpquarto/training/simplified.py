@@ -18,8 +18,8 @@ from collections.abc import Mapping
 
 from gpquarto.arena.game import play_game
 from gpquarto.games.interface import GameState
-from gpquarto.games.quarto.gp.features import Features
-from gpquarto.gp.evaluator import EvaluatorGenome, leaf_positions
+from gpquarto.gp.evaluator import EvaluatorGenome
+from gpquarto.gp.evaluator_files import evolved_evaluators
 from gpquarto.gp.genome import Genome
 from gpquarto.gp.player import make_evolved_player
 from gpquarto.gp.primitives import PrimitiveLibrary
@@ -94,8 +94,8 @@ EVALUATOR_CHECK_POSITIONS = 2000
 
 def simplify_evaluator(genome: EvaluatorGenome, library: PrimitiveLibrary, seed: int) -> tuple[EvaluatorGenome, dict]:
     """The evaluator folded (:func:`~gpquarto.gp.simplify.simplify_evaluator_tree`) if it scores like the original at
-    ``EVALUATOR_CHECK_POSITIONS`` seeded leaf positions, and what changed (nodes before and after)."""
-    leaves = [Features(board) for board in leaf_positions(EVALUATOR_CHECK_POSITIONS, seed)]
+    ``EVALUATOR_CHECK_POSITIONS`` seeded leaf positions of its game, and what changed (nodes before and after)."""
+    leaves = evolved_evaluators(library.game).check_features(EVALUATOR_CHECK_POSITIONS, seed)
     tree = simplify_evaluator_tree(genome.tree, library, leaves)
     report = {"nodes_before": len(genome.tree), "nodes_after": len(tree), "checked_positions": len(leaves)}
     return EvaluatorGenome(tree), report

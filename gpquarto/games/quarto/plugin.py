@@ -5,6 +5,7 @@ from __future__ import annotations
 from gpquarto.games.capabilities import (
     Benchmarks,
     BoardDrawing,
+    EvolvedEvaluators,
     ExactSolver,
     GPBinding,
     GradingBank,
@@ -44,6 +45,7 @@ PLUGIN = GamePlugin(
         Pictures: "gpquarto.games.quarto.views.pictures:PICTURES",
         GradingBank: "gpquarto.games.quarto.grading.bank:BANK",
         PlayerForm: "gpquarto.games.quarto.players.form:QUARTO_FORM",
+        EvolvedEvaluators: "gpquarto.games.quarto.gp.evaluator:EVALUATORS",
         TrainingDefaults: "gpquarto.games.quarto.defaults:DEFAULTS",
         Benchmarks: "gpquarto.games.quarto.bench.targets:BENCHMARKS",
         WebSupport: "gpquarto.games.quarto.web.support:SUPPORT",

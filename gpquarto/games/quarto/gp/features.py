@@ -384,7 +384,7 @@ def reads_given_piece(what: str) -> Callable[[Callable[..., T]], Callable[..., T
     are left or safe, which threat lines some piece left completes). ``GIVEN_CHARACTERISTIC``: it reads whether
     the given piece has the characteristic of its first child, and nothing else of it. ``GIVEN_NOTED``: it reads
     the piece only through facts that note what they read (:attr:`Features.safe_square_count`). The search then evaluates
-    a tree once for all the pieces that agree on what it read (:meth:`~gpquarto.gp.evaluator.CompiledEvaluator.leaf`),
+    a tree once for all the pieces that agree on what it read (:meth:`~gpquarto.games.quarto.gp.evaluator.CompiledEvaluator.leaf`),
     so a wrong mark changes the search: tests check every mark against evaluations with each piece.
     """
     if what not in (GIVEN_NOTHING, GIVEN_CHARACTERISTIC, GIVEN_NOTED, GIVEN_PIECE):
