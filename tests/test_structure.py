@@ -142,6 +142,25 @@ def test_shared_code_names_no_game():
     assert game_name_literals() == {}
 
 
+def _names_default_game(node: ast.AST) -> bool:
+    return (isinstance(node, ast.Name) and node.id == "DEFAULT_GAME") or (
+        isinstance(node, ast.Attribute) and node.attr == "DEFAULT_GAME"
+    )
+
+
+def test_shared_code_never_branches_on_the_default_game():
+    """The default game is what a command plays unless told; shared code may default to it but never compares a game
+    with it (that would treat it as special: the games' own knowledge)."""
+    offences = []
+    for module, path in source_modules():
+        if module.startswith("gpquarto.games"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Compare) and any(map(_names_default_game, [node.left, *node.comparators])):
+                offences.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert offences == []
+
+
 def test_no_module_outside_the_engine_reads_board_privates():
     offences = []
     for module, path in source_modules():

@@ -162,7 +162,7 @@ def format_table(result: TournamentResult, extra_columns: dict[str, Sequence[str
     header += "".join(f"  {title:>{widths[title]}}" for title in extra_columns)
     lines = [
         f"round robin: {len(result.players)} players, {result.games} games per pairing, "
-        + ("" if result.game == DEFAULT_GAME else f"{result.game}, ")
+        + f"{result.game}, "
         + (f"{result.rules} rules, " if result.rules else "")
         + f"seed {result.seed}",
         header,

@@ -8,11 +8,12 @@ objects that implement them live in the game's package and are named in its plug
 from __future__ import annotations
 
 import importlib
+import importlib.resources
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from gpquarto.games.plugin import Capability
+from gpquarto.games.plugin import Capability, PluginError
 
 
 @dataclass(frozen=True)
@@ -358,3 +359,18 @@ class WebSupport(Capability):
     hints: str = ""
     move_fields: Mapping[str, tuple[int, int]] = field(default_factory=dict)
     action_example: str = ""
+    #: The game's own page script, ``"package:file.js"`` (a file inside one of its packages), served at
+    #: ``/games/NAME/page.js``: it draws the game and builds its controls on the page by calling
+    #: ``registerGamePage`` (see ``gpquarto/web/static/app.js``); ``""``: the page's generic grid and move buttons.
+    page_script: str = ""
+
+    def page_script_text(self) -> str | None:
+        """The page script's JavaScript, or None when the game has none (a ``PluginError`` in one line when the
+        declared file cannot be read)."""
+        if not self.page_script:
+            return None
+        package, _, name = self.page_script.partition(":")
+        try:
+            return importlib.resources.files(package).joinpath(name).read_text(encoding="utf-8")
+        except (ModuleNotFoundError, OSError, ValueError) as error:
+            raise PluginError(f"the page script {self.page_script!r} cannot be read: {error}") from None

@@ -33,7 +33,7 @@ from typing import Any
 
 from gpquarto.games.capabilities import GPBinding
 from gpquarto.games.interface import GameState, GameView
-from gpquarto.games.registry import DEFAULT_GAME, get_plugin, plugins
+from gpquarto.games.registry import DEFAULT_GAME, game_names, get_plugin, plugins
 
 #: The root type of every *if* tree.
 CONDITION_TYPE = bool
@@ -169,7 +169,8 @@ def gp_games() -> tuple[GPGame, ...]:
     found = {plugin.name: gp_game(plugin.name) for plugin in plugins()}
     for name, binding in _GAMES.items():
         found.setdefault(name, binding)
-    return tuple(sorted(found.values(), key=lambda binding: (binding.name != DEFAULT_GAME, binding.name)))
+    order = {name: index for index, name in enumerate(game_names())}  # the default game first
+    return tuple(sorted(found.values(), key=lambda binding: (order.get(binding.name, len(order)), binding.name)))
 
 
 def game_of_features(annotation: object) -> str | None:

@@ -4,6 +4,7 @@ Routes (all JSON; an error is a 4xx answer ``{"error": "one line"}``, never a cr
 
 ========================================  ===================================================================
 ``GET /``                                 the page (``static/index.html``; assets under ``/static/``)
+``GET /games/{name}/page.js``             a game's own page script (its drawings and controls), where it has one
 ``GET /api/players?game=G``               the game's registered players, and saved player files (runs,
                                           ``--players-dir``)
 ``POST /api/games``                       new game ``{"game", "opponent", "seat", "rules", "size", "ply_limit",
@@ -75,6 +76,7 @@ from gpquarto.web.sessions import (
     play_opponent,
     watch_game,
 )
+from gpquarto.web.support import web_support
 from gpquarto.web.threads import ServerThreads
 
 STATIC = Path(__file__).parent / "static"
@@ -173,6 +175,15 @@ def create_app(
     async def game_types(request: Request) -> Response:
         return JSONResponse({"games": game_catalog()})
 
+    async def page_script(request: Request) -> Response:
+        name = request.path_params["name"]
+        if name not in game_names():
+            raise HTTPException(404, f"no game {name[:40]!r}")
+        text = web_support(name).page_script_text()
+        if text is None:
+            raise HTTPException(404, f"game {name!r} has no page script of its own")
+        return Response(text, media_type="text/javascript")
+
     async def game_hint(request: Request) -> Response:
         session = store.get(request.path_params["key"])
         async with session.lock:
@@ -215,6 +226,7 @@ def create_app(
         Route("/api/players", player_list),
         Route("/api/games", new_game, methods=["POST"]),
         Route("/api/games", game_types, methods=["GET"]),
+        Route("/games/{name}/page.js", page_script),
         Route("/api/games/{key}", game),
         Route("/api/games/{key}/move", move, methods=["POST"]),
         Route("/api/games/{key}/undo", undo, methods=["POST"]),
