@@ -317,20 +317,27 @@ def evaluate(task: EvaluationTask) -> EvaluationResult:
     decisions, fallbacks = player.decisions, player.fallbacks
     rate = fallbacks / decisions if decisions else 0.0
     score = (wins + draws / 2) / games - task.fallback_weight * rate
-    accuracy = bank_accuracy(player, task.accuracy_positions, library.game) if task.accuracy_positions else None
+    accuracy = (
+        bank_accuracy(player, task.accuracy_positions, library.game, task.settings) if task.accuracy_positions else None
+    )
     if accuracy is not None:
         score += task.accuracy_weight * accuracy
     return EvaluationResult(score, wins, draws, losses, fallbacks, decisions, genome.size, accuracy)
 
 
 def bank_accuracy(
-    player: Player, positions: tuple[tuple[str, tuple[int, ...]], ...], game: str = DEFAULT_GAME
+    player: Player,
+    positions: tuple[tuple[str, tuple[int, ...]], ...],
+    game: str = DEFAULT_GAME,
+    settings: tuple[tuple[str, object], ...] = (),
 ) -> float:
-    """The share of ``positions`` (solved decisions of ``game``) where ``player`` takes an action that keeps the
-    value; each decision is seeded from its index, as ``grade`` does."""
+    """The share of ``positions`` (solved decisions of ``game`` under ``settings``, sorted ``(name, value)`` pairs:
+    those a position's text does not carry, such as Quixo's ply limit) where ``player`` takes an action that keeps
+    the value; each decision is seeded from its index, as ``grade`` does."""
     correct = 0
     for index, (text, best_actions) in enumerate(positions):
-        position = _ParsedPosition(text, 0, best_actions, index, game, state=_parsed_state(text, game))
+        state = _parsed_state(text, game, settings)
+        position = _ParsedPosition(text, 0, best_actions, index, game, settings=settings, state=state)
         action, _, _ = decide(player, position, derive_seed("accuracy", index))
         correct += action in best_actions
     return correct / len(positions)
@@ -348,15 +355,16 @@ class _ParsedPosition(BankPosition):
         return self.state.copy()
 
 
-_PARSED: dict[tuple[str, str], GameState] = {}
+_PARSED: dict[tuple[str, tuple[tuple[str, object], ...], str], GameState] = {}
 
 
-def _parsed_state(text: str, game: str) -> GameState:
-    """The state of a bank position's text, parsed once per process (every genome is graded on the same bank)."""
-    key = (game, text)
+def _parsed_state(text: str, game: str, settings: tuple[tuple[str, object], ...] = ()) -> GameState:
+    """The state of a bank position's text under ``settings``, parsed once per process (every genome is graded on
+    the same bank)."""
+    key = (game, settings, text)
     state = _PARSED.get(key)
     if state is None:
         if len(_PARSED) >= 10_000:
             _PARSED.clear()
-        state = _PARSED[key] = BankPosition(text, 0, (), 0, game).board()
+        state = _PARSED[key] = BankPosition(text, 0, (), 0, game, settings=settings).board()
     return state

@@ -358,7 +358,7 @@ def evaluate_evaluator(task: EvaluatorTask) -> EvaluatorResult:
     )
     cost = evaluators.cost(player)
     score = (wins + draws / 2) / len(task.games) - task.cost_weight * (cost - 1.0)
-    accuracy = bank_accuracy(player, task.accuracy_positions) if task.accuracy_positions else None
+    accuracy = bank_accuracy(player, task.accuracy_positions, library.game) if task.accuracy_positions else None
     if accuracy is not None:
         score += task.accuracy_weight * accuracy
     return EvaluatorResult(score, wins, draws, losses, genome.size, cost, accuracy)
