@@ -14,7 +14,7 @@ from gpquarto.games.quarto.gp.rule_set import RuleSet
 from gpquarto.games.quixo.board import QuixoBoard, QuixoRules
 from gpquarto.games.quixo.gp.binding import winning_moves
 from gpquarto.games.quixo.gp.features import QuixoFeatures
-from gpquarto.gp.binding import gp_game
+from gpquarto.gp.bindings import gp_game
 from gpquarto.gp.generation import TreeGenerator
 from gpquarto.gp.genome import GameRuleSet, Genome, compile_rules
 from gpquarto.gp.library import LibraryConfig, get_library, load_library

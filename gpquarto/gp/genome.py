@@ -25,7 +25,8 @@ from deap import base, gp
 
 from gpquarto.games.interface import DecisionKind
 from gpquarto.games.registry import DEFAULT_GAME
-from gpquarto.gp.binding import CONDITION_TYPE, GPGame, gp_game
+from gpquarto.gp.binding import CONDITION_TYPE, GPGame
+from gpquarto.gp.bindings import gp_game
 from gpquarto.gp.compiler import compile_tree
 from gpquarto.gp.primitives import PrimitiveLibrary
 from gpquarto.gp.textform import format_tree, parse_tree

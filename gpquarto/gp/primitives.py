@@ -55,7 +55,8 @@ from dataclasses import dataclass, field
 
 from gpquarto.games.interface import GameState
 from gpquarto.games.registry import DEFAULT_GAME
-from gpquarto.gp.binding import GENERIC, accepts, game_of_features, game_of_type, gp_game
+from gpquarto.gp.binding import GENERIC
+from gpquarto.gp.bindings import accepts, game_of_features, game_of_type, gp_game
 from gpquarto.gp.types import (
     EVALUATOR_NODE_TYPES,
     NODE_TYPES,

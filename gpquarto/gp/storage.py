@@ -23,7 +23,7 @@ from pathlib import Path
 
 from gpquarto.atomic import write_bytes_atomic
 from gpquarto.games.registry import DEFAULT_GAME
-from gpquarto.gp.binding import gp_game, gp_games
+from gpquarto.gp.bindings import gp_game, gp_games
 from gpquarto.gp.genome import Genome
 from gpquarto.gp.library import shared_library
 from gpquarto.gp.player import RuleListPlayer, make_evolved_player

@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass, fields
 from gpquarto.arena.openings import MAX_OPENING_PLIES
 from gpquarto.games.defaults import training_defaults
 from gpquarto.games.registry import DEFAULT_GAME, get_game
-from gpquarto.gp.binding import gp_game
+from gpquarto.gp.bindings import gp_game
 from gpquarto.gp.library import LibraryConfig
 from gpquarto.grading.bank import BankParameters
 from gpquarto.training.fitness import check_opponents, game_plan, parse_schedule

@@ -28,7 +28,7 @@ from typing import Any, Protocol
 
 from gpquarto.games.capabilities import EvolvedEvaluators
 from gpquarto.games.registry import DEFAULT_GAME
-from gpquarto.gp.binding import gp_game
+from gpquarto.gp.bindings import gp_game
 from gpquarto.gp.evaluator import EvaluatorGenome
 from gpquarto.gp.evaluator_files import evaluator_data, evolved_evaluators, save_evaluator
 from gpquarto.gp.evaluator_player import searching_player
