@@ -27,6 +27,15 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
     return markdown
 
 
+#: A docstring's Sphinx cross-reference, as the API pages render it: ``:class:`~a.b.C``` shows ``C``, else the whole
+#: path (the site has no Sphinx; the role's name is dropped).
+_ROLE = re.compile(r":(?:class|func|meth|mod|data|attr|exc|obj):<code>(~?)([^<]*)</code>")
+
+
+def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
+    return _ROLE.sub(lambda match: f"<code>{match[2].rsplit('.', 1)[-1] if match[1] else match[2]}</code>", html)
+
+
 def cli_reference() -> str:
     """Every command's ``--help``, as the parsers print it at 100 columns, one section per command."""
     os.environ["COLUMNS"] = "100"  # argparse wraps its help to the terminal's width

@@ -65,3 +65,9 @@ def test_the_tutorial_is_the_readme_with_links_inside_the_site(site):
     page = (site / "tutorial" / "index.html").read_text(encoding="utf-8")
     assert "python3 -m gpquarto train --generations 120" in page
     assert 'href="docs/' not in page  # the README's links into docs/ point at the site's pages
+
+
+def test_docstring_cross_references_read_as_code_without_their_sphinx_role(site):
+    pages = "".join(page.read_text(encoding="utf-8") for page in (site / "reference").rglob("index.html"))
+    assert ":class:<code>" not in pages and ":func:<code>" not in pages
+    assert "<code>PlayerForm</code>" in pages  # :class:`~gpquarto.games.capabilities.PlayerForm` in arena.game
