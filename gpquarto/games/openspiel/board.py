@@ -25,29 +25,40 @@ def grid_shape(spiel_game: Any) -> tuple[int, int, int] | None:
 
 
 class ObservationBoard(Board):
-    """The cells of an OpenSpiel game read from its observation tensor (of seat 0)."""
+    """The cells of an OpenSpiel game read from its observation tensor (of seat 0).
+
+    Where the tensor has three planes and the game's first two actions each add one mark to a plane of the
+    mover's and take one cell from a third (tic-tac-toe, Connect Four, Othello: a placement game), the planes
+    are read as the seats' marks (1 for seat 0's, 2 for seat 1's) and the empty cells (0), and ``seat_marks`` is
+    true; otherwise a cell is 1 + the plane set there (0 for a plane that fills the start position)."""
 
     seat_marks = False
 
     def __init__(self, spiel_game: Any, shape: tuple[int, int, int]) -> None:
         self.planes, self.rows, self.columns = shape
-        start = spiel_game.new_initial_state().observation_tensor(0)
+        start = spiel_game.new_initial_state()
         size = self.rows * self.columns
-        full = [plane for plane in range(self.planes) if all(start[plane * size : (plane + 1) * size])]
-        #: The plane read as an empty cell (None: none fills the start position).
-        self.empty_plane = full[0] if len(full) == 1 else None
+        tensor = start.observation_tensor(0)
+        full = [plane for plane in range(self.planes) if all(tensor[plane * size : (plane + 1) * size])]
         values = list(range(1, self.planes + 1))
+        self.empty_plane = full[0] if len(full) == 1 else None
         if self.empty_plane is not None:
             values[self.empty_plane] = 0
             for plane in range(self.empty_plane + 1, self.planes):
                 values[plane] -= 1
+        marks = _seat_planes(start, self.planes, size)
+        if marks is not None:
+            self.seat_marks = True
+            self.empty_plane = marks[2]
+            values = [0] * self.planes
+            values[marks[0]], values[marks[1]] = 1, 2
         self._values = values
 
     def shape(self, settings: Mapping[str, object]) -> tuple[int, int]:
         return self.rows, self.columns
 
     def cell_values(self, settings: Mapping[str, object]) -> int:
-        return self.planes + (0 if self.empty_plane is not None else 1)
+        return max(self._values) + 1
 
     def cells(self, state: Any) -> tuple[int, ...]:
         """The value of every cell, row by row (the first plane set at a cell; 0 where none is)."""
@@ -60,3 +71,35 @@ class ObservationBoard(Board):
                 if tensor[base + cell]:
                     cells[cell] = value
         return tuple(cells)
+
+
+def _seat_planes(start: Any, planes: int, size: int) -> tuple[int, int, int] | None:
+    """(seat 0's plane, seat 1's plane, the empty plane) where the first two actions from ``start`` each take
+    one cell from one plane and add to a plane of the mover's, else None."""
+    if planes != 3:
+        return None
+    state = start.clone()
+    counts = [_counts(state, planes, size)]
+    grown = []
+    for _ in range(2):
+        if state.is_terminal() or not state.legal_actions():
+            return None
+        state.apply_action(state.legal_actions()[0])
+        counts.append(_counts(state, planes, size))
+        changes = [after - before for before, after in zip(counts[-2], counts[-1], strict=True)]
+        grown.append(max(range(planes), key=changes.__getitem__))
+        if changes[grown[-1]] < 1:
+            return None
+    shrunk = [
+        plane
+        for plane in range(planes)
+        if counts[1][plane] - counts[0][plane] == -1 == counts[2][plane] - counts[1][plane]
+    ]
+    if grown[0] == grown[1] or len(shrunk) != 1 or shrunk[0] in grown:
+        return None
+    return grown[0], grown[1], shrunk[0]
+
+
+def _counts(state: Any, planes: int, size: int) -> list[int]:
+    tensor = state.observation_tensor(0)
+    return [sum(1 for value in tensor[plane * size : (plane + 1) * size] if value) for plane in range(planes)]
