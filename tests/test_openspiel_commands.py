@@ -59,7 +59,7 @@ def test_tournament_and_grade_on_the_generic_bank(tmp_path, capsys):
 @pytest.mark.parametrize(
     ("target", "extra", "expected"),
     [
-        ("engine", ["--repeats", "1", "--seconds", "0.05"], "random games over the game interface: "),
+        ("engine", ["--repeats", "1", "--seconds", "0.05"], "x (target: within 3x)"),
         ("players", ["--positions", "2", "--players", "openspiel-mcts:simulations=20"], "simulations=20, CPU:  median"),
     ],
 )

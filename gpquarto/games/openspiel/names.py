@@ -7,6 +7,10 @@ install it.
 
 from __future__ import annotations
 
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from types import ModuleType
 from typing import Any
 
@@ -59,7 +63,8 @@ def load(name: str) -> Any:
             f"OpenSpiel has no game {short[:40]!r} (see python -c 'import pyspiel; print(pyspiel.registered_names())')"
         )
     try:
-        game = pyspiel.load_game(text)
+        with quiet_stderr():  # OpenSpiel writes its error to the C++ stderr too: gpquarto words it in one line
+            game = pyspiel.load_game(text)
     except Exception as error:  # pyspiel.SpielError and the binding's own errors: worded in one line
         first = (str(error).strip().splitlines() or [type(error).__name__])[0]
         raise ValueError(f"OpenSpiel cannot load {text[:60]!r}: {first[:120]}") from None
@@ -88,3 +93,17 @@ def missing_trait(game: Any) -> str | None:
         (kind.reward_model == pyspiel.GameType.RewardModel.TERMINAL, "rewarded only at the end"),
     )
     return next((words for ok, words in checks if not ok), None)
+
+
+@contextmanager
+def quiet_stderr() -> Iterator[None]:
+    """Send what is written to file descriptor 2 (C++ code's ``std::cerr``) to the null device for the block."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        with open(os.devnull, "w") as null:
+            os.dup2(null.fileno(), 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)

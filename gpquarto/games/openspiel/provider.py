@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from gpquarto.games.capabilities import Board, ZooPlayers
+from gpquarto.games.capabilities import Benchmarks, Board, ZooPlayers
 from gpquarto.games.openspiel.board import ObservationBoard, grid_shape
 from gpquarto.games.openspiel.game import OpenSpielGame
 from gpquarto.games.openspiel.names import PREFIX, load
@@ -30,6 +30,7 @@ class OpenSpielProvider(GameProvider):
             title=f"OpenSpiel's {kind.long_name}"
             + (f" ({game.name.partition('(')[2][:-1]})" if "(" in game.name else ""),
             summary=f"OpenSpiel's {kind.short_name}: {game.action_count} actions",
+            capabilities={Benchmarks: "gpquarto.games.openspiel.bench.engine:BENCHMARKS"},
             made=made,
         )
 
