@@ -82,3 +82,9 @@ def test_every_installed_game_is_registered_once():
     assert adapter.registered_name("quixo") == "python_gpquarto_quixo"
     with pytest.raises(ValueError, match="a game a provider makes"):
         adapter.register_game("openspiel:tic_tac_toe")
+
+
+def test_gpquarto_openspiel_is_the_adapter_by_the_issues_name():
+    import gpquarto.openspiel
+
+    assert gpquarto.openspiel.register_game is adapter.register_game
