@@ -37,8 +37,10 @@ def spiel_state(state: GameState) -> tuple[Any, bool]:
 
 
 class OpenSpielMCTSPlayer(BasePlayer):
-    """OpenSpiel's MCTS with ``rollouts`` random rollouts per leaf and ``simulations`` per decision (its C++ bot on
-    OpenSpiel's games, its Python bot on gpquarto's), exploration ``exploration``, solving proven nodes."""
+    """OpenSpiel's MCTS with random rollouts (its C++ bot on OpenSpiel's games, its Python bot on the others).
+
+    ``simulations`` per decision, ``rollouts`` random rollouts per leaf, UCT exploration ``exploration``, proven
+    nodes solved (OpenSpiel's defaults); seeded by the arena's seed (0 when none is given)."""
 
     game = None
 
@@ -83,8 +85,10 @@ class OpenSpielMCTSPlayer(BasePlayer):
 
 
 class OpenSpielAlphaBetaPlayer(BasePlayer):
-    """OpenSpiel's ``minimax.alpha_beta_search`` to ``depth`` plies, leaves valued by the game's evaluation (its
-    search hooks; 0 without them); among equal actions, the first in OpenSpiel's order."""
+    """OpenSpiel's minimax.alpha_beta_search to depth plies, the game's evaluation (or 0) at the leaves.
+
+    The evaluation is the game's :class:`~gpquarto.games.capabilities.SearchHooks` where it has them; among equal
+    actions, the first in OpenSpiel's order."""
 
     game = None
 
