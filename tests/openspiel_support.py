@@ -9,7 +9,11 @@ SKIP_REASON = "open-spiel is not installed: pip install -e '.[openspiel]' runs t
 
 def need_pyspiel():
     """``pyspiel``, or skip the module in one line saying how to enable it."""
-    return pytest.importorskip("pyspiel", reason=SKIP_REASON)
+    try:
+        import pyspiel
+    except ImportError:
+        pytest.skip(SKIP_REASON, allow_module_level=True)
+    return pyspiel
 
 
 #: OpenSpiel board games on small boards, as gpquarto names them, and how many random games each test plays.
