@@ -38,7 +38,3 @@ class GameProvider:
     def examples(self) -> tuple[str, ...]:
         """Names of some of the provider's games (``"openspiel:connect_four"``), for help texts."""
         return ()
-
-    def canonical_name(self, name: str) -> str:
-        """The one name of the game ``name`` names (the plug-in's): parameters in one order, no spaces."""
-        return self.plugin(name).name
