@@ -29,7 +29,7 @@ LAYERS = (
     ("gpquarto.gp", "gpquarto.learned", "gpquarto_primitives"),
     ("gpquarto.resolve",),
     ("gpquarto.training", "gpquarto.learning", "gpquarto.jobs", "gpquarto.grading"),
-    ("gpquarto.bench", "gpquarto.adapters", "gpquarto.web"),
+    ("gpquarto.bench", "gpquarto.adapters", "gpquarto.openspiel", "gpquarto.web"),
     ("gpquarto.cli", "gpquarto.__main__"),
 )
 

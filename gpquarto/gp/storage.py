@@ -94,6 +94,17 @@ def read_player_file(path: str | os.PathLike[str]) -> dict:
     )
 
 
+def _provided_game(game: object) -> bool:
+    """True when ``game`` names a game that a game provider makes (``openspiel:connect_four``): its rule players
+    use the generic binding."""
+    if not isinstance(game, str) or ":" not in game:
+        return False
+    try:
+        return gp_game(game).name == game
+    except ValueError:
+        return False
+
+
 def _validate(data: object) -> None:
     if not isinstance(data, dict):
         raise ValueError(f"holds a {type(data).__name__}, not a player description")
@@ -101,7 +112,7 @@ def _validate(data: object) -> None:
         raise ValueError(f"format is {str(data.get('format'))[:40]!r}, expected {PLAYER_FORMAT!r}")
     game = data.get("game", DEFAULT_GAME)
     known = [binding.name for binding in gp_games()]
-    if game not in known:
+    if game not in known and not _provided_game(game):
         raise ValueError(f"'game' is {str(game)[:40]!r}, not a game with rule players ({', '.join(known)})")
     kinds = gp_game(game).kinds
     rules = data.get("rules")

@@ -58,7 +58,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from gpquarto.arena.record import MAX_SEED
 from gpquarto.arena.views import game_view
-from gpquarto.games.registry import DEFAULT_GAME, game_names
+from gpquarto.games.registry import DEFAULT_GAME, game_names, get_plugin, register_plugin
 from gpquarto.runner.killable import KillablePool
 from gpquarto.web import runs
 from gpquarto.web.decisions import DecisionsStopped
@@ -102,12 +102,16 @@ def create_app(
     workers: int = 2,
     trusted_hosts: Sequence[str] | None = LOOPBACK_NAMES,
     body_seconds: float = BODY_SECONDS,
+    games: Sequence[str] = (),
 ) -> Starlette:
     """The web app. ``runs_dir`` is the folder of training runs, ``players_dirs`` more folders of saved players
     a request may name; ``time_limit`` the seconds per decision; ``workers`` the processes in which searching
     players decide; ``trusted_hosts`` the host names state-changing requests may be sent to (None: any);
-    ``body_seconds`` the seconds a request body may take to arrive.
+    ``body_seconds`` the seconds a request body may take to arrive; ``games`` the games a provider makes that the
+    server offers beside the installed ones (``openspiel:connect_four``: registered for this process).
     ``app.state.stop()`` kills the worker processes at once (for a prompt Ctrl-C)."""
+    for name in games:
+        register_plugin(get_plugin(name))
     store = SessionStore()
     threads = ServerThreads(THREADS)
     quick_threads = ServerThreads(QUICK_THREADS, "gpquarto-web-quick")
