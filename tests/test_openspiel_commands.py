@@ -117,6 +117,7 @@ def test_the_web_api_serves_an_openspiel_game_on_its_grid(tmp_path):
             assert game["action_names"][3] == "x3" and game["position"] == "start"
             status, game = call(base, "POST", f"/api/games/{game['id']}/move", {"action": "x3"})
             assert status == 200 and len(game["moves"]) == 2 and game["moves"][0]["text"] == "x3"
-            assert game["grid"]["cells"].count(1) == 1 and game["grid"]["cells"].count(2) == 1
+            cells = game["grid"]["cells"]
+            assert cells.count(1) == 1 and cells.count(2) == 1 and cells[5 * 7 + 3] == 1  # the bottom row
     finally:
         unregister_plugin(CONNECT_FOUR)

@@ -117,6 +117,11 @@ def test_grid_observations_are_boards():
     cells = board.cells(state.view())
     assert cells[4] != 0 and cells[0] != 0 and cells[4] != cells[0] and cells.count(0) == 7
     assert not get_plugin("openspiel:ultimate_tic_tac_toe").offers(Board)  # a flat tensor: the text is the drawing
+    connect_four = get_plugin("openspiel:connect_four")
+    state = connect_four.game.new_state()
+    state.apply(3)
+    cells = connect_four.capability(Board).cells(state)
+    assert cells[5 * 7 + 3] == 1 and cells.count(0) == 41  # the first disc in the bottom row, as OpenSpiel draws it
 
 
 def test_a_finished_game_says_who_won():

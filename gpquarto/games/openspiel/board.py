@@ -30,7 +30,8 @@ class ObservationBoard(Board):
     Where the tensor has three planes and the game's first two actions each add one mark to a plane of the
     mover's and take one cell from a third (tic-tac-toe, Connect Four, Othello: a placement game), the planes
     are read as the seats' marks (1 for seat 0's, 2 for seat 1's) and the empty cells (0), and ``seat_marks`` is
-    true; otherwise a cell is 1 + the plane set there (0 for a plane that fills the start position)."""
+    true; otherwise a cell is 1 + the plane set there (0 for a plane that fills the start position). Rows are
+    given from the top as OpenSpiel draws the board, where its drawing shows which way the tensor's rows run."""
 
     seat_marks = False
 
@@ -53,6 +54,8 @@ class ObservationBoard(Board):
             values = [0] * self.planes
             values[marks[0]], values[marks[1]] = 1, 2
         self._values = values
+        #: Whether the tensor's rows run from the bottom up (Connect Four's), read from OpenSpiel's drawing.
+        self.upside_down = _rows_upside_down(start, self.planes, self.rows, self.columns)
 
     def shape(self, settings: Mapping[str, object]) -> tuple[int, int]:
         return self.rows, self.columns
@@ -70,6 +73,11 @@ class ObservationBoard(Board):
             for cell in range(size):
                 if tensor[base + cell]:
                     cells[cell] = value
+        if self.upside_down:
+            columns = self.columns
+            cells = [
+                cell for row in range(self.rows - 1, -1, -1) for cell in cells[row * columns : (row + 1) * columns]
+            ]
         return tuple(cells)
 
 
@@ -103,3 +111,32 @@ def _seat_planes(start: Any, planes: int, size: int) -> tuple[int, int, int] | N
 def _counts(state: Any, planes: int, size: int) -> list[int]:
     tensor = state.observation_tensor(0)
     return [sum(1 for value in tensor[plane * size : (plane + 1) * size] if value) for plane in range(planes)]
+
+
+def _rows_upside_down(start: Any, planes: int, rows: int, columns: int) -> bool:
+    """True when the first action's cell is in tensor row ``r`` but in line ``rows - 1 - r`` (not ``r``) of
+    OpenSpiel's drawing, whose ``rows`` lines of ``columns`` characters are the board (Connect Four's)."""
+    if start.is_terminal() or not start.legal_actions() or rows < 2:
+        return False
+    after = start.clone()
+    after.apply_action(start.legal_actions()[0])
+    size = rows * columns
+    before_tensor, after_tensor = start.observation_tensor(0), after.observation_tensor(0)
+    changed = {
+        (cell // columns)
+        for plane in range(planes)
+        for cell in range(size)
+        if before_tensor[plane * size + cell] != after_tensor[plane * size + cell]
+    }
+    lines = [_board_lines(str(state), rows, columns) for state in (start, after)]
+    if len(changed) != 1 or None in lines:
+        return False
+    drawn = [number for number, (old, new) in enumerate(zip(lines[0], lines[1], strict=True)) if old != new]
+    row = changed.pop()
+    return drawn == [rows - 1 - row] and row != rows - 1 - row
+
+
+def _board_lines(text: str, rows: int, columns: int) -> list[str] | None:
+    """The ``rows`` lines of exactly ``columns`` characters in OpenSpiel's drawing ``text``, or None."""
+    lines = [line for line in text.splitlines() if len(line) == columns]
+    return lines if len(lines) == rows else None
