@@ -32,8 +32,11 @@ def test_bad_game_names_are_one_line_and_exit_two(capsys):
     assert exit.value.code == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "OpenSpiel's game 'kuhn_poker' is not deterministic" in err
-    assert main(["match", "random", "random", "--game", "openspiel:connect_four", "--rows", "5"]) == 2
-    assert capsys.readouterr().err == "gpquarto: error: openspiel:connect_four has no setting 'rows' (settings: none)\n"
+    # a setting of another installed game (Quixo's ply limit) is not one of this game's
+    assert main(["match", "random", "random", "--game", "openspiel:connect_four", "--ply-limit", "5"]) == 2
+    assert capsys.readouterr().err == (
+        "gpquarto: error: openspiel:connect_four has no setting 'ply_limit' (settings: none)\n"
+    )
 
 
 def test_watch_draws_openspiels_board(capsys):
