@@ -220,7 +220,7 @@ def test_quixo_players_are_listed_by_game(site):
 @pytest.mark.parametrize(
     ("body", "status", "message"),
     [
-        ({"game": "chess"}, 400, "game must be quarto or quixo, got 'chess'"),
+        ({"game": "chess"}, 400, "game must be quarto or quixo"),  # (or any other game installed)
         ({"game": 5}, 400, "game must be quarto or quixo"),
         ({"size": 6}, 400, "size must be one of 3, 4, 5, got 6"),
         ({"size": "5"}, 400, "size must be one of 3, 4, 5, got '5'"),
