@@ -412,20 +412,6 @@ class QuixoFeatures:
         fresh = self.new_position_moves
         return self.first_trap_proof(action for action in self.by_score(self.potential_after) if action in fresh)
 
-    @cached_fact
-    def win_or_trap_move(self) -> int:
-        """The lowest winning move, else :attr:`trap_move` (``NO_ACTION`` when neither): a trap never stands in
-        for a win at once."""
-        return self.winning_moves[0] if self.winning_moves else self.trap_move
-
-    @cached_fact
-    def new_first_trap_proof_move(self) -> int:
-        """:attr:`new_trap_proof_move`, else :attr:`trap_proof_potential_move`: the trap-proof move with the best
-        potential, those reaching a position not seen yet in the game first (``NO_ACTION`` when none is
-        trap-proof)."""
-        move = self.new_trap_proof_move
-        return move if move != NO_ACTION else self.trap_proof_potential_move
-
     # ------------------------------------------------------------------ best moves by a measure
     def best_move(self, measure: Callable[[int, int], int]) -> int:
         """The legal move whose resulting masks ``(own, other)`` score the highest ``measure``; the lowest action

@@ -135,19 +135,3 @@ def new_trap_proof_move(features: QuixoFeatures) -> Move:
 def is_new_position_move(features: QuixoFeatures, move: Move) -> bool:
     """The proposed move leads to a position that has not occurred yet in the game."""
     return move in features.new_position_moves
-
-
-# Appended after the library of the two-turn runs (issue 36), so that every primitive before keeps its place.
-
-
-@primitive
-def win_or_trap_move(features: QuixoFeatures) -> Move:
-    """A move that wins at once, else a trap (``trap_move`` alone skips a win at once for a win next turn)."""
-    return features.win_or_trap_move
-
-
-@primitive
-def new_first_trap_proof_move(features: QuixoFeatures) -> Move:
-    """The trap-proof move with the best line potential, preferring the moves that reach a position not seen in the
-    game: ``new_trap_proof_move``, else ``trap_proof_potential_move``."""
-    return features.new_first_trap_proof_move
