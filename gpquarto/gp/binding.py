@@ -29,7 +29,7 @@ import importlib
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from gpquarto.games.capabilities import GPBinding
 from gpquarto.games.interface import GameState, GameView
@@ -157,11 +157,12 @@ def gp_game(name: str = DEFAULT_GAME) -> GPGame:
     if made is not None and made[0] is plugin:
         return made[1]
     if plugin.offers(GPBinding):
-        binding = plugin.capability(GPBinding)  # type: ignore[assignment]
+        # a game's GPBinding is a GPGame (games.capabilities names the capability without importing gp)
+        made_binding = cast(GPGame, plugin.capability(GPBinding))
     else:
-        binding = generic.generic_binding(plugin)
-    _MADE[name] = (plugin, binding)
-    return binding  # type: ignore[return-value]
+        made_binding = generic.generic_binding(plugin)
+    _MADE[name] = (plugin, made_binding)
+    return made_binding
 
 
 def gp_games() -> tuple[GPGame, ...]:

@@ -99,13 +99,17 @@ class LearnConfig:
 
     def epsilon(self, episode: int) -> float:
         """The exploration rate of ``episode`` (0-based)."""
-        share = episode / max(1, self.episodes - 1)
-        return self.epsilon_start + (self.epsilon_end - self.epsilon_start) * min(1.0, share)
+        episodes, start = self.episodes, self.epsilon_start
+        assert episodes is not None and start is not None  # set by __post_init__
+        share = episode / max(1, episodes - 1)
+        return start + (self.epsilon_end - start) * min(1.0, share)
 
     def evaluation_points(self) -> list[int]:
         """The episode counts after which the learning curve is measured (always the last)."""
-        points = list(range(self.eval_every, self.episodes, self.eval_every)) if self.eval_every else []
-        return [*points, self.episodes] if self.eval_games else []
+        episodes = self.episodes
+        assert episodes is not None  # set by __post_init__
+        points = list(range(self.eval_every, episodes, self.eval_every)) if self.eval_every else []
+        return [*points, episodes] if self.eval_games else []
 
     def as_dict(self) -> dict:
         """Plain data (JSON)."""

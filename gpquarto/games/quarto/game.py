@@ -14,7 +14,7 @@ class QuartoGame:
     name = "quarto"
     rule_sets = tuple(rules.value for rules in Rules)
     action_count = 2 * PLACE_OFFSET
-    decision_kinds = (DecisionKind.CHOOSE, DecisionKind.PLACE)
+    decision_kinds: tuple[DecisionKind, ...] = (DecisionKind.CHOOSE, DecisionKind.PLACE)
 
     def check_settings(self, settings: dict[str, object]) -> dict[str, object]:
         """``{"rules": ...}`` checked, with the default (classic) filled in."""

@@ -37,7 +37,7 @@ CLASSIC_LINE_MASKS = LINE_MASKS[Rules.CLASSIC]
 
 #: ``OTHERS_THROUGH[rules][square]``: for each line through ``square``, (mask of the other three squares,
 #: those three squares).
-OTHERS_THROUGH: dict[Rules, tuple[tuple[tuple[int, int, int, int], ...], ...]] = {
+OTHERS_THROUGH: dict[Rules, tuple[tuple[tuple[int, ...], ...], ...]] = {
     rules: tuple(
         tuple((sum(1 << s for s in others), *others) for _, others in entries) for entries in LINES_THROUGH[rules]
     )

@@ -278,7 +278,7 @@ class QuixoBoard(QuixoQueries):
                 f"the cube at {cell} shows {SYMBOLS[player ^ 1]}: {SYMBOLS[player]} may take only a blank cube "
                 "or one of its own"
             )
-        keep, moved, left, right, dest, _ = table.push[action]
+        keep, moved, left, right, dest, _ = table.push[action]  # type: ignore[misc]  # legal: never None
         own = (own & keep) | ((own & moved) << left >> right) | dest
         other = (other & keep) | ((other & moved) << left >> right)
         x, o = (own, other) if player == 0 else (other, own)
