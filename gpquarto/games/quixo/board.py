@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import enum
 from operator import attrgetter
+from typing import TYPE_CHECKING
 
 from gpquarto.games.interface import DecisionKind, IllegalActionError, Outcome, Termination
 from gpquarto.games.quixo.notation import (
@@ -102,6 +103,13 @@ class QuixoQueries:
     termination: Termination | None
     ply_limit: int
     repetitions: int
+
+    if TYPE_CHECKING:  # provided by QuixoBoard and followed by QuixoView
+
+        @property
+        def history(self) -> tuple[int, ...]: ...
+        def position_keys(self) -> tuple[int, ...]: ...
+        def repetition_count(self) -> int: ...
 
     #: The registered name of the game (:mod:`gpquarto.games.interface`).
     game_name = "quixo"

@@ -18,6 +18,8 @@ Example::
 
 from __future__ import annotations
 
+from typing import cast
+
 from gpquarto.games.capabilities import VALUE_WORDS
 from gpquarto.games.interface import GameView, IllegalActionError
 from gpquarto.games.quixo.board import QuixoView
@@ -39,7 +41,7 @@ class QuixoHumanPlayer(TerminalPlayer):
 
     def decide(self, view: GameView) -> int:
         self._start_decision(view)
-        history = view.history
+        history = cast(QuixoView, view).history  # a Quixo player sees Quixo's view
         if history:
             self._say(f"Your opponent moved {view.copy().action_name(history[-1])}.")
         you = SYMBOLS[view.player]
