@@ -97,17 +97,28 @@ class LearnConfig:
         """``alpha`` (always set once the config is made)."""
         return float(self.alpha)  # type: ignore[arg-type]
 
+    @property
+    def episode_count(self) -> int:
+        """``episodes``, which ``__post_init__`` sets (to the default of the method and game when not given)."""
+        assert self.episodes is not None
+        return self.episodes
+
+    @property
+    def evaluation_opponents(self) -> str:
+        """``eval_opponents``, which ``__post_init__`` sets (to the game's when not given)."""
+        assert self.eval_opponents is not None
+        return self.eval_opponents
+
     def epsilon(self, episode: int) -> float:
         """The exploration rate of ``episode`` (0-based)."""
-        episodes, start = self.episodes, self.epsilon_start
-        assert episodes is not None and start is not None  # set by __post_init__
+        episodes, start = self.episode_count, self.epsilon_start
+        assert start is not None  # set by __post_init__
         share = episode / max(1, episodes - 1)
         return start + (self.epsilon_end - start) * min(1.0, share)
 
     def evaluation_points(self) -> list[int]:
         """The episode counts after which the learning curve is measured (always the last)."""
-        episodes = self.episodes
-        assert episodes is not None  # set by __post_init__
+        episodes = self.episode_count
         points = list(range(self.eval_every, episodes, self.eval_every)) if self.eval_every else []
         return [*points, episodes] if self.eval_games else []
 

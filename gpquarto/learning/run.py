@@ -234,7 +234,7 @@ def _resume_locked(
     learner = make_learner(run.config)
     learner.restore(arrays)
     done = int(header["episodes"])
-    if done >= run.config.episodes and (run.path / LEARNED_PLAYER).is_file():
+    if done >= run.config.episode_count and (run.path / LEARNED_PLAYER).is_file():
         return run
     return _learn(run, learner, done, list(header["curve"]), runner or SerialRunner(), on_batch, on_episodes)
 
@@ -252,7 +252,9 @@ def _check_opponents(config: LearnConfig) -> None:
 
 
 def _evaluation_opponents(config: LearnConfig) -> list[str]:
-    return [spec.strip() for spec in config.eval_opponents.split(",") if spec.strip()] if config.eval_games else []
+    return (
+        [spec.strip() for spec in config.evaluation_opponents.split(",") if spec.strip()] if config.eval_games else []
+    )
 
 
 def _learn(
@@ -271,8 +273,10 @@ def _learn(
     progress = None
     if on_episodes is not None:
         progress = lambda parts: on_episodes(sum(len({item.episode for item in part}) for part in parts))  # noqa: E731
-    while done < config.episodes:
-        end = min(done + config.batch - done % config.batch, config.episodes, *(points[:1] or [config.episodes]))
+    while done < config.episode_count:
+        end = min(
+            done + config.batch - done % config.batch, config.episode_count, *(points[:1] or [config.episode_count])
+        )
         clock = time.perf_counter()
         payload = learner.payload()
         chunks = [
