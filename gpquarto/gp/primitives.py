@@ -52,6 +52,7 @@ import typing
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from typing import cast
 
 from gpquarto.games.interface import GameState
 from gpquarto.games.registry import DEFAULT_GAME
@@ -161,7 +162,7 @@ def module_specs(module: object) -> list[PrimitiveInfo]:
 def _store(spec: PrimitiveInfo, module_globals: dict[str, object]) -> None:
     collected = _collector.get()
     if collected is None:
-        collected = module_globals.setdefault(MODULE_REGISTRY, [])  # type: ignore[assignment]
+        collected = cast(list[PrimitiveInfo], module_globals.setdefault(MODULE_REGISTRY, []))  # the module's list
     for other in collected:
         clash = {other.name, *other.aliases} & {spec.name, *spec.aliases}
         if clash:
@@ -243,7 +244,7 @@ def make_spec(
     function: Callable[..., object], *, family: str, name: str | None = None, aliases: Sequence[str] = ()
 ) -> PrimitiveInfo:
     """Read a primitive's types from its annotations (without checking its behaviour)."""
-    name = name or getattr(function, "__name__", "")
+    name = name or cast(str, getattr(function, "__name__", ""))
     if not inspect.isfunction(function):
         raise PrimitiveError(
             f"primitive {name or function!r} must be a plain function (def), not {type(function).__name__}"
@@ -320,7 +321,7 @@ def _node_type(name: str, what: str, annotation: object) -> type:
         raise PrimitiveError(
             f"primitive {name!r}: {what} is annotated {shown}, not a node type (use one of {_TYPE_CHOICES})"
         )
-    return annotation  # type: ignore[return-value]
+    return annotation
 
 
 # ---------------------------------------------------------------------- checks
@@ -393,7 +394,7 @@ def check_spec(spec: PrimitiveInfo) -> None:
                 first = _call(spec, features, children)
                 second = _call(spec, make_features(view), children)
             except Exception as error:
-                problem = f"raised {type(error).__name__}: {error}"
+                problem: str | None = f"raised {type(error).__name__}: {error}"
             else:
                 problem = _wrong_value(spec, first, features, game)
                 if problem is None and (first != second or type(first) is not type(second)):

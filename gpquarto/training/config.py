@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
+from typing import Any
 
 from gpquarto.arena.openings import MAX_OPENING_PLIES
 from gpquarto.games.defaults import training_defaults
@@ -245,7 +246,8 @@ class EvolutionConfig:
         genome = settings.get("genome", RULES)
         if genome not in GENOME_DEFAULTS:
             raise ValueError(f"bad evolution config: genome must be one of {', '.join(GENOMES)}, got {genome!r:.40}")
-        return cls(**{**defaults, **GENOME_DEFAULTS[genome], **settings, "game": game})
+        values: dict[str, Any] = {**defaults, **GENOME_DEFAULTS[genome], **settings, "game": game}  # checked next
+        return cls(**values)
 
     def __post_init__(self) -> None:
         try:
