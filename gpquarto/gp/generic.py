@@ -543,7 +543,8 @@ class GenericFeatures:
     @cached_fact
     def cells_after(self) -> dict[int, tuple[int, ...]]:
         """For each legal action, the cells of the position it leaves (empty without a board)."""
-        shape, state, found = self.shape, self.state, {}
+        shape, state = self.shape, self.state
+        found: dict[int, tuple[int, ...]] = {}
         if shape is None:
             return found
         for action in self.legal_actions:
@@ -645,7 +646,7 @@ def random_game_positions(game: Game, games: int, seed: int) -> tuple[GameState,
             positions.append(first)
     for _ in range(games):
         state = game.new_state()
-        played = []
+        played: list[int] = []
         while not state.is_over() and len(played) < SAMPLE_PLIES:
             actions = state.legal_actions()
             action = actions[int(rng.random() * len(actions))]

@@ -420,7 +420,7 @@ class EvolutionConfig:
         return data
 
     @classmethod
-    def from_dict(cls, data: dict) -> EvolutionConfig:
+    def from_dict(cls, data: object) -> EvolutionConfig:
         """Rebuild from :meth:`as_dict` output, checked field by field; unknown keys are an error."""
         if not isinstance(data, dict):
             raise ValueError(f"an evolution config is a mapping of settings, got {type(data).__name__}")

@@ -195,7 +195,7 @@ class Evolution:
             if on_generation is not None:
                 on_generation(self, row)
 
-    def champion(self, runner: Runner) -> Genome | None:
+    def champion(self, runner: Runner) -> Genome | EvaluatorGenome | None:
         """The hall of fame's best after re-scoring every member on the same ``final_games`` fresh games.
 
         Fitness is noisy (a genome may top a generation by luck), so the final choice plays each hall of fame

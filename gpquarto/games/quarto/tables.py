@@ -25,7 +25,7 @@ PIECES_MEETING: tuple[int, ...] = tuple(
 )
 
 #: For each rule set: one ``(mask, a, b, c, d)`` entry per line (its squares' mask and its four squares).
-LINE_TABLE: dict[Rules, tuple[tuple[int, int, int, int, int], ...]] = {
+LINE_TABLE: dict[Rules, tuple[tuple[int, ...], ...]] = {
     rules: tuple((sum(1 << s for s in line), *line) for line in rules.lines) for rules in Rules
 }
 

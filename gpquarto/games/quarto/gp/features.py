@@ -452,7 +452,7 @@ class LeafFeatures(Features):
         return bool(self.given_piece_fact("forced_win", _horizon_forced_wins))
 
     @cached_fact
-    def board(self) -> Board:  # type: ignore[override]
+    def board(self) -> Board:
         """The position as a Board (built on first use)."""
         return Board.from_cells(self.cells, self.in_hand, self.rules)
 

@@ -143,6 +143,7 @@ class Negamax:
         self._start(board, deadline)
         if self._fast is not None:
             self.nodes += 1
+            encoded: list[int]
             if CHARACTERISTICS[board.in_hand] & threat_characteristics(board):
                 value, encoded = WIN_SCORE + 16 - board.placed_count, []
             else:
