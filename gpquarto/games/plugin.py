@@ -81,7 +81,7 @@ class GamePlugin:
         """The object that provides ``kind`` (imported on first use, then kept);
         :class:`MissingCapability` when the game does not offer it."""
         if kind in self._loaded:
-            return self._loaded[kind]  # type: ignore[return-value]
+            return self._loaded[kind]  # type: ignore[return-value]  # loaded as a kind
         where = self.capabilities.get(kind)
         if where is None:
             raise MissingCapability(f"game {self.name!r} has no {getattr(kind, 'description', kind.__name__)}")

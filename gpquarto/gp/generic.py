@@ -491,7 +491,7 @@ class GenericFeatures:
                 counted = _Counted(self.state, FORK_BUDGET)
                 counted.apply(action)
                 try:
-                    known = leaves_no_fork(counted, self.mover)  # type: ignore[arg-type]
+                    known = leaves_no_fork(counted, self.mover)  # type: ignore[arg-type]  # a counting state
                 except _OutOfBudget:
                     known = False
                 finally:
@@ -707,7 +707,7 @@ def generic_binding(
     ``sample_positions``: the positions its primitives are checked on (default: :func:`random_game_positions` of
     the game, seed 0)."""
     plugin = get_plugin(game) if isinstance(game, str) else game if isinstance(game, GamePlugin) else None
-    the_game: Game = plugin.game if plugin is not None else game  # type: ignore[assignment]
+    the_game: Game = plugin.game if plugin is not None else game  # type: ignore[assignment]  # else a Game
     if the_game.name == GENERIC:
         raise ValueError(f"a game may not be called {GENERIC!r}: the name stands for every generically bound game")
     if not (isinstance(features, type) and issubclass(features, GenericFeatures)):

@@ -95,7 +95,7 @@ class LearnConfig:
     @property
     def step_size(self) -> float:
         """``alpha`` (always set once the config is made)."""
-        return float(self.alpha)  # type: ignore[arg-type]
+        return float(self.alpha)  # type: ignore[arg-type]  # set by __post_init__
 
     @property
     def episode_count(self) -> int:

@@ -119,7 +119,7 @@ class LearnRun:
                     raise ValueError("an array holds a number that is not finite")
             except ValueError as error:
                 raise LearnRunError(f"{path}: not a gpquarto learning checkpoint ({one_line(str(error))})") from None
-        return header, read  # type: ignore[return-value]
+        return header, read  # type: ignore[return-value]  # checked above
 
     def _checkpoint_arrays(self) -> Expected:
         if self.config.method != "td-ntuple":
@@ -144,7 +144,7 @@ class LearnRun:
     def seconds(self) -> float:
         """Seconds spent learning (episodes and updates; the learning curve's games not counted)."""
         try:
-            seconds = float(read_plain_file(self.path / TIMING, "timing file", json_format=True)["seconds"])  # type: ignore[index]
+            seconds = float(read_plain_file(self.path / TIMING, "timing file", json_format=True)["seconds"])  # type: ignore[index]  # a TypeError if not
         except (OSError, ValueError, KeyError, TypeError, IndexError):
             return 0.0
         return seconds if math.isfinite(seconds) and seconds >= 0 else 0.0

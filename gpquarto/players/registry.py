@@ -80,7 +80,7 @@ def register_player(
     def decorate(factory: Callable[..., Player]) -> Callable[..., Player]:
         played = game if game is not _UNSET else getattr(factory, "game", DEFAULT_GAME)
         if played is not None:
-            played = get_game(played).name  # type: ignore[arg-type]
+            played = get_game(played).name  # type: ignore[arg-type]  # a name: _UNSET was replaced
         key = (played, name)
         # One name, one player per game; a game's own player of a name that every game has (an accelerator of
         # a generic search) is its player of that name.

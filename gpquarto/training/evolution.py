@@ -133,7 +133,7 @@ class Evolution:
             if key not in unique:
                 unique[key] = len(tasks)
                 # the kind and the population's genomes both follow config.genome: mypy cannot tie them
-                tasks.append(self.kind.task(self, genome, plan, hall, runner))  # type: ignore[arg-type]
+                tasks.append(self.kind.task(self, genome, plan, hall, runner))  # type: ignore[arg-type]  # a genome of the kind's own
         if config.racing:
             mix = parse_opponents(self.opponents_now())
 
@@ -141,7 +141,7 @@ class Evolution:
                 return game_plan(mix, games, config.seed, f"race {self.generation} {number}", config.openings)
 
             # race reads what tasks and results of both kinds have (scores, sizes, weights)
-            results = race(tasks, round_plan, config.games, self.kind.evaluate, runner)  # type: ignore[arg-type]
+            results = race(tasks, round_plan, config.games, self.kind.evaluate, runner)  # type: ignore[arg-type]  # either kind's
         else:
             results = runner.map(self.kind.evaluate, tasks)
         carried = self.carried or [None] * len(self.population)

@@ -179,7 +179,7 @@ class PlaySession:
         answer = decision.answer
         try:
             name = self.board.action_name(answer) if answer.__class__ is int else repr(answer)
-            self.board.apply(answer)  # type: ignore[arg-type]
+            self.board.apply(answer)  # type: ignore[arg-type]  # the game refuses a bad one
         except IllegalActionError as error:
             self.forfeit = (seat, f"illegal {DECISION_WORDS[decision.kind]} {_shown(answer)}: {error}")
             return

@@ -30,7 +30,7 @@ class QuartoGame:
 
     def new_state(self, **settings: object) -> Board:
         """The empty board under ``rules``."""
-        return Board(self.check_settings(settings)["rules"])  # type: ignore[arg-type]
+        return Board(self.check_settings(settings)["rules"])  # type: ignore[arg-type]  # check_settings checked it
 
     def from_text(self, text: str, **settings: object) -> Board:
         """The position in Quarto's position text (which carries its rules); a ``rules`` setting must agree."""

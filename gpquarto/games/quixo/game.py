@@ -47,13 +47,13 @@ class QuixoGame:
     def new_state(self, **settings: object) -> QuixoBoard:
         """The empty board under ``settings``."""
         s = self.check_settings(settings)
-        return QuixoBoard(s["size"], s["rules"], s["ply_limit"], s["repetitions"])  # type: ignore[arg-type]
+        return QuixoBoard(s["size"], s["rules"], s["ply_limit"], s["repetitions"])  # type: ignore[arg-type]  # check_settings checked it
 
     def from_text(self, text: str, **settings: object) -> QuixoBoard:
         """The position in Quixo's position text (which carries the size and the rules); ``size`` and ``rules``
         settings, when given, must agree with it."""
         s = self.check_settings(settings)
-        board = QuixoBoard.from_text(text, s["ply_limit"], s["repetitions"])  # type: ignore[arg-type]
+        board = QuixoBoard.from_text(text, s["ply_limit"], s["repetitions"])  # type: ignore[arg-type]  # check_settings checked it
         for name, value in (("size", board.size), ("rules", board.rules.value)):
             if name in settings and s[name] != value:
                 raise ValueError(f"the position {text!r} has {name} {value}, not {settings[name]}")

@@ -74,7 +74,7 @@ class Features:
         rules), never on how the game came there: :class:`PositionFacts` hands the same object, memo included,
         to every decision taken at the same position."""
         try:
-            return self._memo[key]  # type: ignore[return-value]
+            return self._memo[key]  # type: ignore[return-value]  # the fact's own value
         except KeyError:
             value = self._memo[key] = compute(self)
             return value

@@ -354,7 +354,7 @@ class FastSearch:
         def checkpoint(nodes: int) -> None:
             nonlocal check_at
             check_at = nodes + CHECK_EVERY
-            deadline.check()  # type: ignore[union-attr]
+            deadline.check()  # type: ignore[union-attr]  # armed with one
 
         self.arm = arm
 

@@ -242,7 +242,7 @@ class Negamax:
         self.nodes += 1
         if self.nodes >= self._check_at:
             self._check_at = self.nodes + CHECK_EVERY
-            self._deadline.check()  # type: ignore[union-attr]
+            self._deadline.check()  # type: ignore[union-attr]  # set by _start
         piece = board.in_hand
         empty_count = 16 - board.placed_count
         depth = min(depth, empty_count)
