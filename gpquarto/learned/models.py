@@ -102,6 +102,10 @@ class ValueModel(Protocol):
 
     kind: str
 
+    def value(self, afterstate: GameState) -> float:
+        """The value of an afterstate that is not over, for the player who made it."""
+        ...
+
     def turn_values(self, state: GameState) -> tuple[list[Turn], np.ndarray]:
         """Every turn of the player due in ``state`` and its value for that player."""
         ...

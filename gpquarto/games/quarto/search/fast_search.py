@@ -331,7 +331,7 @@ class FastSearch:
         return last_ply
 
     # -------------------------------------------------------------- deeper nodes
-    def _make_node(self):
+    def _make_node(self) -> Callable[..., int]:
         owner = self.owner
         chars = self.chars
         cells = self.cells
