@@ -53,7 +53,7 @@ def make_player(
     game = get_game(game).name
     plugin_files = None if plugins is None else tuple(plugins)
     if is_evaluator_spec(spec):
-        player = evaluator_player(spec, seed=seed, plugins=plugin_files)
+        player = evaluator_player(spec, game=game, seed=seed, plugins=plugin_files)
     elif not is_player_file(spec):
         return make_named_player(spec, seed=seed, game=game)
     elif not os.path.isfile(spec):

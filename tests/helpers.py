@@ -12,7 +12,7 @@ from pathlib import Path
 
 from gpquarto.games.quarto.board import Board
 from gpquarto.games.quarto.lines import Rules
-from gpquarto.players.base import QuartoPlayer
+from gpquarto.games.quarto.players.base import QuartoPlayer
 
 #: The public raw state of a Board (everything but its history), as search code reads it.
 RAW_STATE_FIELDS = (

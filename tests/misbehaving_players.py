@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 
-from gpquarto.players.base import QuartoPlayer
+from gpquarto.games.quarto.players.base import QuartoPlayer
 
 
 class Crasher(QuartoPlayer):

@@ -8,10 +8,12 @@ import random
 import pytest
 
 import gpquarto.arena.game as game_module
+import gpquarto.games.quarto.players.form as quarto_form_module
 from gpquarto.arena import GameRecord, play_game
 from gpquarto.games.interface import Termination
 from gpquarto.games.quarto.board import Board
-from gpquarto.players.base import BasePlayer, PlayerQuit, QuartoPlayer
+from gpquarto.games.quarto.players.base import QuartoPlayer
+from gpquarto.players.base import BasePlayer, PlayerQuit
 from gpquarto.players.random_player import RandomPlayer
 
 
@@ -162,7 +164,8 @@ def test_time_limit_forfeits_the_slow_side(monkeypatch):
         clock["now"] += 0.001
         return clock["now"]
 
-    monkeypatch.setattr(game_module, "perf_counter", fake_perf_counter)
+    for module in (game_module, quarto_form_module):  # the arena's loop and Quarto's own
+        monkeypatch.setattr(module, "perf_counter", fake_perf_counter)
     record = play_game((RandomPlayer(1), SlowPlacer()), seed=2, time_limit=1.0)
     assert record.end == Termination.FORFEIT and record.forfeited_by == 1
     assert "over the 1 s limit" in record.reason
@@ -181,7 +184,8 @@ def test_a_winning_placement_that_comes_too_late_is_a_forfeit(monkeypatch):
             clock["now"] += 5.0
             return 3  # completes the top row: pieces 0, 1, 2 and 3 all have the first characteristic
 
-    monkeypatch.setattr(game_module, "perf_counter", lambda: clock["now"])
+    for module in (game_module, quarto_form_module):
+        monkeypatch.setattr(module, "perf_counter", lambda: clock["now"])
     start = "012./..../..../.... 3"
     assert Board.from_text(start).is_winning_placement(3, 3)
     record = play_game((SlowWinner(), SlowWinner()), start=start, time_limit=1.0)

@@ -9,10 +9,10 @@ import pytest
 from gpquarto.games.quarto.bench import players as bench
 from gpquarto.games.quarto.bench.players import STAGES, benchmark_positions, time_player
 from gpquarto.games.quarto.board import iter_positions
+from gpquarto.games.quarto.players.base import QuartoPlayer
 from gpquarto.gp.evaluator import EvaluatorGenome
 from gpquarto.gp.evaluator_files import evaluator_data, save_evaluator
 from gpquarto.gp.library import load_library
-from gpquarto.players.base import QuartoPlayer
 from tests.conftest import REPO
 
 

@@ -104,7 +104,7 @@ def test_bad_arguments_exit_2(argv: list[str], message: str, monkeypatch, capsys
 def test_undo_takes_back_your_decision_and_hint_asks_the_solver() -> None:
     import io
 
-    from gpquarto import Board
+    from gpquarto.games.quarto import Board
     from gpquarto.games.quarto.players.human import HumanPlayer
     from gpquarto.games.quarto.search.solver import solve
     from gpquarto.players.human import TakeBack

@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from gpquarto import Board
+from gpquarto.games.quarto import Board
 
 
 def run_solve(*args: str) -> subprocess.CompletedProcess:

@@ -25,7 +25,7 @@ def test_tournament_prints_the_table_and_writes_its_files(cli, tmp_path):
     )
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert lines[0] == "round robin: 3 players, 8 games per pairing, classic rules, seed 3"
+    assert lines[0] == "round robin: 3 players, 8 games per pairing, quarto, classic rules, seed 3"
     assert lines[1].split()[:3] == ["rank", "player", "rating"]
     ranked = [line.split() for line in lines[2:5]]
     assert [row[0] for row in ranked] == ["1", "2", "3"]

@@ -18,8 +18,8 @@ import random
 import numpy as np
 import pytest
 
-from gpquarto.adapters.course import CourseGameShim, as_course_player, from_course_player
 from gpquarto.arena import play_match
+from gpquarto.games.quarto.adapters.course import CourseGameShim, as_course_player, from_course_player
 from gpquarto.games.quarto.board import Board
 from gpquarto.games.quarto.players.novice import NovicePlayer
 from gpquarto.resolve import make_player

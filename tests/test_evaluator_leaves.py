@@ -16,6 +16,7 @@ import random
 import pytest
 
 from gpquarto.games.quarto.board import Board
+from gpquarto.games.quarto.gp.evaluator import CompiledEvaluator
 from gpquarto.games.quarto.gp.features import (
     GIVEN_CHARACTERISTIC,
     GIVEN_NOTED,
@@ -31,7 +32,7 @@ from gpquarto.games.quarto.search.heuristics import ALL_ATTRIBUTES, Heuristic
 from gpquarto.games.quarto.search.negamax import Negamax
 from gpquarto.games.quarto.search.tactics import FORCED_WIN_HORIZON, SearchLeaf, safe_pieces_mask, winning_squares
 from gpquarto.gp.compiler import compile_tree
-from gpquarto.gp.evaluator import CompiledEvaluator, EvaluatorGenome
+from gpquarto.gp.evaluator import EvaluatorGenome
 from gpquarto.gp.generation import TreeGenerator
 from gpquarto.gp.library import load_library
 from gpquarto.gp.types import EVALUATOR_NODE_TYPES, Characteristic, Count, Score

@@ -122,7 +122,7 @@ def test_the_command_builds_variants_in_order_and_reports_bad_settings(tmp_path,
     assert main([*arguments, "--seeds", "2", "--against", "random", "--eval-games", "4", "--out", str(out)]) == 0
     saved = ExperimentPlan.from_dict(json.loads((out / "experiment.json").read_text()))
     assert saved.variants == (Variant("basic", {"tactical": False}), Variant("tactical", {}))
-    assert saved.base == BASE and saved.seeds == (0, 1)
+    assert saved.base == {"game": "quarto", **BASE} and saved.seeds == (0, 1)  # a plan names its game
     assert "vs random" in capsys.readouterr().out
     assert (out / "strength.png").stat().st_size > 0 and (out / "summary.csv").read_text().startswith("variant,")
     assert main(["experiment", "--set", "speed=3", "--out", str(tmp_path / "bad")]) == 2

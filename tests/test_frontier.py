@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from gpquarto import Board
+from gpquarto.games.quarto import Board
 from gpquarto.games.quarto.players.frontier import FrontierPlayer, frontier_rank, score_board
 from gpquarto.jobs.matches import run_match
 from gpquarto.resolve import make_player

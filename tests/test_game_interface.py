@@ -36,6 +36,11 @@ def random_states(game_name: str, games: int, seed: int):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_states_and_views_meet_the_protocols(name):
+    check_protocols(name)
+
+
+def check_protocols(name: str) -> None:
+    """A state and its view meet the interface's protocols (shared with the OpenSpiel games' tests)."""
     state = get_game(name).new_state()
     assert isinstance(state, GameState)
     assert isinstance(state.view(), GameView)
@@ -45,8 +50,13 @@ def test_states_and_views_meet_the_protocols(name):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_invariants_hold_on_every_state_of_random_games(name):
+    check_invariants(name, 200)
+
+
+def check_invariants(name: str, games: int) -> None:
+    """The interface's invariants on every state of ``games`` seeded random games."""
     game = get_game(name)
-    for state, action in random_states(name, 200, seed=1):
+    for state, action in random_states(name, games, seed=1):
         legal = list(state.legal_actions())
         assert legal == sorted(set(legal))
         assert all(0 <= a < game.action_count for a in legal)
@@ -65,8 +75,13 @@ def test_invariants_hold_on_every_state_of_random_games(name):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_illegal_actions_are_refused_and_change_nothing(name):
+    check_illegal_actions(name, 30)
+
+
+def check_illegal_actions(name: str, games: int) -> None:
+    """Illegal actions (and values that are no action) are refused and change nothing."""
     game = get_game(name)
-    for state, action in random_states(name, 30, seed=2):
+    for state, action in random_states(name, games, seed=2):
         if action is None:
             continue
         legal = set(state.legal_actions())
@@ -80,6 +95,11 @@ def test_illegal_actions_are_refused_and_change_nothing(name):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_a_view_follows_its_state_and_cannot_change_it(name):
+    check_view(name)
+
+
+def check_view(name: str) -> None:
+    """A view follows its state and cannot change it; its copy is independent."""
     state = get_game(name).new_state()
     view = state.view()
     assert not hasattr(view, "apply") and not hasattr(view, "undo")
@@ -92,8 +112,13 @@ def test_a_view_follows_its_state_and_cannot_change_it(name):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_finished_games_have_an_outcome_that_scores_both_seats(name):
+    check_outcomes(name, 300)
+
+
+def check_outcomes(name: str, games: int) -> None:
+    """Finished games have an outcome scoring 1 in all, and some random game is won."""
     ends = set()
-    for state, action in random_states(name, 300, seed=3):
+    for state, action in random_states(name, games, seed=3):
         if action is None:
             outcome = state.outcome()
             assert isinstance(outcome, Outcome)

@@ -14,7 +14,8 @@ import pytest
 from gpquarto.arena.match import play_match
 from gpquarto.games import get_game
 from gpquarto.games.registry import get_plugin, register_plugin, unregister_plugin
-from gpquarto.gp.binding import GENERIC, gp_game, gp_games
+from gpquarto.gp.binding import GENERIC
+from gpquarto.gp.bindings import gp_game, gp_games
 from gpquarto.gp.generic import GenericFeatures, generic_binding
 from gpquarto.gp.library import load_library
 from gpquarto.gp.storage import load_player, save_player

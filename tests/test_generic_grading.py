@@ -84,3 +84,17 @@ def test_a_bank_setting_the_game_lacks_or_an_absurd_range_is_one_line():
         BankParameters(game="tictactoe", size=4)
     with pytest.raises(ValueError, match=r"1 <= min \(0\)"):
         BankParameters(game="tictactoe", min_empties=0)
+
+
+def test_the_accuracy_term_reads_bank_positions_under_the_runs_settings():
+    """A misère bank graded under misère rules: the solver keeps every decision; read under the normal rules (the
+    position text does not say misère), the same positions would be other games with other best moves."""
+    from gpquarto.resolve import make_unattended_player
+    from gpquarto.training.fitness import bank_accuracy
+
+    settings = (("misere", True),)
+    bank = build_bank(seed=2, positions=12, game="tictactoe", game_settings=dict(settings))
+    positions = tuple((item.text, tuple(item.best_actions)) for item in bank.positions)
+    solver = make_unattended_player("solver", game="tictactoe")
+    assert bank_accuracy(solver, positions, "tictactoe", settings) == 1.0
+    assert bank_accuracy(solver, positions, "tictactoe") < 1.0  # the normal game's best moves differ somewhere

@@ -9,12 +9,13 @@ import random
 import pytest
 
 from gpquarto.games.quarto.board import Board
+from gpquarto.games.quarto.gp.evaluator import CompiledEvaluator
 from gpquarto.games.quarto.gp.features import Features, LeafFeatures
 from gpquarto.games.quarto.lines import Rules
 from gpquarto.games.quarto.search.heuristics import Heuristic, guaranteed_loss
 from gpquarto.games.quarto.search.negamax import Negamax
 from gpquarto.games.quarto.search.tactics import SearchLeaf
-from gpquarto.gp.evaluator import CompiledEvaluator, EvaluatorGenome, format_formula
+from gpquarto.gp.evaluator import EvaluatorGenome, format_formula
 from gpquarto.gp.evaluator_files import evaluator_data, load_evaluator, save_evaluator
 from gpquarto.gp.generation import TreeGenerator
 from gpquarto.gp.genome import Genome

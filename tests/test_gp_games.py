@@ -9,14 +9,16 @@ from pathlib import Path
 
 import pytest
 
+from gpquarto.games.quarto.gp.player import EvolvedPlayer
+from gpquarto.games.quarto.gp.rule_set import RuleSet
 from gpquarto.games.quixo.board import QuixoBoard, QuixoRules
 from gpquarto.games.quixo.gp.binding import winning_moves
 from gpquarto.games.quixo.gp.features import QuixoFeatures
-from gpquarto.gp.binding import gp_game
+from gpquarto.gp.bindings import gp_game
 from gpquarto.gp.generation import TreeGenerator
-from gpquarto.gp.genome import GameRuleSet, Genome, RuleSet, compile_rules
+from gpquarto.gp.genome import GameRuleSet, Genome, compile_rules
 from gpquarto.gp.library import LibraryConfig, get_library, load_library
-from gpquarto.gp.player import EvolvedPlayer, RulePlayer, make_evolved_player
+from gpquarto.gp.player import RulePlayer, make_evolved_player
 from gpquarto.gp.plugins import PluginError
 from gpquarto.gp.primitives import PrimitiveError, PrimitiveLibrary, make_spec, primitive, registering, sample_positions
 from gpquarto.gp.storage import load_player, player_data, save_player

@@ -9,11 +9,11 @@ import pytest
 from gpquarto.games.interface import DecisionKind
 from gpquarto.games.quarto.board import Board
 from gpquarto.games.quarto.gp.features import Features
+from gpquarto.games.quarto.gp.player import EvolvedPlayer
 from gpquarto.gp.compiler import compile_tree
 from gpquarto.gp.generation import TreeGenerator
 from gpquarto.gp.genome import ACTION_TYPES, CONDITION_TYPE, Genome
 from gpquarto.gp.library import load_library
-from gpquarto.gp.player import EvolvedPlayer
 from gpquarto.gp.primitives import PrimitiveLibrary, primitive, registering
 from gpquarto.gp.types import NO_ACTION, Piece, Square
 

@@ -349,7 +349,7 @@ def test_named_characteristics_follow_the_piece_bits(library):
 def test_every_builtin_primitive_passes_the_checks_of_registration():
     """gpquarto's own primitives are not checked when registered (every process that loads them would pay it): here
     each passes the checks a plug-in's primitive passes then, on its game's sample positions (``check_spec``)."""
-    from gpquarto.gp.binding import gp_games
+    from gpquarto.gp.bindings import gp_games
     from gpquarto.gp.plugins import load_builtin
     from gpquarto.gp.primitives import check_spec
 

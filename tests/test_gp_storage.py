@@ -11,9 +11,9 @@ import pytest
 
 from gpquarto.arena.game import play_game
 from gpquarto.games.quarto.board import Board
+from gpquarto.games.quarto.gp.player import EvolvedPlayer
 from gpquarto.gp.genome import Genome
 from gpquarto.gp.library import LibraryConfig, get_library
-from gpquarto.gp.player import EvolvedPlayer
 from gpquarto.gp.storage import load_player, player_data, read_player_file, save_player
 from gpquarto.gp.variation import random_genome
 from gpquarto.resolve import make_player
@@ -91,7 +91,7 @@ def test_saved_players_are_player_names(saved):
 
 def test_storage_stays_in_step_with_the_genome():
     from gpquarto.gp import storage
-    from gpquarto.gp.binding import gp_games
+    from gpquarto.gp.bindings import gp_games
 
     for binding in gp_games():  # a file holds the rule kinds of its game's binding, no more, no less
         data = {"format": storage.PLAYER_FORMAT, "game": binding.name, "rules": dict.fromkeys(binding.kinds, [])}

@@ -7,10 +7,11 @@ from collections import Counter
 
 import pytest
 
-from gpquarto import Board
 from gpquarto.games.interface import DecisionKind
+from gpquarto.games.quarto import Board
 from gpquarto.games.quarto.board import BoardView
 from gpquarto.games.quarto.grading import bank as bank_module  # Quarto's bank solves with its solver
+from gpquarto.games.quarto.players.base import QuartoPlayer
 from gpquarto.games.quarto.search.solver import solve
 from gpquarto.grading.bank import TRAINING, BankParameters, build_bank
 from gpquarto.grading.cache import (
@@ -23,7 +24,6 @@ from gpquarto.grading.cache import (
 )
 from gpquarto.grading.grade import grade_player, grade_players
 from gpquarto.grading.report import format_reports, grade_png, reports_csv
-from gpquarto.players.base import QuartoPlayer
 from gpquarto.runner import make_runner
 
 SMALL = {"seed": 5, "positions": 30, "min_empties": 6, "max_empties": 8}

@@ -8,9 +8,9 @@ import pytest
 from gpquarto.cli import main
 from gpquarto.games.interface import DecisionKind
 from gpquarto.games.quarto.board import Board
+from gpquarto.games.quarto.gp.player import EvolvedPlayer
 from gpquarto.gp.genome import Genome
 from gpquarto.gp.library import shared_library
-from gpquarto.gp.player import EvolvedPlayer
 from gpquarto.gp.storage import player_data, save_player
 from gpquarto.grading.usage import format_usage, rule_usage
 from tests.test_solver import brute_value

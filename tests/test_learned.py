@@ -194,7 +194,7 @@ def test_a_player_of_another_game_is_refused(tmp_path, model):
 
 
 def test_a_learned_player_is_a_leaf_evaluator_for_minimax(tmp_path, model):
-    from gpquarto.learned.evaluator import load_learned_evaluator
+    from gpquarto.games.quarto.learned.evaluator import load_learned_evaluator
 
     path = save(tmp_path, model)
     evaluator = load_learned_evaluator(path)

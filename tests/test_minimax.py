@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from gpquarto import Board
 from gpquarto.arena import play_game
+from gpquarto.games.quarto import Board
 from gpquarto.games.quarto.board import PLACE_OFFSET
 from gpquarto.games.quarto.players.minimax import STRATEGIES, MinimaxPlayer, search_depth
 from gpquarto.games.quarto.players.solver_player import SolverPlayer

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from gpquarto import Board
 from gpquarto.arena import play_game
+from gpquarto.games.quarto import Board
 from gpquarto.games.quarto.players.novice import NovicePlayer
 from gpquarto.players.random_player import RandomPlayer
 from gpquarto.resolve import make_player

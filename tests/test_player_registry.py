@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gpquarto.players.base import QuartoPlayer
+from gpquarto.games.quarto.players.base import QuartoPlayer
 from gpquarto.players.random_player import RandomPlayer
 from gpquarto.players.registry import (
     available_players,
@@ -102,4 +102,5 @@ def test_seeded_random_player_is_reproducible():
 
     board = Board()
     a, b = make_named_player("random", seed=3), make_named_player("random", seed=3)
-    assert [a.choose_piece(board.view()) for _ in range(10)] == [b.choose_piece(board.view()) for _ in range(10)]
+    picks = [[player.decide(board.view()) for _ in range(10)] for player in (a, b)]
+    assert picks[0] == picks[1] and len(set(picks[0])) > 1

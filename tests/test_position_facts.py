@@ -9,10 +9,10 @@ import pytest
 
 from gpquarto.games.quarto.board import Board
 from gpquarto.games.quarto.gp.features import Features, PositionFacts
+from gpquarto.games.quarto.gp.rule_set import RuleSet
 from gpquarto.games.quarto.lines import Rules
 from gpquarto.games.quarto.search import tactics
 from gpquarto.gp.generation import TreeGenerator
-from gpquarto.gp.genome import RuleSet
 from gpquarto.gp.library import load_library
 from gpquarto.gp.player import make_evolved_player
 from gpquarto.gp.variation import random_genome
@@ -110,13 +110,14 @@ def test_fresh_features_stay_the_default(library, genomes):
 def test_fitness_players_share_the_process_facts(library, genomes):
     player = make_evolved_player(genomes[0], library, seed=0)
     fitness.share_position_facts(player)
-    facts = fitness.position_facts(library)
+    facts = fitness.position_facts(library, RuleSet.new_facts)
     before = facts.misses + facts.hits
     board = random_positions(3606, 1)[0]
     move = player.choose_piece(board.view()) if board.in_hand < 0 else player.place_piece(board.view(), board.in_hand)
     assert move >= 0 and facts.misses + facts.hits == before + 1
     assert (
-        fitness.position_facts(library) is facts and fitness.position_facts(load_library(lookahead=False)) is not facts
+        fitness.position_facts(library, RuleSet.new_facts) is facts
+        and fitness.position_facts(load_library(lookahead=False), RuleSet.new_facts) is not facts
     )
 
 

@@ -146,7 +146,9 @@ def test_every_long_command_has_a_small_variant_or_a_reason():
 def test_ci_runs_the_readme_test_command():
     marker = README.index("<!-- test-command -->")
     command = re.search(r"```\n(.*?)\n```", README[marker:]).group(1)
-    assert command == 'python3 -m pip install -e ".[test,distributed,web,fast]" && python3 -m pytest -q -n auto'
+    assert (
+        command == 'python3 -m pip install -e ".[test,distributed,web,fast,openspiel]" && python3 -m pytest -q -n auto'
+    )
     ci = (REPO / ".ci" / "run").read_text()
     assert "<!-- test-command -->" in ci and 'bash -c "$test_command"' in ci
 

@@ -6,8 +6,8 @@ import random
 
 import pytest
 
+from gpquarto.games.quarto.gp.player import EvolvedPlayer
 from gpquarto.gp.library import shared_library
-from gpquarto.gp.player import EvolvedPlayer
 from gpquarto.gp.storage import player_data, save_player
 from gpquarto.gp.variation import random_genome
 from gpquarto.players.random_player import RandomPlayer

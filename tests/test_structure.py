@@ -29,7 +29,7 @@ LAYERS = (
     ("gpquarto.gp", "gpquarto.learned", "gpquarto_primitives"),
     ("gpquarto.resolve",),
     ("gpquarto.training", "gpquarto.learning", "gpquarto.jobs", "gpquarto.grading"),
-    ("gpquarto.bench", "gpquarto.adapters", "gpquarto.web"),
+    ("gpquarto.bench", "gpquarto.adapters", "gpquarto.openspiel", "gpquarto.web"),
     ("gpquarto.cli", "gpquarto.__main__"),
 )
 
@@ -94,8 +94,6 @@ def test_imports_flow_one_way(module, path):
         if imported == "gpquarto" or imported.startswith("gpquarto.__version__"):
             continue  # the package's version and face (engine names only)
         target = layer_of(imported)
-        if (module, game_package(imported)) in GAME_IMPORT_DEBT:
-            continue  # counted by test_shared_code_imports_no_game_package_but_the_recorded_debt
         if target is not None and target > level:
             upward.append(f"{path.relative_to(ROOT)}:{line} imports {imported}")
     assert upward == []
@@ -103,27 +101,6 @@ def test_imports_flow_one_way(module, path):
 
 #: Attributes of the games' states and views (Quarto's Board, Quixo's QuixoBoard) that only their engine may touch.
 ENGINE_PRIVATES = {"_history", "_line_masks", "_board", "_masks", "_keys", "_counts", "_tables", "_course"}
-
-
-#: Shared modules that still import a game package, and what they import (the moves of docs/design/game-plugins.md
-#: empty this list; it may only shrink: an entry no longer true fails the test too).
-GAME_IMPORT_DEBT: set[tuple[str, str]] = {
-    ("gpquarto", "gpquarto.games.quarto"),
-    ("gpquarto.adapters.course", "gpquarto.games.quarto"),
-    ("gpquarto.arena.game", "gpquarto.games.quarto"),
-    ("gpquarto.arena.record", "gpquarto.games.quarto"),
-    ("gpquarto.arena.tournament", "gpquarto.games.quarto"),
-    ("gpquarto.gp.evaluator", "gpquarto.games.quarto"),
-    ("gpquarto.gp.genome", "gpquarto.games.quarto"),
-    ("gpquarto.gp.player", "gpquarto.games.quarto"),
-    ("gpquarto.grading.grade", "gpquarto.games.quarto"),
-    ("gpquarto.training.fitness", "gpquarto.games.quarto"),
-    ("gpquarto.training.simplified", "gpquarto.games.quarto"),
-    ("gpquarto.grading.usage", "gpquarto.games.quarto"),
-    ("gpquarto.learned.evaluator", "gpquarto.games.quarto"),
-    ("gpquarto.players.base", "gpquarto.games.quarto"),
-    ("gpquarto.players.random_player", "gpquarto.games.quarto"),
-}
 
 
 def game_imports() -> set[tuple[str, str]]:
@@ -137,19 +114,8 @@ def game_imports() -> set[tuple[str, str]]:
     return found
 
 
-def test_shared_code_imports_no_game_package_but_the_recorded_debt():
-    found = game_imports()
-    assert sorted(found - GAME_IMPORT_DEBT) == []  # no new import of a game package
-    assert sorted(GAME_IMPORT_DEBT - found) == []  # paid debt leaves the list
-
-
-#: Shared modules that still name a built-in game in a string of its own (``"quarto"``), and how many times: the
-#: Quarto modules that move into ``gpquarto/games/quarto/`` with the game's move. It may only shrink.
-GAME_NAME_DEBT: dict[str, int] = {
-    "gpquarto.gp.player": 1,
-    "gpquarto.learned.evaluator": 1,
-    "gpquarto.players.base": 1,
-}
+def test_shared_code_imports_no_game_package():
+    assert sorted(game_imports()) == []
 
 
 def game_name_literals() -> dict[str, int]:
@@ -172,10 +138,27 @@ def game_name_literals() -> dict[str, int]:
     return found
 
 
-def test_shared_code_names_no_game_but_the_recorded_debt():
-    found = game_name_literals()
-    assert {module: count for module, count in found.items() if count > GAME_NAME_DEBT.get(module, 0)} == {}
-    assert found == GAME_NAME_DEBT  # paid debt leaves the list
+def test_shared_code_names_no_game():
+    assert game_name_literals() == {}
+
+
+def _names_default_game(node: ast.AST) -> bool:
+    return (isinstance(node, ast.Name) and node.id == "DEFAULT_GAME") or (
+        isinstance(node, ast.Attribute) and node.attr == "DEFAULT_GAME"
+    )
+
+
+def test_shared_code_never_branches_on_the_default_game():
+    """The default game is what a command plays unless told; shared code may default to it but never compares a game
+    with it (that would treat it as special: the games' own knowledge)."""
+    offences = []
+    for module, path in source_modules():
+        if module.startswith("gpquarto.games"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Compare) and any(map(_names_default_game, [node.left, *node.comparators])):
+                offences.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert offences == []
 
 
 def test_no_module_outside_the_engine_reads_board_privates():
@@ -191,6 +174,15 @@ def test_no_module_outside_the_engine_reads_board_privates():
             ):
                 offences.append(f"{path.relative_to(ROOT)}:{node.lineno} reads .{node.attr}")
     assert offences == []
+
+
+def test_the_names_the_package_once_re_exported_say_where_they_moved():
+    import gpquarto
+
+    with pytest.raises(ImportError, match=r"^gpquarto.Board moved: from gpquarto.games.quarto import Board$"):
+        gpquarto.Board  # noqa: B018
+    with pytest.raises(AttributeError, match="no attribute 'Boards'"):
+        gpquarto.Boards  # noqa: B018
 
 
 def test_the_layout_table_lists_every_folder():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gpquarto import Board, Rules
+from gpquarto.games.quarto import Board, Rules
 from gpquarto.games.quarto.search import tactics
 from tests.helpers import random_positions
 

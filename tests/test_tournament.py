@@ -17,8 +17,8 @@ from gpquarto.arena.tournament import (
     pairings_csv,
     ratings_csv,
 )
+from gpquarto.games.quarto.players.base import QuartoPlayer
 from gpquarto.jobs.matches import run_match, run_tournament
-from gpquarto.players.base import QuartoPlayer
 from gpquarto.runner import make_runner
 
 

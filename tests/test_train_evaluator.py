@@ -266,7 +266,8 @@ def test_a_schedule_changes_the_opponents_from_its_generation_on(tmp_path):
 def test_hof_opponents_are_searchers_with_the_hall_of_fame_trees(tmp_path):
     """A ``hof`` game is ``minimax`` at the run's depth with a member's tree (a reference player built here), and
     ``random`` while the hall is empty; runs with ``hof`` opponents stay reproducible."""
-    from gpquarto.gp.evaluator import CompiledEvaluator, EvaluatorGenome
+    from gpquarto.games.quarto.gp.evaluator import CompiledEvaluator
+    from gpquarto.gp.evaluator import EvaluatorGenome
     from gpquarto.gp.evaluator_player import searching_player
     from gpquarto.gp.library import get_library
     from gpquarto.resolve import make_player

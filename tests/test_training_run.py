@@ -9,7 +9,7 @@ import pytest
 from deap import tools
 
 from gpquarto.cli import main
-from gpquarto.gp.player import EvolvedPlayer
+from gpquarto.games.quarto.gp.player import EvolvedPlayer
 from gpquarto.runner import make_runner
 from gpquarto.training import EvolutionConfig, RunError, open_run, resume, train
 

@@ -284,6 +284,32 @@ def test_unknown_games_runs_and_routes_get_404(site):
     assert status == 404
 
 
+def test_games_with_a_page_script_of_their_own_serve_it_and_others_get_404(site):
+    base, _ = site
+    status, catalog = call(base, "GET", "/api/games")
+    scripted = {game["name"] for game in catalog["games"] if game["page_script"]}
+    assert status == 200 and {"quarto", "quixo"} <= scripted
+    for name in scripted:
+        with urllib.request.urlopen(f"{base}/games/{name}/page.js", timeout=60) as response:
+            text = response.read().decode()
+            assert response.headers["Content-Type"].startswith("text/javascript")
+        assert f'registerGamePage("{name}"' in text  # the game's own script, registering its own name
+    for path in ("/games/nope/page.js", "/games/..%2Fstatic/page.js", "/games/quarto/other.js"):
+        status, answer = call(base, "GET", path)
+        assert status == 404 and answer["error"], path
+
+
+def test_a_page_script_that_cannot_be_read_is_a_one_line_plugin_error():
+    from gpquarto.games.capabilities import WebSupport
+    from gpquarto.games.plugin import PluginError
+
+    assert WebSupport().page_script_text() is None
+    with pytest.raises(PluginError, match=r"^the page script 'gpquarto.web:missing.js' cannot be read"):
+        WebSupport(page_script="gpquarto.web:missing.js").page_script_text()
+    with pytest.raises(PluginError, match="cannot be read"):
+        WebSupport(page_script="no_such_package_here:page.js").page_script_text()
+
+
 @pytest.mark.parametrize(
     ("body", "message"),
     [

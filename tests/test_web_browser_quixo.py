@@ -43,7 +43,7 @@ def site(tmp_path_factory, quixo_4x4_solution):
 def start_quixo(page: Page, *, size: str = "5", **options) -> None:
     """Choose Quixo and the board size, then start as for Quarto (:func:`tests.test_web_browser.start_game`)."""
     page.get_by_label("Game").first.select_option("quixo")
-    page.select_option("#play-size", size)
+    page.select_option("#play-setting-size", size)
     start_game(page, **options)
 
 
@@ -147,7 +147,7 @@ def test_watch_a_quixo_game_to_its_end(page):
     page.goto(page.url.split("#")[0] + "#watch")
     page.select_option("#watch-game", "quixo")
     assert page.input_value("#watch-a") == "alphabeta:depth=2"  # novice plays Quarto only
-    page.select_option("#watch-size", "4")
+    page.select_option("#watch-setting-size", "4")
     page.fill("#watch-b", "random")
     page.fill("#watch-seed", "7")
     act(page, page.locator("#watch-start"), "page-watch")
@@ -199,7 +199,7 @@ def test_replay_a_quixo_record_drawn_by_repetition_or_the_ply_limit(page, tmp_pa
 def test_switching_back_to_quarto_draws_a_quarto_board(page):
     start_quixo(page, size="3")
     page.select_option("#play-game", "quarto")
-    assert page.locator("#play-rules option").all_inner_texts() == ["classic", "advanced (2×2 blocks win)"]
+    assert page.locator("#play-setting-rules option").all_inner_texts() == ["classic", "advanced"]
     page.fill("#play-position", "")
     act(page, page.locator("#play-new"))
     assert page.get_attribute("#play-board", "data-game") == "quarto"

@@ -51,7 +51,7 @@ def test_the_api_lists_the_game_draws_its_grid_and_plays_it_by_name(site):
 
 def test_a_whole_game_in_the_browser_by_clicking_named_moves(page: Page):
     page.get_by_label("Game").first.select_option("tictactoe")
-    assert page.locator("#play-setting-misere").is_visible() and not page.locator("#play-rules").is_visible()
+    assert page.locator("#play-setting-misere").is_visible() and page.locator("[data-slot=play-controls]").is_hidden()
     page.fill("#play-opponent", "random")
     page.fill("#play-seed", "3")
     act(page, page.locator("#play-new"))

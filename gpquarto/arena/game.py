@@ -1,9 +1,9 @@
 """Play one game of any game between two players, validating every action, and return its record.
 
 The loop speaks the game interface (:mod:`gpquarto.games.interface`): each decision is ``decide(view)``,
-validated by ``apply``. Quarto games between players in Quarto's choose/place form take Quarto's own loop,
-which calls the two methods directly (``tests/test_arena_game.py`` checks that both loops give the same
-records). A player that returns an illegal action, raises an exception, or takes longer than ``time_limit``
+validated by ``apply``. Two players who both speak a game's own form (its
+:class:`~gpquarto.games.capabilities.PlayerForm`: Quarto's choose/place) play through the game's own loop, which
+gives the same records (``tests/test_arena_game.py`` plays both). A player that returns an illegal action, raises an exception, or takes longer than ``time_limit``
 seconds for a decision forfeits the game (the opponent wins) and the record says why; a late action does
 not count, even a winning one. Time limits are checked after the decision returns: Python cannot safely
 interrupt a player mid-thought, so a player that never returns blocks the game (run untrusted players in
@@ -13,16 +13,16 @@ zoo's searching players stop within part of it and answer with the best move fou
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from contextlib import nullcontext
 from time import perf_counter
 
+from gpquarto.arena.outcomes import forfeit, raised, too_slow
 from gpquarto.arena.record import GameRecord
-from gpquarto.games.interface import Game, GameState, IllegalActionError, Outcome, Termination
-from gpquarto.games.quarto.board import Board
-from gpquarto.games.quarto.lines import Rules
-from gpquarto.games.quarto.pieces import NO_PIECE
-from gpquarto.games.registry import DEFAULT_GAME, get_game
-from gpquarto.players.base import Player, PlayerQuit, QuartoPlayer, raised_reason, too_slow_reason
+from gpquarto.games.capabilities import PlayerForm
+from gpquarto.games.interface import Game, GameState, IllegalActionError, Outcome
+from gpquarto.games.registry import DEFAULT_GAME, get_game, get_plugin
+from gpquarto.players.base import Player, PlayerQuit
 from gpquarto.search.budget import search_share, time_budget
 from gpquarto.seeding import derive_seed
 
@@ -32,12 +32,12 @@ def player_name(player: Player) -> str:
     return str(getattr(player, "name", None) or type(player).__name__)
 
 
-def with_rules(settings: dict[str, object] | None, rules: object) -> dict[str, object]:
-    """``settings`` (copied) with the ``rules`` shorthand of the callers folded in: a ``Rules`` member or a
-    rule set's name; None leaves the settings as they are."""
+def with_rules(settings: Mapping[str, object] | None, rules: object) -> dict[str, object]:
+    """``settings`` (copied) with the ``rules`` shorthand of the callers folded in: a rule set's enum member or
+    its name; None leaves the settings as they are."""
     merged = dict(settings or {})
     if rules is not None:
-        merged["rules"] = rules.value if isinstance(rules, Rules) else rules
+        merged["rules"] = getattr(rules, "value", rules)  # a rule set's enum member or its name
     return merged
 
 
@@ -47,7 +47,7 @@ def play_game(
     game: str | Game = DEFAULT_GAME,
     start: GameState | str | None = None,
     rules: object = None,
-    settings: dict[str, object] | None = None,
+    settings: Mapping[str, object] | None = None,
     seed: int | None = None,
     time_limit: float | None = None,
     names: tuple[str, str] | None = None,
@@ -88,8 +88,9 @@ def play_game(
     times: list[float] = []
     limit = float("inf") if time_limit is None else time_limit
     with nullcontext() if time_limit is None else time_budget(search_share(time_limit)):
-        if state.__class__ is Board and isinstance(first, QuartoPlayer) and isinstance(second, QuartoPlayer):
-            outcome = _run_quarto(state, players, times, limit)
+        form = _player_form(the_game)
+        if form is not None and form.speaks(first) and form.speaks(second):
+            outcome = form.play(state, players, times, limit)
         else:
             outcome = _run(state, players, times, limit)
     return GameRecord(
@@ -107,12 +108,31 @@ def play_game(
     )
 
 
+#: Game name -> (the game, its player form or None), asked once per game.
+_FORMS: dict[str, tuple[Game, PlayerForm | None]] = {}
+
+
+def _player_form(game: Game) -> PlayerForm | None:
+    """The player form of ``game``'s plug-in, if it offers one (None for a game object that is not installed)."""
+    known = _FORMS.get(game.name)
+    if known is not None and known[0] is game:
+        return known[1]
+    try:
+        plugin = get_plugin(game.name)
+    except ValueError:
+        form = None
+    else:
+        form = plugin.capability_or(PlayerForm, None) if plugin.game is game else None
+    _FORMS[game.name] = (game, form)
+    return form
+
+
 #: (game, settings) -> the start position, its text and settings: most games start from it, and a copy is
 #: cheaper than checking the settings and writing the text again (a random Quarto game takes 100 microseconds).
 _STARTS: dict[tuple[str, tuple[tuple[str, object], ...]], tuple[GameState, str, dict[str, object]]] = {}
 
 
-def _start_position(game: Game, settings: dict[str, object]) -> tuple[GameState, str, dict[str, object]]:
+def _start_position(game: Game, settings: Mapping[str, object]) -> tuple[GameState, str, dict[str, object]]:
     """A fresh start position of ``game`` under ``settings``, its text and its settings."""
     try:
         key = (game.name, tuple(sorted(settings.items())) if settings else ())
@@ -145,102 +165,19 @@ def _run(state: GameState, players, times: list[float], limit: float) -> Outcome
             raise
         except (Exception, SystemExit) as error:  # a player's bug (even sys.exit) loses the game, not the match
             add_time(clock() - asked)
-            return _raised(seat, error)
+            return raised(seat, error)
         try:
             state.apply(action)
         except IllegalActionError as error:
             add_time(clock() - asked)
-            return _forfeit(seat, f"illegal action {action!r}: {error}")
+            return forfeit(seat, f"illegal action {action!r}: {error}")
         done = clock()
         elapsed = done - asked
         add_time(elapsed)
         if elapsed > limit:
             state.undo()
-            return _too_slow(seat, elapsed, limit)
+            return too_slow(seat, elapsed, limit)
         asked = done
     outcome = state.outcome()
     assert outcome is not None
     return outcome
-
-
-def _run_quarto(board: Board, players, times: list[float], limit: float) -> Outcome:
-    """Quarto's game loop: a choice then a placement per turn, each timed and validated by the engine.
-
-    A decision's time runs from the end of the previous one (or the start of the game) until its action
-    is validated: one clock reading ends a decision and starts the next, so the engine's check of the
-    action and the loop's own bookkeeping, a fraction of a microsecond, count toward the decision. An
-    action that comes too late is taken back before the forfeit. The choice and the placement are written
-    out one after the other rather than shared through a helper: a random player decides in well under a
-    microsecond, and the extra call per decision cost 5% of the player-API benchmark.
-    """
-    view = board.view()
-    add_time = times.append
-    choosers = (players[0].choose_piece, players[1].choose_piece)
-    placers = (players[0].place_piece, players[1].place_piece)
-    choose, place = board.push_choice, board.push_placement  # the loop knows which decision is due
-    clock = perf_counter
-    seat = board.player
-    piece = board.in_hand
-    asked = clock()
-    while board.winner_index == NO_PIECE and board.placed_count < 16:
-        if piece == NO_PIECE:
-            try:
-                choice = choosers[seat](view)
-            except PlayerQuit:
-                raise
-            except (Exception, SystemExit) as error:  # a player's bug (even sys.exit) loses the game, not the match
-                add_time(clock() - asked)
-                return _raised(seat, error)
-            try:
-                choose(choice)
-            except IllegalActionError as error:
-                add_time(clock() - asked)
-                return _forfeit(seat, f"illegal choice {choice!r}: {error}")
-            done = clock()
-            elapsed = done - asked
-            add_time(elapsed)
-            if elapsed > limit:
-                board.undo()
-                return _too_slow(seat, elapsed, limit)
-            asked = done
-            piece = board.in_hand  # the validated int, whatever int-like object the player returned
-            seat ^= 1
-        try:
-            square = placers[seat](view, piece)
-        except PlayerQuit:
-            raise
-        except (Exception, SystemExit) as error:
-            add_time(clock() - asked)
-            return _raised(seat, error)
-        try:
-            place(square)
-        except IllegalActionError as error:
-            add_time(clock() - asked)
-            return _forfeit(seat, f"illegal placement {square!r}: {error}")
-        done = clock()
-        elapsed = done - asked
-        add_time(elapsed)
-        if elapsed > limit:
-            board.undo()
-            return _too_slow(seat, elapsed, limit)
-        asked = done
-        piece = NO_PIECE
-    if board.winner_index == NO_PIECE:
-        return _DRAW
-    return _WINS[board.winner_index]
-
-
-_DRAW = Outcome(Termination.DRAW)
-_WINS = (Outcome(Termination.WIN, 0), Outcome(Termination.WIN, 1))
-
-
-def _forfeit(seat: int, reason: str) -> Outcome:
-    return Outcome(Termination.FORFEIT, 1 - seat, seat, reason)
-
-
-def _raised(seat: int, error: BaseException) -> Outcome:
-    return _forfeit(seat, raised_reason(error))
-
-
-def _too_slow(seat: int, elapsed: float, limit: float) -> Outcome:
-    return _forfeit(seat, too_slow_reason(elapsed, limit))

@@ -14,7 +14,6 @@ from dataclasses import asdict, dataclass, field
 
 from gpquarto.atomic import write_text_atomic
 from gpquarto.games.interface import GameState, IllegalActionError, Outcome, Termination
-from gpquarto.games.quarto.notation import START_TEXT
 from gpquarto.games.registry import DEFAULT_GAME, get_game
 from gpquarto.plain_files import one_line, read_plain_file
 
@@ -42,7 +41,7 @@ class GameRecord:
     """
 
     players: tuple[str, str]
-    start: str = START_TEXT
+    start: str
     actions: list[int] = field(default_factory=list)
     winner: int | None = None
     end: str = Termination.DRAW.value
@@ -118,7 +117,7 @@ class GameRecord:
         return {"format": RECORD_FORMAT, **data}
 
     @classmethod
-    def from_dict(cls, data: dict) -> GameRecord:
+    def from_dict(cls, data: object) -> GameRecord:
         """Inverse of :meth:`to_dict`; raises a one-line ``ValueError`` on a foreign or malformed dict.
 
         Every field is checked for its type and range (a known game and plain settings, seats 0 or 1, actions in

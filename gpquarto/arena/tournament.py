@@ -11,15 +11,13 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from gpquarto.arena.match import MatchResult
 from gpquarto.arena.ratings import DEFAULT_PRIOR_SD, Ratings, fit_ratings
-from gpquarto.games.quarto.board import PLACE_OFFSET
-from gpquarto.games.quarto.lines import Rules
 from gpquarto.games.registry import DEFAULT_GAME, get_game
 from gpquarto.seeding import derive_seed
 
@@ -141,7 +139,7 @@ def tournament_result(
     matches: dict[tuple[int, int], MatchResult],
     *,
     seed: int = 0,
-    rules: Rules | str = Rules.CLASSIC,
+    rules: object = "",
     game: str = DEFAULT_GAME,
     prior_sd: float | None = DEFAULT_PRIOR_SD,
 ) -> TournamentResult:
@@ -149,11 +147,11 @@ def tournament_result(
     are fitted here."""
     points, played = pairwise_matrices(len(players), matches)
     ratings = fit_ratings(tuple(players), points, played, prior_sd=prior_sd)
-    rules = rules.value if isinstance(rules, Rules) else str(rules)
-    return TournamentResult(tuple(players), games, seed, rules, matches, ratings, get_game(game).name)
+    rule_set = str(getattr(rules, "value", rules))  # a rule set's enum member or its name; "" for none
+    return TournamentResult(tuple(players), games, seed, rule_set, matches, ratings, get_game(game).name)
 
 
-def format_table(result: TournamentResult, extra_columns: dict[str, Sequence[str]] | None = None) -> str:
+def format_table(result: TournamentResult, extra_columns: Mapping[str, Sequence[str]] | None = None) -> str:
     """The ranked table: rank, player, rating ± 95% interval, score, W/D/L, time per decision, forfeits, then
     ``extra_columns`` (title -> one cell per player, in the order of ``result.players``), e.g. accuracy."""
     ratings = result.ratings
@@ -164,7 +162,7 @@ def format_table(result: TournamentResult, extra_columns: dict[str, Sequence[str
     header += "".join(f"  {title:>{widths[title]}}" for title in extra_columns)
     lines = [
         f"round robin: {len(result.players)} players, {result.games} games per pairing, "
-        + ("" if result.game == DEFAULT_GAME else f"{result.game}, ")
+        + f"{result.game}, "
         + (f"{result.rules} rules, " if result.rules else "")
         + f"seed {result.seed}",
         header,
@@ -237,18 +235,17 @@ def ratings_csv(result: TournamentResult) -> str:
 
 
 def games_csv(result: TournamentResult) -> str:
-    """One row per game (needs ``keep_records=True``): A's seat (0 opens by choosing), A's result, how it
-    ended, pieces placed, the game seed, the actions in the single-int encoding (0-15 choose that
-    piece, 16-31 place on square ``action - 16``) and the start position (a random opening's, or the empty
-    board's)."""
+    """One row per game (needs ``keep_records=True``): A's seat (0 moves first), A's result, how it ended, the
+    number of actions played (plies), the game seed, the actions in the game's encoding (Quarto's: 0-15 choose
+    that piece, 16-31 place on square ``action - 16``) and the start position (a random opening's, or the game's
+    own)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["player_a", "player_b", "game", "a_seat", "a_result", "end", "placed", "seed", "actions", "start"])
+    writer.writerow(["player_a", "player_b", "game", "a_seat", "a_result", "end", "plies", "seed", "actions", "start"])
     for (i, j), match in sorted(result.matches.items()):
         for game, record in enumerate(match.records):
             a_seat = game % 2
             outcome = "draw" if record.winner is None else ("win" if record.winner == a_seat else "loss")
-            placed = sum(1 for action in record.actions if action >= PLACE_OFFSET)
             actions = " ".join(str(action) for action in record.actions)
             writer.writerow(
                 [
@@ -258,7 +255,7 @@ def games_csv(result: TournamentResult) -> str:
                     a_seat,
                     outcome,
                     record.end,
-                    placed,
+                    len(record.actions),
                     record.seed,
                     actions,
                     record.start,

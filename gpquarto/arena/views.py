@@ -5,7 +5,7 @@ interface: :func:`board_state` gives what every game has (position text, whose t
 board drawing needs (the game's :class:`~gpquarto.games.capabilities.BoardDrawing`), and
 :func:`outcome_text` says how a game ended in one line. A player explains its last decision through an
 optional ``explain(kind)`` method (an evolved player names the rule that fired; see
-:meth:`gpquarto.gp.player.EvolvedPlayer.explain`); players without one explain nothing.
+:meth:`gpquarto.gp.player.RuleListPlayer.explain`); players without one explain nothing.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from gpquarto.games.interface import GameState
 from gpquarto.games.plugin import GamePlugin
-from gpquarto.games.registry import DEFAULT_GAME, game_names, get_plugin, plugins
+from gpquarto.games.registry import DEFAULT_GAME, game_names, get_plugin, plugins, provided_examples
 from gpquarto.games.settings import Setting, settings_from_text
 
 
@@ -89,6 +89,15 @@ def pause_seconds(text: str) -> float:
     return value
 
 
+def game_name(text: str) -> str:
+    """argparse type: an installed game's name, or a name a game provider makes a game of
+    (``openspiel:connect_four``), as the game calls itself; the registry's one-line error otherwise."""
+    try:
+        return get_plugin(text).name
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 class _SettingText(argparse.Action):
     """Keeps a game setting's text (``--size 4``) or a shortcut's value (``--advanced``) for
     :func:`complete_game_settings`, which converts it with the chosen game's schema."""
@@ -112,11 +121,15 @@ def add_game_arguments(
     ``unset``, ``args.game`` stays None when not given (a resumed run keeps its own game), and the settings are
     read by the default game's schema."""
     group = parser.add_argument_group("game")
+    examples = provided_examples()
     group.add_argument(
         "--game",
-        choices=game_names(),
+        type=game_name,
+        metavar="GAME",
         default=None if unset else DEFAULT_GAME,
-        help=f"{help} (default {DEFAULT_GAME})",
+        help=f"{help}: {', '.join(game_names())}"
+        + (f", or one such as {', '.join(examples)}" if examples else "")
+        + f" (default {DEFAULT_GAME})",
     )
     if not settings:
         return

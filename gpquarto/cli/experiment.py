@@ -87,8 +87,7 @@ def build_plan(args: argparse.Namespace):
 
     if args.seeds > MAX_SEEDS:  # before a range of them is made
         raise ValueError(f"--seeds: at most {MAX_SEEDS:,} seeds per configuration, got {args.seeds:,}")
-    # a plan names its game unless it is the default one (plans written before other games name none)
-    base: dict = {} if args.game == DEFAULT_GAME else {"game": args.game}
+    base: dict = {"game": args.game}  # plans written before other games name none: they are the default game's
     base.update(game_setting_fields(given_settings(args)))
     variants: list[Variant] = []
     for kind, value in args.steps:

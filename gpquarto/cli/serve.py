@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from gpquarto.cli import UsageError
-from gpquarto.cli.common import add_plugin_argument, port_number, positive_int, positive_seconds
+from gpquarto.cli.common import add_plugin_argument, game_name, port_number, positive_int, positive_seconds
 
 DEFAULT_PORT = 8000
 
@@ -56,6 +56,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=2,
         help="processes in which searching players decide, each stopped at the time limit (default 2)",
     )
+    parser.add_argument(
+        "--game",
+        dest="games",
+        action="append",
+        default=[],
+        metavar="GAME",
+        type=game_name,
+        help="a game a provider makes, offered beside the installed games (repeatable): openspiel:connect_four",
+    )
     add_plugin_argument(parser, "primitive plugin file that saved players need (repeatable)")
     parser.set_defaults(handler=run)
 
@@ -88,6 +97,7 @@ def run(args: argparse.Namespace) -> int:
         time_limit=args.time_limit,
         workers=args.workers,
         trusted_hosts=_trusted_hosts(args.host, loopback),
+        games=args.games,
     )
     listener = listen(args.host, args.port)  # bound here: a port in use is one line, and port 0 prints the real one
     host, port = listener.getsockname()[:2]

@@ -8,11 +8,12 @@ objects that implement them live in the game's package and are named in its plug
 from __future__ import annotations
 
 import importlib
+import importlib.resources
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from gpquarto.games.plugin import Capability
+from gpquarto.games.plugin import Capability, PluginError
 
 
 @dataclass(frozen=True)
@@ -167,6 +168,71 @@ class SearchHooks(Capability):
         return actions
 
 
+class PlayerForm(Capability):
+    """A game's own way of asking its players, for speed where a decision costs microseconds (Quarto's
+    ``choose_piece`` and ``place_piece``): the arena plays two players that speak it in the game's own loop, and
+    ``grade`` asks them in it. It must give the records and answers that ``decide(view)`` and the arena's loop give
+    (the game's tests play both)."""
+
+    description = "a player form of its own"
+
+    def speaks(self, player: Any) -> bool:
+        """True when ``player`` answers in the form."""
+        raise NotImplementedError
+
+    def play(self, state: Any, players: Sequence[Any], times: list[float], limit: float) -> Any:
+        """Play the game from ``state`` (not over) between ``players`` (both speak the form) and return its
+        ``Outcome``: each decision's seconds appended to ``times``, an exception, an illegal answer or a decision
+        over ``limit`` seconds a forfeit (``gpquarto.arena.outcomes``), the late action taken back."""
+        raise NotImplementedError
+
+    def ask(self, player: Any, view: Any) -> object:
+        """The answer of ``player`` (which speaks the form) to the decision due in ``view``, not validated."""
+        raise NotImplementedError
+
+    def apply(self, state: Any, answer: object) -> str:
+        """Play ``answer`` (from :meth:`ask`) on ``state``: ``""``, or why it is illegal (``"illegal placement
+        17: ..."``), the state unchanged."""
+        raise NotImplementedError
+
+
+class EvolvedEvaluators(Capability):
+    """Evaluator genomes for the game's own searches (``train --genome evaluator``, ``minimax:depth=2,evaluator=FILE``):
+    how an evaluator tree (``gpquarto.gp.evaluator.EvaluatorGenome``) is compiled to score the game's positions,
+    which of the game's players search with one, what a search's evaluations cost, where a simplified evaluator is
+    checked against the original, and a learned player as an evaluator."""
+
+    description = "evolved evaluators"
+    #: The game's players that take ``evaluator=FILE`` (they search with a heuristic).
+    searching_players: tuple[str, ...] = ()
+
+    def compile(self, genome: Any, library: Any, *, name: str = "evolved") -> Any:
+        """``genome`` compiled over ``library``: a callable scoring a position for its side to move, with a
+        ``name`` and ``heuristic()`` (what the searching players take)."""
+        raise NotImplementedError
+
+    def searcher(
+        self, name: str, values: dict[str, str], evaluator: Any, *, spec: str = "", seed: int | None = None
+    ) -> Any:
+        """The player ``name`` (one of :attr:`searching_players`) with the options ``values`` (as text), searching
+        with ``evaluator``; named ``spec`` when given."""
+        raise NotImplementedError
+
+    def cost(self, player: Any) -> float:
+        """What the evaluations of ``player`` (a :meth:`searcher`) cost since it was made, in evaluations per leaf
+        (1.0: one per leaf, the least)."""
+        return 1.0
+
+    def check_features(self, count: int, seed: int) -> list[Any]:
+        """The features of ``count`` seeded positions where the searches ask for a score: a simplified evaluator
+        must score like the original at each."""
+        raise NotImplementedError
+
+    def learned(self, path: str) -> Any:
+        """The learned player file ``path`` as an evaluator; a one-line ``ValueError`` when the game has none."""
+        raise ValueError("learned players cannot evaluate for this game's searches")
+
+
 #: The games a bank's positions come from unless a game says otherwise: weak and stronger play of the generic zoo,
 #: so that both sloppy and sharp endgames occur.
 GENERIC_BANK_PAIRINGS: tuple[tuple[str, str], ...] = (
@@ -293,3 +359,18 @@ class WebSupport(Capability):
     hints: str = ""
     move_fields: Mapping[str, tuple[int, int]] = field(default_factory=dict)
     action_example: str = ""
+    #: The game's own page script, ``"package:file.js"`` (a file inside one of its packages), served at
+    #: ``/games/NAME/page.js``: it draws the game and builds its controls on the page by calling
+    #: ``registerGamePage`` (see ``gpquarto/web/static/app.js``); ``""``: the page's generic grid and move buttons.
+    page_script: str = ""
+
+    def page_script_text(self) -> str | None:
+        """The page script's JavaScript, or None when the game has none (a ``PluginError`` in one line when the
+        declared file cannot be read)."""
+        if not self.page_script:
+            return None
+        package, _, name = self.page_script.partition(":")
+        try:
+            return importlib.resources.files(package).joinpath(name).read_text(encoding="utf-8")
+        except (ModuleNotFoundError, OSError, ValueError) as error:
+            raise PluginError(f"the page script {self.page_script!r} cannot be read: {error}") from None

@@ -7,7 +7,7 @@ from gpquarto.games.capabilities import TrainingDefaults
 from gpquarto.games.registry import get_plugin
 
 #: The defaults of a game whose plug-in offers no :class:`~gpquarto.games.capabilities.TrainingDefaults`: those
-#: that suited the second game the tool learned (docs/experiments.md, "Quixo training defaults"): half the
+#: that suited the second game the tool learned (docs/lab/quixo-defaults.md): half the
 #: games against random, half against generic alpha-beta at depth 2, every pair from 4 random plies (a
 #: deterministic search from the start position plays only two games), no accuracy term (an exact solver may not
 #: reach the game's endgames), 40 generations of 30 genomes x 40 games, 200 final games.

@@ -55,10 +55,17 @@ class GamePlugin:
     capabilities: Mapping[type[Capability], str] = field(default_factory=dict)
     #: One line saying what the game is, for ``players`` and the web's game list.
     summary: str = ""
+    #: Capabilities already made, by type (a provider's plug-ins, made on demand for one game each, hold theirs
+    #: here rather than naming a module).
+    made: Mapping[type[Capability], object] = field(default_factory=dict)
     _loaded: dict[type, object] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "settings", tuple(self.settings))
+        for kind, found in self.made.items():
+            if not (isinstance(kind, type) and issubclass(kind, Capability) and isinstance(found, kind)):
+                raise PluginError(f"game {self.name!r}: {found!r} is not a {getattr(kind, '__name__', kind)}")
+            self._loaded[kind] = found
         names = [setting.name for setting in self.settings]
         if len(set(names)) != len(names):
             raise PluginError(f"game {self.name!r}: a setting is declared twice ({', '.join(names)})")
@@ -75,7 +82,7 @@ class GamePlugin:
 
     def offers(self, kind: type[Capability]) -> bool:
         """True when the game declares the capability ``kind``."""
-        return kind in self.capabilities
+        return kind in self.capabilities or kind in self.made
 
     def capability(self, kind: type[C]) -> C:
         """The object that provides ``kind`` (imported on first use, then kept);
@@ -96,7 +103,7 @@ class GamePlugin:
     def capability_or(self, kind: type[C], default: D) -> C | D:
         """The object that provides ``kind`` where the game offers it, else ``default`` (what shared code falls
         back on: the generic version of the capability, or None)."""
-        return self.capability(kind) if kind in self.capabilities else default
+        return self.capability(kind) if self.offers(kind) else default
 
     def check_settings(self, settings: Mapping[str, object]) -> dict[str, object]:
         """``settings`` checked by the schema and then by the game, completed with the defaults; a one-line

@@ -14,6 +14,7 @@ import importlib.metadata
 
 from gpquarto.games.interface import Game
 from gpquarto.games.plugin import GamePlugin, PluginError
+from gpquarto.games.provider import GameProvider
 
 #: The game every command plays unless told otherwise.
 DEFAULT_GAME = "quarto"
@@ -22,6 +23,9 @@ ENTRY_POINT_GROUP = "gpquarto.games"
 _PLUGINS: dict[str, GamePlugin] = {}
 #: Games whose entry point failed to load: name -> the one-line reason.
 _BROKEN: dict[str, str] = {}
+#: Game providers by prefix (``openspiel``), and the plug-ins they made, by the names asked for.
+_PROVIDERS: dict[str, GameProvider] = {}
+_MADE: dict[str, GamePlugin] = {}
 _discovered = False
 
 
@@ -40,9 +44,13 @@ def _discover() -> None:
         except Exception as error:  # a broken package must not take the other games down
             _BROKEN[entry.name] = f"the game plug-in {entry.value} cannot be loaded ({type(error).__name__}: {error})"
             continue
+        if isinstance(plugin, GameProvider) and plugin.prefix == entry.name:
+            _PROVIDERS[entry.name] = plugin
+            continue
         if not isinstance(plugin, GamePlugin) or plugin.name != entry.name:
             _BROKEN[entry.name] = (
-                f"the entry point {entry.name} = {entry.value} is not a GamePlugin named {entry.name!r}"
+                f"the entry point {entry.name} = {entry.value} is not a GamePlugin named {entry.name!r} "
+                "(nor a GameProvider of that prefix)"
             )
             continue
         _PLUGINS[entry.name] = plugin
@@ -63,6 +71,29 @@ def register_plugin(plugin: GamePlugin) -> None:
 def unregister_plugin(name: str) -> None:
     """Forget the game called ``name`` (for tests and interactive sessions); unknown names are ignored."""
     _PLUGINS.pop(name, None)
+
+
+def providers() -> tuple[GameProvider, ...]:
+    """The installed game providers (:mod:`gpquarto.games.provider`), by prefix."""
+    _discover()
+    return tuple(_PROVIDERS[prefix] for prefix in sorted(_PROVIDERS))
+
+
+def provided_examples() -> tuple[str, ...]:
+    """Some names of the providers' games (``openspiel:connect_four``), for help texts."""
+    return tuple(name for provider in providers() for name in provider.examples())
+
+
+def _provided(key: str) -> GamePlugin | None:
+    """The plug-in a provider makes for ``key`` (``PREFIX:...``; kept once made), or None when no provider owns
+    the prefix; a provider's one-line ``ValueError`` for a name it cannot make a game of."""
+    prefix, colon, _ = key.partition(":")
+    if not colon or prefix not in _PROVIDERS:
+        return None
+    if key not in _MADE:
+        plugin = _PROVIDERS[prefix].plugin(key)
+        _MADE[key] = _MADE.setdefault(plugin.name, plugin)
+    return _MADE[key]
 
 
 def game_names() -> tuple[str, ...]:
@@ -87,6 +118,9 @@ def get_plugin(name: str | Game | GamePlugin = DEFAULT_GAME) -> GamePlugin:
         return _PLUGINS[key]
     except KeyError:
         pass
+    provided = _provided(key)
+    if provided is not None:
+        return provided
     if key in _BROKEN:
         raise PluginError(f"game {key!r}: {_BROKEN[key]}")
     if not _PLUGINS:
@@ -94,7 +128,8 @@ def get_plugin(name: str | Game | GamePlugin = DEFAULT_GAME) -> GamePlugin:
             f"unknown game {key!r}: no game is installed (gpquarto's entry points are missing: "
             'reinstall it with pip install -e ".")'
         )
-    raise ValueError(f"unknown game {str(key)[:40]!r} (known: {', '.join(game_names())})")
+    known = ", ".join([*game_names(), *(f"{prefix}:NAME" for prefix in sorted(_PROVIDERS))])
+    raise ValueError(f"unknown game {str(key)[:40]!r} (known: {known})")
 
 
 def get_game(name: str | Game = DEFAULT_GAME) -> Game:

@@ -6,7 +6,8 @@ The primitives layer (bindings, types, features, registry, plugin loading) is re
 layer lives in its own modules (``gpquarto.gp.genome``, ``gpquarto.gp.compiler``...).
 """
 
-from gpquarto.gp.binding import GPGame, gp_game
+from gpquarto.gp.binding import GPGame
+from gpquarto.gp.bindings import gp_game
 from gpquarto.gp.library import load_library
 from gpquarto.gp.primitives import (
     PrimitiveError,

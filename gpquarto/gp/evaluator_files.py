@@ -13,9 +13,12 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 from gpquarto.atomic import write_bytes_atomic
-from gpquarto.gp.evaluator import CompiledEvaluator, EvaluatorGenome
+from gpquarto.games.capabilities import EvolvedEvaluators
+from gpquarto.games.registry import get_plugin
+from gpquarto.gp.evaluator import EvaluatorGenome
 from gpquarto.gp.primitives import PrimitiveLibrary
 from gpquarto.gp.storage import PLAYER_FORMAT, default_library
 from gpquarto.plain_files import read_plain_file
@@ -95,8 +98,14 @@ def _problem(data: object) -> str:
     return ""
 
 
-def evaluator_from_data(data: dict, library: PrimitiveLibrary | None = None, *, source: str = "") -> CompiledEvaluator:
-    """A :class:`CompiledEvaluator` from validated evaluator data; ``source`` names it in messages."""
+def evolved_evaluators(game: str) -> EvolvedEvaluators:
+    """The evolved evaluators of ``game``; a one-line ``ValueError`` for a game without them."""
+    return get_plugin(game).capability(EvolvedEvaluators)
+
+
+def evaluator_from_data(data: dict, library: PrimitiveLibrary | None = None, *, source: str = "") -> Any:
+    """The compiled evaluator (of the library's game, :class:`~gpquarto.games.capabilities.EvolvedEvaluators`) of
+    validated evaluator data; ``source`` names it in messages."""
     library = library if library is not None else default_library()
     try:
         genome = EvaluatorGenome.from_data(data["tree"], library.evaluator_primitive_set())
@@ -108,13 +117,13 @@ def evaluator_from_data(data: dict, library: PrimitiveLibrary | None = None, *, 
                 break
         raise ValueError(f"{source}: {message}" if source else message) from None
     name = data.get("name") or (Path(source).stem if source else "evolved")
-    return CompiledEvaluator(genome, library, name=name)
+    return evolved_evaluators(library.game).compile(genome, library, name=name)
 
 
 def load_evaluator(
     path: str | os.PathLike[str], library: PrimitiveLibrary | None = None, *, plugins: tuple[str, ...] | None = None
-) -> CompiledEvaluator:
-    """A :class:`CompiledEvaluator` from an evaluator file (``plugins`` default: ``GPQUARTO_PLUGINS``)."""
+) -> Any:
+    """The compiled evaluator of an evaluator file (``plugins`` default: ``GPQUARTO_PLUGINS``)."""
     data = read_evaluator_file(path)
     library = library if library is not None else default_library(plugins)
     return evaluator_from_data(data, library, source=str(path))

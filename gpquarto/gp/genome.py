@@ -6,8 +6,8 @@ pairs an *if* tree (returns ``bool``) with a *then* tree (returns the kind's act
 choose rules, a ``Square`` for place rules, a ``Move`` for move rules), both ``deap.gp.PrimitiveTree``. A
 genome compiled for play (:func:`compile_rules`) decides by building the decision's features once, taking the
 first rule whose *if* is true and whose *then* yields a legal action, and otherwise falling back to a random
-legal action, counted: :class:`RuleSet` for Quarto (written for its two decisions: the evolution's hot path),
-:class:`GameRuleSet` for the other games.
+legal action, counted: :class:`GameRuleSet` through the game's binding, or the rule set a game writes for its own
+decisions (Quarto's :class:`~gpquarto.games.quarto.gp.rule_set.RuleSet`, the evolution's hot path).
 
 Genomes never use ``deap.creator``: :class:`GenomeFitness` is an ordinary importable class, so genomes
 pickle and deep-copy anywhere. Its values are ``(score, size)`` with weights ``(1, -1)``: fitness compares
@@ -19,15 +19,14 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from deap import base, gp
 
 from gpquarto.games.interface import DecisionKind
-from gpquarto.games.quarto.board import PLACE_OFFSET
-from gpquarto.games.quarto.gp.features import Features, PositionFacts
 from gpquarto.games.registry import DEFAULT_GAME
-from gpquarto.gp.binding import CONDITION_TYPE, GPGame, gp_game
-from gpquarto.gp.binding import pick as _pick
+from gpquarto.gp.binding import CONDITION_TYPE, GPGame
+from gpquarto.gp.bindings import gp_game
 from gpquarto.gp.compiler import compile_tree
 from gpquarto.gp.primitives import PrimitiveLibrary
 from gpquarto.gp.textform import format_tree, parse_tree
@@ -45,7 +44,6 @@ __all__ = [
     "GameRuleSet",
     "Genome",
     "Rule",
-    "RuleSet",
     "compile_rules",
 ]
 
@@ -167,7 +165,7 @@ class Genome:
         return {kind: [list(rule.texts()) for rule in rules] for kind, rules in self.rule_lists.items()}
 
     @classmethod
-    def from_data(cls, data: dict, pset: gp.PrimitiveSetTyped, game: str = DEFAULT_GAME) -> Genome:
+    def from_data(cls, data: object, pset: gp.PrimitiveSetTyped, game: str = DEFAULT_GAME) -> Genome:
         """Rebuild a genome of ``game`` from :meth:`to_data` output, parsing each tree safely."""
         binding = gp_game(game)
         kinds = binding.kinds
@@ -221,7 +219,7 @@ class Genome:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Genome) and self.game == other.game and self.key() == other.key()
 
-    __hash__ = None  # mutable
+    __hash__ = None  # type: ignore[assignment]  # mutable: no hash
 
     def __repr__(self) -> str:
         counts = ", ".join(f"{len(rules)} {kind}" for kind, rules in self.rule_lists.items())
@@ -265,10 +263,11 @@ class CompiledRule:
         self.condition, self.action = condition, action
 
 
-def _remembered(tree: Callable[[Features], object], text: str) -> Callable[[Features], object]:
-    """``tree``, its value at a position taken from (and noted in) the position's ``features.trees``."""
+def _remembered(tree: Callable[[Any], int], text: str) -> Callable[[Any], int]:
+    """``tree``, its value at a position taken from (and noted in) the position's ``features.trees`` (features that
+    keep the values of the trees evaluated there: Quarto's shared position facts)."""
 
-    def value(features: Features) -> object:
+    def value(features: Any) -> int:
         values = features.trees
         try:
             return values[text]
@@ -307,6 +306,10 @@ class CompiledRules:
             for rule in rules:
                 rule.true = rule.legal = 0
 
+    def decide(self, view: Any, rng: random.Random) -> int:
+        """The game's action for the decision due in ``view`` (each game's rule set decides its own way)."""
+        raise NotImplementedError
+
     @property
     def total_decisions(self) -> int:
         """Decisions of every kind."""
@@ -316,68 +319,6 @@ class CompiledRules:
     def total_fallbacks(self) -> int:
         """Random fallbacks of every kind."""
         return sum(self.fallbacks.values())
-
-
-class RuleSet(CompiledRules):
-    """A Quarto genome ready to decide: compiled once, with decision, fallback and per-rule counters.
-
-    Written out for Quarto's two decisions (:meth:`choose_piece`, :meth:`place_piece`): it is the evolution's
-    hot path, so a decision does no lookup through the game's binding. ``last_rule`` explains the last
-    decision (a choice or a placement, whichever method was called last) at the cost of one attribute store.
-    """
-
-    def __init__(self, genome: Genome, library: PrimitiveLibrary) -> None:
-        super().__init__(genome, library)
-        self.choose_rules = self.compiled[DecisionKind.CHOOSE]
-        self.place_rules = self.compiled[DecisionKind.PLACE]
-        self._features: Callable[[object], Features] = Features
-
-    def share_facts(self, facts: PositionFacts | None) -> None:
-        """Read each decision's features from ``facts`` (shared with the other rule sets that read them there:
-        the same decisions, each position's facts computed once, and each rule tree's value there, by its text,
-        once for all the genomes that have that tree), or build them afresh (None, the default). ``facts`` must
-        serve rule sets of this one's library only (a tree's text means its value in one library)."""
-        self._features = Features if facts is None else facts.features
-        for rule in self.choose_rules + self.place_rules:
-            rule.remember_values(facts is not None)
-
-    def choose_piece(self, view, rng: random.Random) -> int:
-        """The piece to give: the first rule that fires with a legal piece, else a random legal piece."""
-        self.decisions[DecisionKind.CHOOSE] += 1
-        features = self._features(view)
-        available = view.available_mask
-        for rule in self.choose_rules:
-            if rule.condition(features):
-                rule.true += 1
-                piece = rule.action(features)
-                if 0 <= piece < 16 and available >> piece & 1:
-                    rule.legal += 1
-                    self.last_rule = rule.index
-                    return int(piece)
-        self.fallbacks[DecisionKind.CHOOSE] += 1
-        self.last_rule = None
-        return _pick(view.legal_pieces(), rng)
-
-    def place_piece(self, view, rng: random.Random) -> int:
-        """The square for the piece in hand: the first rule that fires with an empty square, else a random one."""
-        self.decisions[DecisionKind.PLACE] += 1
-        features = self._features(view)
-        occupied = view.occupied_mask
-        for rule in self.place_rules:
-            if rule.condition(features):
-                rule.true += 1
-                square = rule.action(features)
-                if 0 <= square < 16 and not occupied >> square & 1:
-                    rule.legal += 1
-                    self.last_rule = rule.index
-                    return int(square)
-        self.fallbacks[DecisionKind.PLACE] += 1
-        self.last_rule = None
-        return _pick(view.legal_squares(), rng)
-
-    def decide(self, view, rng: random.Random) -> int:
-        """The game's action for the decision due, as every rule set gives it: a piece, or ``16 + square``."""
-        return self.choose_piece(view, rng) if view.choice_due else PLACE_OFFSET + self.place_piece(view, rng)
 
 
 class GameRuleSet(CompiledRules):
@@ -414,5 +355,5 @@ class GameRuleSet(CompiledRules):
 
 
 def compile_rules(genome: Genome, library: PrimitiveLibrary) -> CompiledRules:
-    """The genome compiled for play by its game's binding (Quarto: :class:`RuleSet`)."""
+    """The genome compiled for play by its game's binding (its ``rule_set_class``)."""
     return genome.binding.rule_set(genome, library)

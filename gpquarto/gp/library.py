@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 
 from gpquarto.games.registry import DEFAULT_GAME
 from gpquarto.gp import plugins as loaders
-from gpquarto.gp.binding import accepts, gp_game
+from gpquarto.gp.bindings import accepts, gp_game
 from gpquarto.gp.primitives import PrimitiveLibrary
 
 

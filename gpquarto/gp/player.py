@@ -1,7 +1,8 @@
-"""Evolved players: a genome of if/then rules playing through the player protocol, one class per kind of game.
+"""Evolved players: a genome of if/then rules playing through the player protocol.
 
-:class:`EvolvedPlayer` plays a Quarto genome in Quarto's convenient form (``choose_piece``/``place_piece``, the
-arena's fast Quarto loop); :class:`RulePlayer` plays a genome of any other game (Quixo) through ``decide``.
+:class:`RuleListPlayer` is what every evolved player shares; :class:`RulePlayer` plays a genome of any game through
+``decide``, and a game may bind a player of its own form instead (Quarto's
+:class:`~gpquarto.games.quarto.gp.player.EvolvedPlayer`, which chooses and places for the arena's Quarto loop).
 :func:`make_evolved_player` picks the class by the genome's game (its binding's ``player``).
 """
 
@@ -10,14 +11,13 @@ from __future__ import annotations
 import random
 
 from gpquarto.games.interface import GameView
-from gpquarto.games.quarto.board import BoardView
-from gpquarto.gp.genome import CompiledRules, GameRuleSet, Genome, RuleSet
+from gpquarto.gp.genome import CompiledRules, GameRuleSet, Genome
 from gpquarto.gp.primitives import PrimitiveLibrary
-from gpquarto.players.base import BasePlayer, QuartoPlayer
+from gpquarto.players.base import BasePlayer
 
 
-class _RulesPlayer:
-    """What every evolved player shares: its genome compiled once, a fallback generator, counters, explanations.
+class RuleListPlayer(BasePlayer):
+    """What every evolved player of rule lists shares: its genome compiled once, a fallback generator, counters, explanations.
 
     The genome is compiled once, when the player is made. ``decisions``/``fallbacks`` count this player's
     decisions and random fallbacks since it was made (or since :meth:`reset_counters`); ``metadata`` holds what
@@ -77,30 +77,15 @@ class _RulesPlayer:
         self.rules.reset_counters()
 
 
-class EvolvedPlayer(_RulesPlayer, QuartoPlayer):
-    """Plays a Quarto :class:`~gpquarto.gp.genome.Genome` in Quarto's form: first rule that fires with a legal
-    action, else a counted random fallback (see :class:`~gpquarto.gp.genome.RuleSet`)."""
-
-    _compiled = RuleSet
-    _games = ("quarto",)
-    rules: RuleSet
-
-    def choose_piece(self, board: BoardView) -> int:
-        return self.rules.choose_piece(board, self._rng)
-
-    def place_piece(self, board: BoardView, piece: int) -> int:
-        return self.rules.place_piece(board, self._rng)
-
-
-class RulePlayer(_RulesPlayer, BasePlayer):
-    """Plays a genome of a game other than Quarto (Quixo) through ``decide``: first rule of the decision's kind
-    that fires with a legal action, else a counted random legal action. ``game`` is the genome's game."""
+class RulePlayer(RuleListPlayer, BasePlayer):
+    """Plays a genome of any game through ``decide``: first rule of the decision's kind that fires with a legal
+    action, else a counted random legal action. ``game`` is the genome's game."""
 
     _compiled = GameRuleSet
     rules: GameRuleSet
 
     @property
-    def game(self) -> str:  # type: ignore[override]
+    def game(self) -> str:  # type: ignore[override]  # read only here, a class attribute of BasePlayer
         """The genome's game."""
         return self.genome.game
 
@@ -115,9 +100,9 @@ def make_evolved_player(
     seed: int | None = None,
     name: str = "evolved",
     metadata: dict | None = None,
-) -> EvolvedPlayer | RulePlayer:
-    """The evolved player of ``genome``'s game (Quarto: :class:`EvolvedPlayer`; Quixo: :class:`RulePlayer`);
-    ``library`` must be that game's."""
+) -> RuleListPlayer:
+    """The evolved player of ``genome``'s game (its binding's ``player_class``: :class:`RulePlayer` unless the
+    game writes its own); ``library`` must be that game's."""
     if library.game != genome.game:
         raise ValueError(f"a {genome.game} genome cannot play with the {library.game} primitive library")
     return genome.binding.player(genome, library, seed=seed, name=name, metadata=metadata)

@@ -57,7 +57,8 @@ from typing import cast
 
 from gpquarto.games.interface import GameState
 from gpquarto.games.registry import DEFAULT_GAME
-from gpquarto.gp.binding import GENERIC, accepts, game_of_features, game_of_type, gp_game
+from gpquarto.gp.binding import GENERIC
+from gpquarto.gp.bindings import accepts, game_of_features, game_of_type, gp_game
 from gpquarto.gp.types import (
     EVALUATOR_NODE_TYPES,
     NODE_TYPES,
@@ -90,14 +91,14 @@ class PrimitiveInfo:
     """One registered primitive (or constant). ``arg_types`` lists the tree children only."""
 
     name: str
-    function: Callable[..., object]
+    function: Callable[..., int]
     arg_types: tuple[type, ...]
     return_type: type
     family: str
     source: str = UNLOADED
     doc: str = ""
     uses_features: bool = False
-    value: object = field(default=None)
+    value: int | None = field(default=None)
     #: Former names: tree texts that use them still read (players saved before a rename).
     aliases: tuple[str, ...] = ()
     #: The game the primitive belongs to (by its features and node types), or None: neutral, every game's.
@@ -120,10 +121,10 @@ class Constant:
 
     __slots__ = ("value",)
 
-    def __init__(self, value: object) -> None:
+    def __init__(self, value: int) -> None:
         self.value = value
 
-    def __call__(self) -> object:
+    def __call__(self) -> int:
         return self.value
 
     def __repr__(self) -> str:

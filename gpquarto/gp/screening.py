@@ -21,7 +21,7 @@ import random
 from dataclasses import dataclass
 
 from gpquarto.arena.game import play_game
-from gpquarto.gp.binding import gp_game
+from gpquarto.gp.bindings import gp_game
 from gpquarto.gp.generation import TreeGenerator
 from gpquarto.gp.genome import Genome, Rule
 from gpquarto.gp.library import LibraryConfig, get_library

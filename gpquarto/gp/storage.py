@@ -23,10 +23,10 @@ from pathlib import Path
 
 from gpquarto.atomic import write_bytes_atomic
 from gpquarto.games.registry import DEFAULT_GAME
-from gpquarto.gp.binding import gp_game, gp_games
+from gpquarto.gp.bindings import gp_game, gp_games
 from gpquarto.gp.genome import Genome
 from gpquarto.gp.library import shared_library
-from gpquarto.gp.player import EvolvedPlayer, RulePlayer, make_evolved_player
+from gpquarto.gp.player import RuleListPlayer, make_evolved_player
 from gpquarto.gp.primitives import PrimitiveLibrary
 from gpquarto.plain_files import read_checked_file
 
@@ -94,6 +94,17 @@ def read_player_file(path: str | os.PathLike[str]) -> dict:
     )
 
 
+def _provided_game(game: object) -> bool:
+    """True when ``game`` names a game that a game provider makes (``openspiel:connect_four``): its rule players
+    use the generic binding."""
+    if not isinstance(game, str) or ":" not in game:
+        return False
+    try:
+        return gp_game(game).name == game
+    except ValueError:
+        return False
+
+
 def _validate(data: object) -> dict:
     """``data``, once checked to be a player description."""
     if not isinstance(data, dict):
@@ -102,7 +113,7 @@ def _validate(data: object) -> dict:
         raise ValueError(f"format is {str(data.get('format'))[:40]!r}, expected {PLAYER_FORMAT!r}")
     game = data.get("game", DEFAULT_GAME)
     known = [binding.name for binding in gp_games()]
-    if game not in known:
+    if game not in known and not _provided_game(game):
         raise ValueError(f"'game' is {str(game)[:40]!r}, not a game with rule players ({', '.join(known)})")
     kinds = gp_game(game).kinds
     rules = data.get("rules")
@@ -187,8 +198,8 @@ def load_player(
     seed: int | None = None,
     plugins: tuple[str, ...] | None = None,
     game: str | None = None,
-) -> EvolvedPlayer | RulePlayer:
-    """The evolved player of a ``.p`` or ``.json`` file (an :class:`~gpquarto.gp.player.EvolvedPlayer` for
+) -> RuleListPlayer:
+    """The evolved player of a ``.p`` or ``.json`` file (an :class:`~gpquarto.games.quarto.gp.player.EvolvedPlayer` for
     Quarto, a :class:`~gpquarto.gp.player.RulePlayer` for Quixo); with ``game``, a player of another game is
     refused in one line."""
     data = read_player_file(path)
@@ -203,7 +214,7 @@ def player_from_data(
     plugins: tuple[str, ...] | None = None,
     source: str = "",
     game: str | None = None,
-) -> EvolvedPlayer | RulePlayer:
+) -> RuleListPlayer:
     """The evolved player of validated player data (what a file holds; workers on other machines get a saved
     player this way, not by its path); ``source`` names it in messages; with ``game``, a player of another game
     is refused in one line."""

@@ -17,7 +17,8 @@ import random
 from deap import gp
 
 from gpquarto.games.registry import DEFAULT_GAME
-from gpquarto.gp.binding import CONDITION_TYPE, gp_game
+from gpquarto.gp.binding import CONDITION_TYPE
+from gpquarto.gp.bindings import gp_game
 from gpquarto.gp.generation import TreeGenerator
 from gpquarto.gp.genome import Genome, Rule
 

@@ -23,11 +23,11 @@ from time import perf_counter
 
 from gpquarto.arena.game import player_name
 from gpquarto.arena.stats import wilson_interval
-from gpquarto.games.interface import DecisionKind
-from gpquarto.games.quarto.board import Board, IllegalActionError, action_name
-from gpquarto.games.quarto.search.solver import WIN
-from gpquarto.grading.bank import Bank, BankPosition
-from gpquarto.players.base import Player, PlayerQuit, QuartoPlayer, ask_decision, raised_reason
+from gpquarto.games.capabilities import PlayerForm
+from gpquarto.games.interface import IllegalActionError
+from gpquarto.games.registry import get_plugin
+from gpquarto.grading.bank import WIN, Bank, BankPosition
+from gpquarto.players.base import Player, PlayerQuit, raised_reason
 from gpquarto.resolve import make_unattended_player
 from gpquarto.runner import SERIAL, Runner
 from gpquarto.seeding import derive_seed
@@ -142,34 +142,35 @@ class GradeReport:
 
 def decide(player: Player, position: BankPosition, seed: int) -> tuple[int | None, str, float]:
     """Ask ``player`` for its decision in ``position`` as a match would: (validated action or None, forfeit
-    reason or "", seconds). A Quarto player answers in Quarto's form (a piece or a square), any other through
+    reason or "", seconds). A player that speaks the game's own form (its
+    :class:`~gpquarto.games.capabilities.PlayerForm`: Quarto's piece or square) is asked in it, any other through
     the game interface (``decide(view)``, validated by ``apply``)."""
-    board = position.board()
+    state = position.board()
     player.seed(seed)
-    player.new_game(board.player)
-    view = board.view()
-    quarto = isinstance(board, Board) and isinstance(player, QuartoPlayer)
-    choosing = quarto and position.kind == DecisionKind.CHOOSE
+    player.new_game(state.player)
+    view = state.view()
+    form = get_plugin(state.game_name).capability_or(PlayerForm, None)
+    if form is not None and not form.speaks(player):
+        form = None
     started = perf_counter()
     try:
-        answer = ask_decision(player, view) if quarto else player.decide(view)  # type: ignore[arg-type]
+        answer = form.ask(player, view) if form is not None else player.decide(view)
     except PlayerQuit:
         raise
     except (Exception, SystemExit) as error:  # a player's bug is a wrong decision, as it is a forfeit in a match
         return None, raised_reason(error), perf_counter() - started
     seconds = perf_counter() - started
-    try:
-        if choosing:
-            board.push_choice(answer)  # type: ignore[union-attr]
-            return board.in_hand, "", seconds  # type: ignore[union-attr]
-        if quarto:
-            board.push_placement(answer)  # type: ignore[union-attr]
-        else:
-            board.apply(answer)
-        return board.history[-1], "", seconds
-    except IllegalActionError as error:
-        what = "choice" if choosing else "placement" if quarto else "action"
-        return None, f"illegal {what} {answer!r}: {error}", seconds
+    if form is not None:
+        illegal = form.apply(state, answer)
+    else:
+        try:
+            state.apply(answer)  # type: ignore[arg-type]  # the game refuses a bad one
+            illegal = ""
+        except IllegalActionError as error:
+            illegal = f"illegal action {answer!r}: {error}"
+    if illegal:
+        return None, illegal, seconds
+    return state.history[-1], "", seconds
 
 
 def grade_player(player: Player | str, bank: Bank, *, name: str | None = None) -> GradeReport:
@@ -204,11 +205,9 @@ def _grade_spec(job: tuple[str, Bank]) -> GradeReport:
     return grade_player(spec, bank)
 
 
-def describe_action(action: int | None, position: BankPosition | None = None) -> str:
-    """``choose 7 (SDOR)``, ``place b3`` (Quarto), the action's name in the game of ``position`` (``b1 to
-    bottom``), or ``no action`` (the player raised or answered illegally)."""
+def describe_action(action: int | None, position: BankPosition) -> str:
+    """The action's name in the game of ``position`` (``choose 7 (SDOR)``, ``place b3``, ``b1 to bottom``), or
+    ``no action`` (the player raised or answered illegally)."""
     if action is None:
         return "no action"
-    if position is None:
-        return action_name(action)
     return position.board().action_name(action)

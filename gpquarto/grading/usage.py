@@ -3,32 +3,30 @@
 :func:`rule_usage` plays ``games`` games of the player against the given opponents (seats alternating,
 opponents in turn, every game seeded from ``seed``) and records every decision the player took: the rule that
 fired (or the random fallback) and the position before it. Decisions taken with at most ``grade_max_empties``
-empty squares are then solved exactly; where the decision mattered (some legal action loses value, as in a
-``grade`` bank), the action is *optimal* when it keeps the solver's value. A player of another game (a Quixo
-:class:`~gpquarto.gp.player.RulePlayer`) plays that game (under ``settings``); its decisions are tallied, not
-graded.
+empty squares (the size measure of the game's exact solver) are then solved exactly, where the solver can solve
+the game at all (not 5x5 Quixo: its decisions are tallied, not graded); where the decision mattered (some legal
+action loses value, as in a ``grade`` bank), the action is *optimal* when it keeps the solver's value.
 
 Example::
 
-    >>> from gpquarto.gp.player import EvolvedPlayer  # doctest: +SKIP
     >>> report = rule_usage(player, ["random"], games=10, seed=1)  # doctest: +SKIP
     >>> print(format_usage(report))  # doctest: +SKIP
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from gpquarto.arena.game import play_game
-from gpquarto.games.interface import DecisionKind, GameView
-from gpquarto.games.quarto.board import PLACE_OFFSET, BoardView
-from gpquarto.games.quarto.grading.bank import solve_position
-from gpquarto.gp.player import EvolvedPlayer, RulePlayer
-from gpquarto.grading.bank import decision_matters
-from gpquarto.players.base import BasePlayer, QuartoPlayer
+from gpquarto.games.interface import GameView
+from gpquarto.games.registry import get_game, get_plugin
+from gpquarto.gp.player import RuleListPlayer
+from gpquarto.grading.bank import decision_matters, solve_game_position
+from gpquarto.players.base import BasePlayer
 from gpquarto.resolve import make_unattended_player
 from gpquarto.runner import SERIAL, Runner
+from gpquarto.search.exact import exact_solver
 from gpquarto.seeding import derive_seed
 
 #: Decisions with at most this many empty squares are graded by default (the solver takes a few ms there).
@@ -71,51 +69,29 @@ class UsageReport:
         return sum(tally.fired for tally in self.of_kind(kind))
 
 
-class _RecordingPlayer(QuartoPlayer):
-    """Plays as the evolved player and remembers, for each decision, (kind, rule index, position, action)."""
+class _RecordingPlayer(BasePlayer):
+    """Plays as the evolved player, through ``decide``, and remembers for each decision (kind, rule index,
+    position, action)."""
 
-    def __init__(self, player: EvolvedPlayer) -> None:
+    def __init__(self, player: RuleListPlayer) -> None:
         self.player = player
         self.name = player.name
+        self.game = player.genome.game
         self.log: list[tuple[str, int | None, str, int]] = []
-
-    def seed(self, seed: int | None) -> None:
-        self.player.seed(seed)
-
-    def choose_piece(self, board: BoardView) -> int:
-        text = board.text()
-        piece = self.player.choose_piece(board)
-        self.log.append((DecisionKind.CHOOSE, self.player.rules.last_rule, text, int(piece)))
-        return piece
-
-    def place_piece(self, board: BoardView, piece: int) -> int:
-        text = board.text()
-        square = self.player.place_piece(board, piece)
-        self.log.append((DecisionKind.PLACE, self.player.rules.last_rule, text, PLACE_OFFSET + int(square)))
-        return square
-
-
-class _RecordingRulePlayer(BasePlayer):
-    """:class:`_RecordingPlayer` for a rule player of another game, through ``decide``."""
-
-    def __init__(self, player: RulePlayer) -> None:
-        self.player = player
-        self.name = player.name
-        self.game = player.game
-        self.log: list[tuple[str, int | None, str, int]] = []
+        self._kind_at = player.genome.binding.kind_at
 
     def seed(self, seed: int | None) -> None:
         self.player.seed(seed)
 
     def decide(self, view: GameView) -> int:
-        text = view.text()
+        text, kind = view.text(), self._kind_at(view)
         action = self.player.decide(view)
-        self.log.append((self.player.rules.last_kind, self.player.rules.last_rule, text, int(action)))
+        self.log.append((kind, self.player.rules.last_rule, text, int(action)))
         return action
 
 
 def rule_usage(
-    player: EvolvedPlayer | RulePlayer,
+    player: RuleListPlayer,
     opponents: Sequence[str],
     *,
     games: int = 100,
@@ -124,44 +100,63 @@ def rule_usage(
     runner: Runner = SERIAL,
     settings: dict[str, object] | None = None,
 ) -> UsageReport:
-    """Play ``games`` games against ``opponents`` (player specs or files, in turn) and tally each rule's
-    decisions and, for Quarto up to ``grade_max_empties`` empty squares, their optimality (positions solved on
-    ``runner``); a player of another game plays it under ``settings`` (default: the game's)."""
+    """Play ``games`` games of the player's game (under ``settings``, default the game's) against ``opponents``
+    (player specs or files, in turn) and tally each rule's decisions and, where the game's exact solver can solve
+    a position of at most ``grade_max_empties`` (in its size measure: empty squares), their optimality (positions
+    solved on ``runner``)."""
     if games < 0:
         raise ValueError(f"games must be >= 0, got {games}")
     if games and not opponents:
         raise ValueError("rule usage needs at least one opponent")
     game_name = player.genome.game
-    quarto = isinstance(player, EvolvedPlayer)
-    recorder = _RecordingPlayer(player) if quarto else _RecordingRulePlayer(player)
+    recorder = _RecordingPlayer(player)
     made = [make_unattended_player(spec, game=game_name) for spec in opponents]
     for game in range(games):
         opponent = made[game % len(made)]
         seats = (recorder, opponent) if game // len(made) % 2 == 0 else (opponent, recorder)
         play_game(seats, seed=derive_seed(seed, "rule usage", game), game=game_name, settings=settings)
     kinds = player.genome.kinds
-    tallies = {
+    tallies: dict[tuple[str, int | None], RuleTally] = {
         (kind, index): RuleTally(kind, index, str(rule))
         for kind in kinds
         for index, rule in enumerate(player.genome.rules(kind))
     }
     for kind in kinds:
         tallies[kind, None] = RuleTally(kind, None, "random fallback")
-    graded_texts = sorted({text for _, _, text, _ in recorder.log if quarto and _empties(text) <= grade_max_empties})
-    solved = dict(zip(graded_texts, runner.map(solve_position, graded_texts), strict=True))
+    the_settings = get_plugin(game_name).check_settings(settings or {})
+    solvable = _solvable(game_name, the_settings, grade_max_empties)
+    graded_texts = sorted({text for _, _, text, _ in recorder.log if solvable(text)})
+    jobs = [(game_name, the_settings, text) for text in graded_texts]
+    solved = dict(zip(graded_texts, runner.map(solve_game_position, jobs), strict=True))
     for kind, index, text, action in recorder.log:
         tally = tallies[kind, index]
         tally.fired += 1
         if text in solved:
-            value, best_actions, legal = solved[text]
+            value, best_actions, legal, _best = solved[text]
             if decision_matters(value, best_actions, legal):
                 tally.graded += 1
                 tally.optimal += action in best_actions
-    return UsageReport(games, tuple(opponents), grade_max_empties if quarto else 0, tuple(tallies.values()))
+    graded = grade_max_empties if _can_solve(game_name, the_settings) else 0
+    return UsageReport(games, tuple(opponents), graded, tuple(tallies.values()))
 
 
-def _empties(text: str) -> int:
-    return text.split(" ")[0].count(".")
+def _can_solve(game: str, settings: dict[str, object]) -> bool:
+    """True when the game's exact solver can solve positions of ``game`` under ``settings`` at all."""
+    start = get_game(game).new_state(**settings)
+    return exact_solver(get_plugin(game)).why_not(start) is None
+
+
+def _solvable(game: str, settings: dict[str, object], max_size: int) -> Callable[[str], bool]:
+    """Whether the game's exact solver can solve a position (by its text) of at most ``max_size``."""
+    if not _can_solve(game, settings):
+        return lambda text: False
+    the_game, solver = get_game(game), exact_solver(get_plugin(game))
+
+    def solvable(text: str) -> bool:
+        state = the_game.from_text(text, **settings)
+        return solver.why_not(state) is None and solver.size(state) <= max_size
+
+    return solvable
 
 
 def format_usage(report: UsageReport) -> str:

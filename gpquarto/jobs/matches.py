@@ -72,7 +72,7 @@ class MatchSlice:
 def _player(spec: str, task: MatchSlice):
     saved = dict(task.saved)
     if spec in saved and is_evaluator_spec(spec):
-        return evaluator_player(spec, seed=task.seed, plugins=task.plugins or None, data=saved[spec])
+        return evaluator_player(spec, game=task.game, seed=task.seed, plugins=task.plugins or None, data=saved[spec])
     if spec in saved:
         return player_from_saved(saved[spec], seed=task.seed, plugins=task.plugins or None, source=spec, game=task.game)
     return make_unattended_player(spec, seed=task.seed, plugins=task.plugins or None, game=task.game)

@@ -5,17 +5,16 @@ action (an int of the game's encoding). Before each game the arena calls ``seed`
 and ``new_game``: both are part of the protocol, and :class:`BasePlayer` gives them defaults that do nothing.
 The engine validates every answer: an illegal one forfeits the game.
 
-Quarto players usually keep Quarto's convenient form: derive from :class:`QuartoPlayer` and write
-``choose_piece(view)`` and ``place_piece(view, piece)``; its ``decide`` turns them into actions.
+A game may have a form of its own that its players speak besides ``decide`` (Quarto's ``choose_piece`` and
+``place_piece``: :class:`gpquarto.games.quarto.players.base.QuartoPlayer`); the arena and ``grade`` use it through
+the game's :class:`~gpquarto.games.capabilities.PlayerForm`.
 """
 
 from __future__ import annotations
 
 from typing import Protocol, runtime_checkable
 
-from gpquarto.games.interface import DecisionKind, GameView
-from gpquarto.games.quarto.board import PLACE_OFFSET, BoardView
-from gpquarto.games.quarto.pieces import NO_PIECE
+from gpquarto.games.interface import GameView
 
 
 @runtime_checkable
@@ -24,7 +23,11 @@ class Player(Protocol):
     plays in gpquarto."""
 
     name: str
-    game: str | None
+
+    @property
+    def game(self) -> str | None:
+        """The game the player plays, None for any game (read only: a class may pin it to one game)."""
+        ...
 
     def decide(self, view: GameView) -> int:
         """The action to play in the position ``view`` shows (the engine validates it)."""
@@ -62,42 +65,8 @@ class BasePlayer:
         return f"<{type(self).__name__} {self.name}>"
 
 
-class QuartoPlayer(BasePlayer):
-    """A Quarto player in Quarto's convenient form: :meth:`choose_piece` and :meth:`place_piece`.
-
-    The arena's Quarto loop calls the two methods directly; :meth:`decide` makes the player speak the
-    interface everywhere else.
-    """
-
-    game = "quarto"
-
-    def choose_piece(self, board: BoardView) -> int:  # pragma: no cover - abstract
-        """Return the piece (0..15) to give to the opponent."""
-        raise NotImplementedError
-
-    def place_piece(self, board: BoardView, piece: int) -> int:  # pragma: no cover - abstract
-        """Return the square (0..15) where ``piece`` (the one in hand) goes."""
-        raise NotImplementedError
-
-    def decide(self, view: GameView) -> int:
-        """The choice or placement due, as an action: a piece, or ``16 + square``."""
-        if view.decision_kind() is DecisionKind.CHOOSE:
-            return self.choose_piece(view)  # type: ignore[arg-type]
-        return PLACE_OFFSET + self.place_piece(view, view.in_hand)  # type: ignore[arg-type, attr-defined]
-
-
 class PlayerQuit(Exception):
     """Raised by a (human) player who leaves the game; the arena stops instead of recording a forfeit."""
-
-
-def ask_decision(player: QuartoPlayer, view: BoardView) -> int:
-    """A Quarto player's answer in Quarto's form: a piece to give, or a square for the piece in hand.
-
-    The answer is not validated; errors the player raises propagate (see :func:`raised_reason`).
-    """
-    if view.in_hand == NO_PIECE:
-        return player.choose_piece(view)
-    return player.place_piece(view, view.in_hand)
 
 
 class ForfeitReason(Exception):

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import cast
 
 from gpquarto.games.capabilities import ZooPlayers
-from gpquarto.games.registry import DEFAULT_GAME, get_game, plugins
+from gpquarto.games.registry import DEFAULT_GAME, get_game, plugins, providers
 from gpquarto.players.base import Player
 
 #: Modules whose import registers players; each registers itself with :func:`register_player`.
@@ -151,7 +151,8 @@ def _plain_type(kind: object) -> type:
 
 def load_builtin_players() -> None:
     """Import the modules that register the built-in players, then every installed game's own players (its
-    :class:`~gpquarto.games.capabilities.ZooPlayers`), once."""
+    :class:`~gpquarto.games.capabilities.ZooPlayers`) and the players of every game that the game providers bring
+    (OpenSpiel's bots), once."""
     global _loaded
     if _loaded:
         return
@@ -160,6 +161,9 @@ def load_builtin_players() -> None:
     for plugin in plugins():
         if plugin.offers(ZooPlayers):
             plugin.capability(ZooPlayers).load()
+    for provider in providers():
+        if provider.players is not None:
+            provider.players.load()
     _loaded = True
 
 

@@ -11,7 +11,7 @@ from typing import Any
 from gpquarto.arena.openings import MAX_OPENING_PLIES
 from gpquarto.games.defaults import training_defaults
 from gpquarto.games.registry import DEFAULT_GAME, get_game
-from gpquarto.gp.binding import gp_game
+from gpquarto.gp.bindings import gp_game
 from gpquarto.gp.library import LibraryConfig
 from gpquarto.grading.bank import BankParameters
 from gpquarto.training.fitness import check_opponents, game_plan, parse_schedule
@@ -22,15 +22,14 @@ DEFAULT_OPPONENTS = "random:1,minimax:depth=2:3"
 #: The default mix without the tactical families (``tactical=False``). Those players score about 5% against
 #: minimax whatever they learn, so three quarters of minimax games would mostly teach them draws, at the price
 #: of wins against random; half and half gave 95.2-96.5% wins against random on three seeds, against
-#: 84.5-96.0% with the full-vocabulary mix (docs/experiments.md).
+#: 84.5-96.0% with the full-vocabulary mix (docs/lab/no-tactical.md).
 BASIC_DEFAULT_OPPONENTS = "random:1,minimax:depth=2:1"
 #: The genome kinds (:mod:`gpquarto.training.genome_kinds`): rule players, or evaluators for a search's leaves.
 RULES, EVALUATOR = "rules", "evaluator"
 GENOMES = (RULES, EVALUATOR)
 #: Each genome kind's defaults where they differ from the dataclass's (rule players'): :meth:`EvolutionConfig.
-#: for_game` applies them under the settings given. An evaluator run's defaults (docs/experiments.md, "Evolved
-#: evaluators: a larger budget, the targets' mix as the default, and insertion" and "Evolved evaluators in
-#: islands"): depth 2, 10 generations of three islands of 24 trees x 40 games, a hall of fame of 2 per island,
+#: for_game` applies them under the settings given. An evaluator run's defaults (docs/lab/evaluator-budget.md and
+#: docs/lab/evaluator-islands.md): depth 2, 10 generations of three islands of 24 trees x 40 games, a hall of fame of 2 per island,
 #: 1,000 final games, no accuracy term, and the opponents of :func:`evaluator_opponents`. One population found the
 #: forced win on four seeds of six; three islands put it in the hall of fame on each of seeds 0-2, and 1,000 final
 #: games (400 took the wrong member on seed 1) choose it on all three. Halls of 2, not 5, keep the final choice's
@@ -156,7 +155,7 @@ class EvolutionConfig:
     seeds in three) came not from a setting here but from the primitive library: the parity squares
     (``square_leaving_odd_safe_pieces``) join the line the piece fits instead of the lowest square, whose dead
     lines gave draws that fitness cannot see (half a point in 20 games against random). No default here
-    changed. ``docs/experiments.md`` has the runs behind these choices.
+    changed. ``docs/defaults.md`` gives each default with its reason, and ``docs/lab/`` the runs behind them.
     ``opponents`` left empty means the default mix for the vocabulary: :data:`DEFAULT_OPPONENTS`, or
     :data:`BASIC_DEFAULT_OPPONENTS` without the tactical families (a game whose :func:`training_defaults` set
     ``opponents``: that mix).

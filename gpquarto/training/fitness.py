@@ -16,7 +16,7 @@ deterministic opponent is met in other positions than the two games it plays fro
 Facts: the genomes of a generation meet many positions in common (the same games, the same opponents, the same
 training bank), so a Quarto rule player reads its decisions' facts from the process's :func:`position_facts`, which
 computes each position's facts, and the value there of each rule tree the genomes share, once for all of them
-(:class:`~gpquarto.games.quarto.gp.features.PositionFacts`; the decisions are those of fresh features).
+(Quarto's :class:`~gpquarto.games.quarto.gp.features.PositionFacts`; the decisions are those of fresh features).
 """
 
 from __future__ import annotations
@@ -24,15 +24,15 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
+from typing import Any
 
 from gpquarto.arena.game import play_game
 from gpquarto.arena.openings import random_opening
 from gpquarto.games.interface import GameState
-from gpquarto.games.quarto.gp.features import PositionFacts
 from gpquarto.games.registry import DEFAULT_GAME, get_game
 from gpquarto.gp.genome import Genome
 from gpquarto.gp.library import LibraryConfig, get_library
-from gpquarto.gp.player import EvolvedPlayer, RulePlayer, make_evolved_player
+from gpquarto.gp.player import RuleListPlayer, make_evolved_player
 from gpquarto.gp.primitives import PrimitiveLibrary
 from gpquarto.grading.bank import BankPosition
 from gpquarto.grading.grade import decide
@@ -226,34 +226,38 @@ def fitness_start(fitness_game: FitnessGame, game: str, settings: dict[str, obje
     )
 
 
-#: The facts of the positions this process's rule players met (:class:`~gpquarto.games.quarto.gp.features.PositionFacts`), one
-#: store per primitive library: the genomes of a generation play the same games, so they meet many positions in
-#: common, and compute their facts (and the values of the rule trees they share) once.
-_POSITION_FACTS: dict[PrimitiveLibrary, PositionFacts] = {}
+#: The facts of the positions this process's rule players met, one store per primitive library (made by the rule
+#: set's ``new_facts``: Quarto's :class:`~gpquarto.games.quarto.gp.features.PositionFacts`): the genomes of a
+#: generation play the same games, so they meet many positions in common, and compute their facts (and the values
+#: of the rule trees they share) once.
+_POSITION_FACTS: dict[PrimitiveLibrary, Any] = {}
 
 
-def position_facts(library: PrimitiveLibrary) -> PositionFacts:
-    """This process's store of position facts for the rule players of ``library``."""
+def position_facts(library: PrimitiveLibrary, new_facts: Callable[[], Any]) -> Any:
+    """This process's store of position facts for the rule players of ``library`` (made by ``new_facts`` the first
+    time)."""
     facts = _POSITION_FACTS.get(library)
     if facts is None:
         if len(_POSITION_FACTS) >= 8:
             _POSITION_FACTS.clear()
-        facts = _POSITION_FACTS[library] = PositionFacts()
+        facts = _POSITION_FACTS[library] = new_facts()
     return facts
 
 
 def share_position_facts(player: Player) -> None:
-    """Let a Quarto rule player read its decisions' facts from its library's :func:`position_facts` (the same
-    decisions; other players are left as they are)."""
-    share = getattr(getattr(player, "rules", None), "share_facts", None)
+    """Let a rule player whose rule set shares position facts (``share_facts`` and ``new_facts``: Quarto's) read
+    its decisions' facts from its library's :func:`position_facts` (the same decisions; other players are left as
+    they are)."""
+    rules = getattr(player, "rules", None)
+    share = getattr(rules, "share_facts", None)
     if share is not None:
-        share(position_facts(player.library))
+        share(position_facts(player.library, rules.new_facts))  # type: ignore[attr-defined, union-attr]  # a rule player's
 
 
-_HALL_OF_FAME_PLAYERS: dict[tuple, EvolvedPlayer | RulePlayer] = {}
+_HALL_OF_FAME_PLAYERS: dict[tuple, RuleListPlayer] = {}
 
 
-def _hall_of_fame_player(data: dict, library: PrimitiveLibrary) -> EvolvedPlayer | RulePlayer:
+def _hall_of_fame_player(data: dict, library: PrimitiveLibrary) -> RuleListPlayer:
     """A past champion, built once per process while it stays in the hall of fame (a small cache)."""
     key = (library.game, *(tuple(map(tuple, rules)) for rules in data.values()))
     player = _HALL_OF_FAME_PLAYERS.get(key)
@@ -271,7 +275,7 @@ def play_games(
     games: tuple[FitnessGame, ...],
     hall_of_fame: tuple = (),
     library: PrimitiveLibrary | None = None,
-    member_player: Callable[[object], Player] | None = None,
+    member_player: Callable[[Any], Player] | None = None,
     *,
     game: str = DEFAULT_GAME,
     settings: dict[str, object] | None = None,
@@ -285,7 +289,7 @@ def play_games(
             opponent = _opponent(fitness_game.opponent, game)
         elif hall_of_fame:
             member = hall_of_fame[fitness_game.member % len(hall_of_fame)]
-            opponent = member_player(member) if member_player else _hall_of_fame_player(member, library)
+            opponent = member_player(member) if member_player else _hall_of_fame_player(member, library)  # type: ignore[arg-type]  # given with rule genomes
         else:
             opponent = _opponent("random", game)
         players = (player, opponent) if fitness_game.seat == 0 else (opponent, player)
@@ -313,20 +317,27 @@ def evaluate(task: EvaluationTask) -> EvaluationResult:
     decisions, fallbacks = player.decisions, player.fallbacks
     rate = fallbacks / decisions if decisions else 0.0
     score = (wins + draws / 2) / games - task.fallback_weight * rate
-    accuracy = bank_accuracy(player, task.accuracy_positions, library.game) if task.accuracy_positions else None
+    accuracy = (
+        bank_accuracy(player, task.accuracy_positions, library.game, task.settings) if task.accuracy_positions else None
+    )
     if accuracy is not None:
         score += task.accuracy_weight * accuracy
     return EvaluationResult(score, wins, draws, losses, fallbacks, decisions, genome.size, accuracy)
 
 
 def bank_accuracy(
-    player: Player, positions: tuple[tuple[str, tuple[int, ...]], ...], game: str = DEFAULT_GAME
+    player: Player,
+    positions: tuple[tuple[str, tuple[int, ...]], ...],
+    game: str = DEFAULT_GAME,
+    settings: tuple[tuple[str, object], ...] = (),
 ) -> float:
-    """The share of ``positions`` (solved decisions of ``game``) where ``player`` takes an action that keeps the
-    value; each decision is seeded from its index, as ``grade`` does."""
+    """The share of ``positions`` (solved decisions of ``game`` under ``settings``, sorted ``(name, value)`` pairs:
+    those a position's text does not carry, such as Quixo's ply limit) where ``player`` takes an action that keeps
+    the value; each decision is seeded from its index, as ``grade`` does."""
     correct = 0
     for index, (text, best_actions) in enumerate(positions):
-        position = _ParsedPosition(text, 0, best_actions, index, game, state=_parsed_state(text, game))
+        state = _parsed_state(text, game, settings)
+        position = _ParsedPosition(text, 0, best_actions, index, game, settings=settings, state=state)
         action, _, _ = decide(player, position, derive_seed("accuracy", index))
         correct += action in best_actions
     return correct / len(positions)
@@ -344,15 +355,16 @@ class _ParsedPosition(BankPosition):
         return self.state.copy()
 
 
-_PARSED: dict[tuple[str, str], GameState] = {}
+_PARSED: dict[tuple[str, tuple[tuple[str, object], ...], str], GameState] = {}
 
 
-def _parsed_state(text: str, game: str) -> GameState:
-    """The state of a bank position's text, parsed once per process (every genome is graded on the same bank)."""
-    key = (game, text)
+def _parsed_state(text: str, game: str, settings: tuple[tuple[str, object], ...] = ()) -> GameState:
+    """The state of a bank position's text under ``settings``, parsed once per process (every genome is graded on
+    the same bank)."""
+    key = (game, settings, text)
     state = _PARSED.get(key)
     if state is None:
         if len(_PARSED) >= 10_000:
             _PARSED.clear()
-        state = _PARSED[key] = BankPosition(text, 0, (), 0, game).board()
+        state = _PARSED[key] = BankPosition(text, 0, (), 0, game, settings=settings).board()
     return state

@@ -26,10 +26,11 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from gpquarto.games.capabilities import EvolvedEvaluators
 from gpquarto.games.registry import DEFAULT_GAME
-from gpquarto.gp.binding import gp_game
-from gpquarto.gp.evaluator import CompiledEvaluator, EvaluatorGenome
-from gpquarto.gp.evaluator_files import evaluator_data, save_evaluator
+from gpquarto.gp.bindings import gp_game
+from gpquarto.gp.evaluator import EvaluatorGenome
+from gpquarto.gp.evaluator_files import evaluator_data, evolved_evaluators, save_evaluator
 from gpquarto.gp.evaluator_player import searching_player
 from gpquarto.gp.generation import TreeGenerator
 from gpquarto.gp.genome import Genome
@@ -323,9 +324,16 @@ def evaluator_searcher(text: str, depth: int, library: LibraryConfig) -> Player:
         if len(_SEARCHERS) > 64:
             _SEARCHERS.clear()
         loaded = get_library(library)
-        evaluator = CompiledEvaluator(EvaluatorGenome.from_text(text, loaded), loaded)
-        player = _SEARCHERS[key] = searching_player("minimax", {"depth": str(depth)}, evaluator, seed=0)
+        evaluators = evolved_evaluators(loaded.game)
+        evaluator = evaluators.compile(EvaluatorGenome.from_text(text, loaded), loaded)
+        player = _SEARCHERS[key] = _searcher(evaluators, depth, evaluator, loaded.game)
     return player
+
+
+def _searcher(evaluators: EvolvedEvaluators, depth: int, evaluator: object, game: str) -> Player:
+    """The game's search that training evolves evaluators for (its first searching player: Quarto's ``minimax``)
+    at ``depth``, evaluating with ``evaluator``."""
+    return searching_player(evaluators.searching_players[0], {"depth": str(depth)}, evaluator, game=game, seed=0)
 
 
 def evaluate_evaluator(task: EvaluatorTask) -> EvaluatorResult:
@@ -340,17 +348,17 @@ def evaluate_evaluator(task: EvaluatorTask) -> EvaluatorResult:
     """
     library = get_library(task.library)
     genome = EvaluatorGenome.from_text(task.tree, library)
-    player = searching_player("minimax", {"depth": str(task.depth)}, CompiledEvaluator(genome, library), seed=0)
+    evaluators = evolved_evaluators(library.game)
+    player = _searcher(evaluators, task.depth, evaluators.compile(genome, library), library.game)
     wins, draws, losses = play_games(
         player,
         task.games,
         task.hall_of_fame,
         member_player=lambda text: evaluator_searcher(text, task.depth, task.library),
     )
-    search = player.search
-    cost = search.evaluations / search.evaluated_squares if search.evaluated_squares else 1.0
+    cost = evaluators.cost(player)
     score = (wins + draws / 2) / len(task.games) - task.cost_weight * (cost - 1.0)
-    accuracy = bank_accuracy(player, task.accuracy_positions) if task.accuracy_positions else None
+    accuracy = bank_accuracy(player, task.accuracy_positions, library.game) if task.accuracy_positions else None
     if accuracy is not None:
         score += task.accuracy_weight * accuracy
     return EvaluatorResult(score, wins, draws, losses, genome.size, cost, accuracy)
@@ -480,7 +488,8 @@ class EvaluatorKind:
 
     def player_spec(self, folder: Path, config: EvolutionConfig) -> str:
         """The player spec of the run's champion: the search it was evolved for."""
-        return f"minimax:depth={config.depth},evaluator={folder / BEST_EVALUATOR}"
+        search = evolved_evaluators(config.game).searching_players[0]
+        return f"{search}:depth={config.depth},evaluator={folder / BEST_EVALUATOR}"
 
     def save_champion(self, folder: Path, evolution: Evolution, best: EvaluatorGenome, name: str, run: dict) -> dict:
         """Write ``best_evaluator.json`` and its formula folded, ``best_evaluator.simplified.json``

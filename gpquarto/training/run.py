@@ -39,7 +39,7 @@ from gpquarto.atomic import check_writable_folder, write_bytes_atomic, write_tex
 from gpquarto.folder_lock import folder_lock
 from gpquarto.gp.genome import Genome
 from gpquarto.gp.library import get_library
-from gpquarto.gp.player import EvolvedPlayer
+from gpquarto.gp.player import RuleListPlayer
 from gpquarto.gp.storage import load_player, read_player_file, save_player
 from gpquarto.plain_files import file_sha256, one_line, read_plain_file
 from gpquarto.runner import Runner, SerialRunner
@@ -218,7 +218,7 @@ class RunFolder:
         except ValueError as error:
             raise RunError(str(error)) from None
 
-    def best_player(self, *, seed: int | None = None) -> EvolvedPlayer:
+    def best_player(self, *, seed: int | None = None) -> RuleListPlayer:
         """The best rule player the run saved (a :class:`RunError` before the run has finished, or for an
         evaluator run: see :attr:`best_player_spec`)."""
         if self.config.genome != "rules":

@@ -4,6 +4,7 @@ Routes (all JSON; an error is a 4xx answer ``{"error": "one line"}``, never a cr
 
 ========================================  ===================================================================
 ``GET /``                                 the page (``static/index.html``; assets under ``/static/``)
+``GET /games/{name}/page.js``             a game's own page script (its drawings and controls), where it has one
 ``GET /api/players?game=G``               the game's registered players, and saved player files (runs,
                                           ``--players-dir``)
 ``POST /api/games``                       new game ``{"game", "opponent", "seat", "rules", "size", "ply_limit",
@@ -57,7 +58,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from gpquarto.arena.record import MAX_SEED
 from gpquarto.arena.views import game_view
-from gpquarto.games.registry import DEFAULT_GAME, game_names
+from gpquarto.games.registry import DEFAULT_GAME, game_names, get_plugin, register_plugin
 from gpquarto.runner.killable import KillablePool
 from gpquarto.web import runs
 from gpquarto.web.decisions import DecisionsStopped
@@ -75,6 +76,7 @@ from gpquarto.web.sessions import (
     play_opponent,
     watch_game,
 )
+from gpquarto.web.support import web_support
 from gpquarto.web.threads import ServerThreads
 
 STATIC = Path(__file__).parent / "static"
@@ -100,12 +102,16 @@ def create_app(
     workers: int = 2,
     trusted_hosts: Sequence[str] | None = LOOPBACK_NAMES,
     body_seconds: float = BODY_SECONDS,
+    games: Sequence[str] = (),
 ) -> Starlette:
     """The web app. ``runs_dir`` is the folder of training runs, ``players_dirs`` more folders of saved players
     a request may name; ``time_limit`` the seconds per decision; ``workers`` the processes in which searching
     players decide; ``trusted_hosts`` the host names state-changing requests may be sent to (None: any);
-    ``body_seconds`` the seconds a request body may take to arrive.
+    ``body_seconds`` the seconds a request body may take to arrive; ``games`` the games a provider makes that the
+    server offers beside the installed ones (``openspiel:connect_four``: registered for this process).
     ``app.state.stop()`` kills the worker processes at once (for a prompt Ctrl-C)."""
+    for name in games:
+        register_plugin(get_plugin(name))
     store = SessionStore()
     threads = ServerThreads(THREADS)
     quick_threads = ServerThreads(QUICK_THREADS, "gpquarto-web-quick")
@@ -173,6 +179,15 @@ def create_app(
     async def game_types(request: Request) -> Response:
         return JSONResponse({"games": game_catalog()})
 
+    async def page_script(request: Request) -> Response:
+        name = request.path_params["name"]
+        if name not in game_names():
+            raise HTTPException(404, f"no game {name[:40]!r}")
+        text = web_support(name).page_script_text()
+        if text is None:
+            raise HTTPException(404, f"game {name!r} has no page script of its own")
+        return Response(text, media_type="text/javascript")
+
     async def game_hint(request: Request) -> Response:
         session = store.get(request.path_params["key"])
         async with session.lock:
@@ -215,6 +230,7 @@ def create_app(
         Route("/api/players", player_list),
         Route("/api/games", new_game, methods=["POST"]),
         Route("/api/games", game_types, methods=["GET"]),
+        Route("/games/{name}/page.js", page_script),
         Route("/api/games/{key}", game),
         Route("/api/games/{key}/move", move, methods=["POST"]),
         Route("/api/games/{key}/undo", undo, methods=["POST"]),

@@ -132,10 +132,17 @@ class RequestPlayers:
         checked = f"{search}{',' if values else ':'}{EVALUATOR_PARAMETER}={path}"
         try:
             with self._loading:
-                evaluator_player(checked)  # the file and the options checked here, in one line
+                evaluator_player(checked, game=start.game_name)  # the file and the options checked here, in one line
         except ValueError as error:  # named as the request named it: the server's folders are not shown
             raise RequestError(self._without_paths(str(error).replace(checked, spec), path, file_name)) from None
-        return RemotePlayer(spec, evaluator_player, {"spec": checked}, self.pool, self.time_limit, game=start.game_name)
+        return RemotePlayer(
+            spec,
+            evaluator_player,
+            {"spec": checked, "game": start.game_name},
+            self.pool,
+            self.time_limit,
+            game=start.game_name,
+        )
 
     def _check_budget(self, game: str, name: str, kwargs: dict, start: GameState) -> None:
         support = web_support(game)

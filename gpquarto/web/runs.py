@@ -114,7 +114,7 @@ def run_summary(root: Path, name: str) -> dict:
     if _run_file(root, folder / BEST_EVALUATOR):
         try:
             summary["best_evaluator"] = best_evaluator(root, name)
-            summary["game"] = summary["game"] or DEFAULT_GAME
+            summary["game"] = summary["game"] or summary["best_evaluator"]["game"]
         except ValueError as error:
             summary["problems"].append(str(error))
     return cast(dict, finite(summary))  # finite keeps a dict a dict
@@ -170,12 +170,22 @@ def _player_summary(data: dict) -> dict:
     }
 
 
+def evaluator_game(data: dict) -> str:
+    """The game an evaluator file's run trained for (files of runs before other games name none: the default)."""
+    game = data.get("config", {}).get("game")
+    return game if isinstance(game, str) and game else DEFAULT_GAME
+
+
 def evaluator_spec(name: str, data: dict) -> str:
-    """The player spec of run ``name``'s best evaluator: minimax at the depth it was trained for."""
+    """The player spec of run ``name``'s best evaluator: the game's search it was trained for (Quarto's minimax), at
+    the depth it was trained for."""
+    from gpquarto.gp.evaluator_files import evolved_evaluators
+
     depth = data.get("config", {}).get("depth", DEFAULT_EVALUATOR_DEPTH)
     if not isinstance(depth, int) or isinstance(depth, bool) or depth < 1:
         depth = DEFAULT_EVALUATOR_DEPTH
-    return f"minimax:depth={depth},evaluator={name}/{BEST_EVALUATOR}"
+    search = evolved_evaluators(evaluator_game(data)).searching_players[0]
+    return f"{search}:depth={depth},evaluator={name}/{BEST_EVALUATOR}"
 
 
 def best_evaluator(root: Path, name: str) -> dict:
@@ -183,15 +193,19 @@ def best_evaluator(root: Path, name: str) -> dict:
     simplified formula when the run wrote one, and the spec that plays it; ``ValueError`` (one line) for a file
     that is not an evaluator or names primitives this server does not have."""
     from gpquarto.gp.evaluator_files import evaluator_from_data, read_evaluator_file
+    from gpquarto.gp.storage import default_library
 
     folder = run_folder(root, name)
     data = read_evaluator_file(folder / BEST_EVALUATOR)
-    formula = evaluator_from_data(data, source=f"{name}/{BEST_EVALUATOR}").genome.describe()
+    game = evaluator_game(data)
+    library = default_library(game=game)
+    formula = evaluator_from_data(data, library, source=f"{name}/{BEST_EVALUATOR}").genome.describe()
     simplified = None
     if _run_file(root, folder / SIMPLIFIED_EVALUATOR):
         shorter = read_evaluator_file(folder / SIMPLIFIED_EVALUATOR)
-        simplified = evaluator_from_data(shorter, source=f"{name}/{SIMPLIFIED_EVALUATOR}").genome.describe()
+        simplified = evaluator_from_data(shorter, library, source=f"{name}/{SIMPLIFIED_EVALUATOR}").genome.describe()
     return {
+        "game": game,
         "name": data.get("name", ""),
         "fitness": data.get("fitness", {}),
         "formula": formula,

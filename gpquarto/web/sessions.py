@@ -324,16 +324,18 @@ class SessionStore:
 
 
 def game_catalog() -> list[dict]:
-    """Every installed game as plain data, the default game first: its name, title, summary and settings schema
-    (``GET /api/games``; the page builds the form of a game it has no controls of its own for from it)."""
+    """Every installed game as plain data, the default game first: its name, title, summary, settings schema (the
+    page builds the game's settings inputs from it) and whether it has a page script of its own (``GET /api/games``;
+    ``GET /games/NAME/page.js``)."""
     return [
         {
             "name": plugin.name,
             "title": plugin.title,
             "summary": plugin.summary,
             "settings": [setting.to_json() for setting in plugin.settings],
+            "page_script": bool(web_support(plugin.name).page_script),
         }
-        for plugin in sorted(plugins(), key=lambda plugin: (plugin.name != DEFAULT_GAME, plugin.name))
+        for plugin in plugins()  # the default game first
     ]
 
 

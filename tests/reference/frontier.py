@@ -41,8 +41,8 @@ import random
 from gpquarto.games.quarto.board import Board, BoardView
 from gpquarto.games.quarto.lines import ALL_SQUARES_MASK
 from gpquarto.games.quarto.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
+from gpquarto.games.quarto.players.base import QuartoPlayer
 from gpquarto.games.quarto.players.minimax import PlannedChoice
-from gpquarto.players.base import QuartoPlayer
 from tests.reference.negamax import Negamax
 from tests.reference.tactics import (
     CELL_CHARACTERISTICS,

@@ -25,9 +25,9 @@ from collections.abc import Callable
 from gpquarto.games.quarto.board import PLACE_OFFSET, Board, BoardView
 from gpquarto.games.quarto.lines import ALL_SQUARES_MASK, SQUARE_COUNT
 from gpquarto.games.quarto.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
+from gpquarto.games.quarto.players.base import QuartoPlayer
 from gpquarto.games.quarto.players.solver_player import SolverPlayer
 from gpquarto.games.quarto.playout import NO_WINNER, random_playout
-from gpquarto.players.base import QuartoPlayer
 from tests.reference.tactics import CELL_CHARACTERISTICS, LINE_TABLE
 
 

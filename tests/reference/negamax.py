@@ -16,7 +16,7 @@ relies on the engine's win test alone: tests use it to check the tactics.
 
 Example::
 
-    >>> from gpquarto import Board
+    >>> from gpquarto.games.quarto import Board
     >>> search = Negamax("wins")
     >>> board = Board.from_text("012./..../..../.... 5")   # piece 5 completes the top row on d1
     >>> result = search.best_placement(board, depth=2)

@@ -14,7 +14,7 @@ node:
 
 Example: pieces 0, 1 and 2 (all short and light) on the top row leave only the tall dark pieces safe::
 
-    >>> from gpquarto import Board
+    >>> from gpquarto.games.quarto import Board
     >>> board = Board.from_text("012./..../..../.... -")
     >>> safe_pieces(board), winning_squares(board, 5), threat_line_count(board)
     ((12, 13, 14, 15), (3,), 1)

@@ -6,7 +6,7 @@ places the fourth piece of a winning line wins; sixteen pieces without a win is 
 
 Example::
 
-    >>> from gpquarto import Board
+    >>> from gpquarto.games.quarto import Board
     >>> board = Board()
     >>> board.choose(5)        # player 0 gives piece 5 to player 1
     >>> board.place(0)         # player 1 puts it on the top-left square

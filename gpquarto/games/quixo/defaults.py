@@ -1,6 +1,6 @@
 """Quixo's training, experiment and learning defaults (:class:`~gpquarto.games.capabilities.TrainingDefaults`).
 
-Evolution (docs/experiments.md, "Quixo training defaults", three seeds): half the games against random keep the
+Evolution (docs/lab/quixo-defaults.md and docs/lab/quixo-two-turn.md, three seeds): half the games against random keep the
 player sound (99.7% wins on each seed), half against the yardstick search, alphabeta at depth 2; every pair of
 games from 4 random plies, since from the start position a deterministic search plays only two games, which a
 champion learns by heart (75% from the start, 14% from varied openings). No accuracy term (5x5 is not solved;

@@ -2,9 +2,7 @@
 "use strict";
 
 const SVG = "http://www.w3.org/2000/svg";
-const CELL = 100; // board and tray cells are 100 x 100 in SVG units
-const CODES = [["S", "T"], ["L", "D"], ["H", "O"], ["R", "Q"]]; // bit 3 tall, 2 dark, 1 solid, 0 square
-const WORDS = [["short", "tall"], ["light", "dark"], ["hollow", "solid"], ["round", "square"]];
+const CELL = 100; // a board cell is 100 x 100 in SVG units
 
 // ------------------------------------------------------------------------------------------ helpers
 function $(id) { return document.getElementById(id); }
@@ -23,12 +21,7 @@ function html(name, text = "", attributes = {}) {
   return node;
 }
 
-function bits(piece) { return [(piece >> 3) & 1, (piece >> 2) & 1, (piece >> 1) & 1, piece & 1]; }
-function pieceCode(piece) { return bits(piece).map((bit, i) => CODES[i][bit]).join(""); }
-function pieceWords(piece) { return bits(piece).map((bit, i) => WORDS[i][bit]).join(" "); }
 function displayName(spec) { return spec.includes("/") ? spec.split("/").pop() : spec; } // saved files by name
-
-function squareName(square) { return "abcd"[square % 4] + (Math.floor(square / 4) + 1); }
 
 function showError(message) {
   const box = $("error");
@@ -60,149 +53,32 @@ async function api(method, url, body) {
 }
 
 // --------------------------------------------------------------------------------------------- drawing
-// A piece seen from above, centred on (cx, cy): big when tall, dark or light, a hole when hollow, square or round.
-function drawPiece(parent, piece, cx, cy, scale = 1) {
-  const [tall, dark, solid, square] = bits(piece);
-  const group = el("g", { class: "piece", "data-piece": piece, "data-code": pieceCode(piece) }, parent);
-  el("title", {}, group).textContent = `${piece.toString(16).toUpperCase()} · ${pieceWords(piece)} (${pieceCode(piece)})`;
-  const half = (tall ? 40 : 26) * scale;
-  const look = { class: `body ${dark ? "dark" : "light"}` };
-  if (square) el("rect", { ...look, x: cx - half, y: cy - half, width: 2 * half, height: 2 * half, rx: 4 * scale }, group);
-  else el("circle", { ...look, cx, cy, r: half }, group);
-  if (!solid) el("circle", { class: "hole", cx, cy, r: half * 0.42 }, group);
-  return group;
+// The games' own page scripts (``/games/NAME/page.js``, listed by ``GET /api/games``) register what they draw and
+// the controls they add here; they run after this file and may use its helpers (``$``, ``el``, ``html``, ``CELL``,
+// ``winningSquares``, ``displayName``). A page is
+//   { seats: [two labels], position: placeholder text, watcher: a player spec to watch by default, style: its CSS,
+//     parts: { "play-side" | "play-controls" | "watch-side" | legend: markup put in the page's slot of that name },
+//     drawBoard(svg, state, move), drawPlay(game, idle, hint, context) -> status line,
+//     drawFrame(frame) (optional: what a watched frame shows beside the board), newState() (optional) }
+// where ``context`` is { move(body): play a move request, redraw() }. A game without one gets the grid of its
+// ``Board`` and its moves as buttons.
+const GAME_PAGES = {};
+function registerGamePage(name, page) {
+  GAME_PAGES[name] = page;
+  if (page.style) document.head.append(html("style", page.style, { "data-game": name }));
+}
+
+function loadScript(src) {
+  return new Promise((resolve) => {
+    const script = document.createElement("script");
+    script.src = src;
+    script.onload = resolve;
+    script.onerror = () => { showError(`cannot load ${src}`); resolve(); };
+    document.head.append(script);
+  });
 }
 
 function winningSquares(lines) { return new Set(lines.flat()); }
-
-function isStraight(line) { return !(line[1] - line[0] === 1 && line[2] - line[1] === 3); } // 2x2 blocks are not
-
-// The 4x4 board: cells carry data-square; options mark the last move, the hint and a clickable placement.
-function drawBoard(svg, state, options = {}) {
-  svg.replaceChildren();
-  svg.setAttribute("viewBox", "0 0 400 400");
-  svg.dataset.game = "quarto";
-  const winning = winningSquares(state.winning_lines);
-  for (let square = 0; square < 16; square++) {
-    const x = (square % 4) * CELL, y = Math.floor(square / 4) * CELL;
-    const piece = state.cells[square];
-    const classes = ["cell"];
-    if (winning.has(square)) classes.push("win");
-    if (options.last === square) classes.push("last");
-    if (options.hint && options.hint.includes(square)) classes.push("hint");
-    if (options.onSquare && piece === null) classes.push("clickable");
-    const cell = el("g", { class: classes.join(" "), "data-square": square, "aria-label": squareName(square) }, svg);
-    el("rect", { x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, rx: 10 }, cell);
-    if (piece === null) el("circle", { class: "socket", cx: x + 50, cy: y + 50, r: 42 }, cell);
-    else drawPiece(cell, piece, x + 50, y + 50);
-    if (options.onSquare && piece === null) cell.addEventListener("click", () => options.onSquare(square));
-  }
-  for (const line of state.winning_lines.filter(isStraight)) {
-    const centre = (s) => [(s % 4) * CELL + 50, Math.floor(s / 4) * CELL + 50];
-    const [x1, y1] = centre(line[0]), [x2, y2] = centre(line[line.length - 1]);
-    el("line", { class: "win-line", x1, y1, x2, y2 }, svg);
-  }
-}
-
-// The pieces not yet used, four per row in piece order; clickable when a choice is due.
-function drawTray(svg, available, options = {}) {
-  svg.replaceChildren();
-  for (const piece of available) {
-    const x = (piece % 4) * CELL, y = Math.floor(piece / 4) * 50;
-    const classes = ["slot"];
-    if (options.hint && options.hint.includes(piece)) classes.push("hint");
-    if (options.onPiece) classes.push("clickable");
-    const slot = el("g", { class: classes.join(" "), "data-piece": piece }, svg);
-    el("rect", { x: x + 2, y: y + 1, width: CELL - 4, height: 48, rx: 6 }, slot);
-    drawPiece(slot, piece, x + 50, y + 25, 0.55);
-    if (options.onPiece) slot.addEventListener("click", () => options.onPiece(piece));
-  }
-}
-
-function drawHand(svg, piece) {
-  svg.replaceChildren();
-  svg.dataset.piece = piece === null ? "" : piece;
-  if (piece === null) el("text", { x: 50, y: 56, "text-anchor": "middle", class: "empty-hand" }, svg).textContent = "—";
-  else drawPiece(svg, piece, 50, 50);
-}
-
-// ---------------------------------------------------------------------------------------------- Quixo
-const QUIXO_MARGIN = 50; // room around the board for the ends where a cube goes back in
-const DIRECTIONS = ["top", "bottom", "left", "right"]; // action = 4 * cell + direction
-
-function cellName(n, cell) { return "abcde"[cell % n] + (Math.floor(cell / n) + 1); }
-function actionName(n, action) { return `${cellName(n, action >> 2)} to ${DIRECTIONS[action & 3]}`; }
-
-// Where the cube of an action ends up: the end of its row or column where it goes back in.
-function destination(n, action) {
-  const cell = action >> 2, row = Math.floor(cell / n), col = cell % n;
-  return [col, (n - 1) * n + col, row * n, row * n + n - 1][action & 3];
-}
-
-// The Quixo board: cubes carry data-cell; a cube you may take is a button; once one is selected
-// (options.selected), the ends of its row and column where it may go back in are buttons named by the action.
-function drawQuixo(svg, state, options = {}) {
-  svg.replaceChildren();
-  const n = state.size, M = QUIXO_MARGIN, side = n * CELL + 2 * M;
-  svg.setAttribute("viewBox", `0 0 ${side} ${side}`);
-  svg.dataset.game = "quixo";
-  const winning = winningSquares(state.winning_lines);
-  const takable = new Set((options.actions || []).map((action) => action >> 2));
-  const hintCells = new Set((options.hint || []).map((action) => action >> 2));
-  el("rect", { class: "quixo-frame", x: M - 8, y: M - 8, width: n * CELL + 16, height: n * CELL + 16, rx: 14 }, svg);
-  for (let cell = 0; cell < n * n; cell++) {
-    const x = M + (cell % n) * CELL, y = M + Math.floor(cell / n) * CELL;
-    const symbol = state.cells[cell];
-    const classes = ["cube", symbol ? `cube-${symbol}` : "cube-blank"];
-    if (winning.has(cell)) classes.push("win");
-    if (options.last === cell) classes.push("last");
-    if (hintCells.has(cell)) classes.push("hint");
-    if (takable.has(cell)) classes.push("takable");
-    if (options.selected === cell) classes.push("selected");
-    const label = `${cellName(n, cell)}: ${symbol || "blank"}`;
-    const cube = el("g", { class: classes.join(" "), "data-cell": cell, "aria-label": label }, svg);
-    el("title", {}, cube).textContent = label;
-    el("rect", { x: x + 5, y: y + 5, width: CELL - 10, height: CELL - 10, rx: 12 }, cube);
-    if (symbol === "X") {
-      el("path", { class: "mark", d: `M${x + 28},${y + 28} L${x + 72},${y + 72} M${x + 72},${y + 28} L${x + 28},${y + 72}` }, cube);
-    } else if (symbol === "O") {
-      el("circle", { class: "mark", cx: x + 50, cy: y + 50, r: 24 }, cube);
-    }
-    if (takable.has(cell) && options.onCell) {
-      cube.setAttribute("role", "button");
-      cube.setAttribute("tabindex", "0");
-      cube.addEventListener("click", () => options.onCell(cell));
-      cube.addEventListener("keydown", (event) => { if (event.key === "Enter" || event.key === " ") options.onCell(cell); });
-    }
-  }
-  if (options.selected !== undefined && options.selected !== null && options.onAction) {
-    const cell = options.selected, row = Math.floor(cell / n), col = cell % n;
-    for (const action of options.actions.filter((a) => a >> 2 === cell)) {
-      const direction = action & 3;
-      const [cx, cy] = [
-        [M + col * CELL + 50, M / 2 - 4],
-        [M + col * CELL + 50, M + n * CELL + M / 2 + 4],
-        [M / 2 - 4, M + row * CELL + 50],
-        [M + n * CELL + M / 2 + 4, M + row * CELL + 50],
-      ][direction];
-      const name = actionName(n, action);
-      const classes = ["end"];
-      if ((options.hint || []).includes(action)) classes.push("hint");
-      const end = el("g", { class: classes.join(" "), "data-action": action, "data-direction": DIRECTIONS[direction], role: "button", tabindex: "0", "aria-label": name }, svg);
-      el("title", {}, end).textContent = `push in: ${name}`;
-      el("circle", { cx, cy, r: 20 }, end);
-      const rotation = [180, 0, 90, 270][direction]; // the arrow points into the board
-      el("path", { class: "arrow", d: "M0,-9 L9,5 L-9,5 Z", transform: `translate(${cx},${cy}) rotate(${rotation})` }, end);
-      end.addEventListener("click", () => options.onAction(action));
-      end.addEventListener("keydown", (event) => { if (event.key === "Enter" || event.key === " ") options.onAction(action); });
-    }
-  }
-  for (const line of state.winning_lines) {
-    const centre = (c) => [M + (c % n) * CELL + 50, M + Math.floor(c / n) * CELL + 50];
-    const [x1, y1] = centre(line[0]), [x2, y2] = centre(line[line.length - 1]);
-    el("line", { class: "win-line", x1, y1, x2, y2 }, svg);
-  }
-}
 
 // Any game's board as a grid of cells (its ``grid`` data: rows, columns, cells; values 1 and 2 the seats' marks
 // where ``seat_marks``, other values as numbers), the cell of ``options.last`` marked.
@@ -246,31 +122,28 @@ function drawGridPlay(game, idle, hint) {
   $("play-status").textContent = status;
 }
 
-// A game's board for a state or a frame, with the last move marked: the built-in games' own drawings, else the
-// grid every game with a board of cells gets (else nothing: the position text is shown beside).
+// A game's board for a state or a frame, with the last move marked: the game page's own drawing, else the grid
+// every game with a board of cells gets (else nothing: the position text is shown beside).
 function drawAnyBoard(svg, state, move) {
-  if (state.grid) {
-    drawGrid(svg, state);
-  } else if (state.game === "quixo") {
-    drawQuixo(svg, state, { last: move ? destination(state.size, move.action) : null });
-  } else {
-    drawBoard(svg, state, { last: move ? lastSquare(move.action) : null });
-  }
+  const page = GAME_PAGES[state.game];
+  if (page && !state.grid) page.drawBoard(svg, state, move);
+  else if (state.grid) drawGrid(svg, state);
+  else svg.replaceChildren();
 }
 
-// The games whose controls are written in the page; every other installed game gets the generic ones (a form
-// from its settings schema, its board as a grid, its moves as buttons).
-const OWN_CONTROLS = ["quarto", "quixo"];
-const GAMES = {}; // name -> {title, summary, settings}: GET /api/games
+const GAMES = {}; // name -> {title, summary, settings, page_script}: GET /api/games
 
-// Show the elements of one game (class quarto-only or quixo-only; generic-only for a game without controls of
-// its own, own-only for those with) inside ``root``, hide the others'.
+// Fill the page's slots (``[data-slot]``) inside ``root`` with the parts of ``game``'s page (emptied for a game
+// without), and show the generic move buttons (``.generic-only``) only for a game without a page of its own.
 function showGameParts(root, game) {
-  const own = OWN_CONTROLS.includes(game);
-  root.querySelectorAll(".quarto-only").forEach((node) => { node.hidden = game !== "quarto"; });
-  root.querySelectorAll(".quixo-only").forEach((node) => { node.hidden = game !== "quixo"; });
-  root.querySelectorAll(".generic-only").forEach((node) => { node.hidden = own; });
-  root.querySelectorAll(".own-only").forEach((node) => { node.hidden = !own; });
+  const page = GAME_PAGES[game];
+  root.querySelectorAll("[data-slot]").forEach((slot) => {
+    if (slot.dataset.game === game) return; // already this game's: keep what it shows
+    slot.dataset.game = game;
+    slot.innerHTML = (page && page.parts && page.parts[slot.dataset.slot]) || "";
+    slot.hidden = !slot.innerHTML;
+  });
+  root.querySelectorAll(".generic-only").forEach((node) => { node.hidden = Boolean(page); });
 }
 
 // The inputs of a game's settings (from its schema) in the form's settings box.
@@ -321,6 +194,7 @@ async function loadGames() {
     }
     if (!$(`players-${game.name}`)) document.body.append(html("datalist", "", { id: `players-${game.name}` }));
   }
+  await Promise.all(data.games.filter((game) => game.page_script).map((game) => loadScript(`/games/${encodeURIComponent(game.name)}/page.js`)));
 }
 
 function moveItem(move, who) {
@@ -336,16 +210,8 @@ function moveItem(move, who) {
   return item;
 }
 
-function lastSquare(action) { return action !== undefined && action >= 16 ? action - 16 : null; }
-
 // ------------------------------------------------------------------------------------------------ play
-const play = { game: null, hint: null, busy: false, selected: null, hintTimer: null };
-const SEATS = { quarto: ["choose first", "place first"], quixo: ["X (move first)", "O (move second)"] };
-const RULES = {
-  quarto: [["classic", "classic"], ["advanced", "advanced (2×2 blocks win)"]],
-  quixo: [["official", "official"], ["course", "course (first line found wins)"]],
-};
-const POSITIONS = { quarto: "..../..../..../.... -", quixo: "...../...../...../...../..... X" };
+const play = { game: null, hint: null, busy: false, hintTimer: null };
 const GENERIC_SEATS = ["you move first", "you move second"];
 
 function setBusy(page, busy) {
@@ -361,7 +227,8 @@ async function playRequest(method, url, body) {
     const state = await api(method, url, body);
     play.game = state;
     play.hint = null;
-    play.selected = null;
+    const page = GAME_PAGES[state.game];
+    if (page && page.newState) page.newState();
     $("play-hint-text").textContent = "";
     delete $("play-hint-text").dataset.actions;
     delete $("play-hint-text").dataset.solved;
@@ -386,9 +253,13 @@ function drawPlay() {
   section.dataset.game = game.game;
   showGameParts(section.querySelector(".game"), game.game);
   showGameParts(document.querySelector("footer"), game.game);
-  if (game.grid) drawGridPlay(game, idle, hint);
-  else if (game.game === "quixo") drawQuixoPlay(game, idle, hint);
-  else drawQuartoPlay(game, idle, hint);
+  const page = GAME_PAGES[game.game];
+  if (page && !game.grid) {
+    const context = { move: (body) => playRequest("POST", `/api/games/${game.id}/move`, body), redraw: drawPlay };
+    $("play-status").textContent = page.drawPlay(game, idle, hint, context);
+  } else {
+    drawGridPlay(game, idle, hint);
+  }
   $("play-position-text").textContent = game.position;
   $("play-status").classList.toggle("result", game.over);
   $("play-undo").disabled = play.busy || !game.can_undo;
@@ -399,53 +270,6 @@ function drawPlay() {
   const list = $("play-moves");
   list.replaceChildren(...moves.map((move) => moveItem(move, move.seat === game.human_seat ? "you" : opponent)));
   if (game.forfeit) list.append(html("li", `${game.forfeit.seat === game.human_seat ? "you" : opponent} forfeit: ${game.forfeit.reason}`, { class: "forfeit" }));
-}
-
-function drawQuartoPlay(game, idle, hint) {
-  const opponent = displayName(game.opponent);
-  const moves = game.moves;
-  drawBoard($("play-board"), game, {
-    last: moves.length ? lastSquare(moves[moves.length - 1].action) : null,
-    hint: hint ? hint.squares : null,
-    onSquare: idle && game.placement_due ? (square) => playRequest("POST", `/api/games/${game.id}/move`, { square }) : null,
-  });
-  drawTray($("play-tray"), game.available, {
-    hint: hint ? hint.pieces : null,
-    onPiece: idle && game.choice_due ? (piece) => playRequest("POST", `/api/games/${game.id}/move`, { piece }) : null,
-  });
-  drawHand($("play-hand"), game.in_hand);
-  let status;
-  if (game.over) status = `Game over: ${game.result}.`;
-  else if (!game.your_turn) status = `${opponent} is thinking…`;
-  else if (game.placement_due) status = "Your turn: click an empty square to place the piece in hand.";
-  else status = `Your turn: click a piece to give to ${opponent}.`;
-  $("play-status").textContent = status;
-}
-
-// Quixo: click a cube you may take (it is selected, its legal ends light up), then an end to push it in.
-function drawQuixoPlay(game, idle, hint) {
-  const opponent = displayName(game.opponent);
-  const moves = game.moves;
-  const me = "XO"[game.human_seat];
-  const actions = idle ? game.legal_actions : [];
-  if (play.selected !== null && !actions.some((action) => action >> 2 === play.selected)) play.selected = null;
-  const last = moves.length ? moves[moves.length - 1].action : null;
-  drawQuixo($("play-board"), game, {
-    actions,
-    selected: play.selected,
-    last: last === null ? null : destination(game.size, last),
-    hint: hint ? hint.best_actions : null,
-    onCell: (cell) => { play.selected = play.selected === cell ? null : cell; drawPlay(); },
-    onAction: (action) => playRequest("POST", `/api/games/${game.id}/move`, { action }),
-  });
-  $("play-quixo-info").textContent = `You play ${me} on the ${game.size}×${game.size} board (${game.rules} rules); ` +
-    `move ${game.plies} of at most ${game.ply_limit}.`;
-  let status;
-  if (game.over) status = `Game over: ${game.result}.`;
-  else if (!game.your_turn) status = `${opponent} is thinking…`;
-  else if (play.selected !== null) status = `Your turn: push ${cellName(game.size, play.selected)} in at a lit end (or click it again to choose another cube).`;
-  else status = `Your turn (${me}): click a border cube that is blank or ${me}.`;
-  $("play-status").textContent = status;
 }
 
 async function newGame(event) {
@@ -459,9 +283,7 @@ async function newGame(event) {
     position: $("play-position").value.trim() || null,
     seed: seed === "" ? null : Number(seed),
   };
-  if (OWN_CONTROLS.includes(game)) body.rules = $("play-rules").value;
-  else Object.assign(body, settingValues("play"));
-  if (game === "quixo") body.size = Number($("play-size").value);
+  Object.assign(body, settingValues("play"));
   await playRequest("POST", "/api/games", body);
 }
 
@@ -470,7 +292,7 @@ function stopHint() {
   play.hintTimer = null;
 }
 
-// The solver's hint; while a Quixo solution is first computed (on the server, in a process of its own), the
+// The solver's hint; while a solution is first computed (Quixo's tables, on the server, in a process of its own), the
 // page says so and asks again every two seconds until it is there or the position changes.
 async function askHint() {
   if (!play.game) return;
@@ -499,29 +321,23 @@ async function askHint() {
   }
 }
 
-// The controls of the game chosen in a form: seat and rules wording, the board size, the players offered.
+// The controls of the game chosen in a form: its settings (from its schema), the seats' wording, the players offered.
 function chooseGame(prefix) {
   const game = $(`${prefix}-game`).value;
-  const form = $(`${prefix}-form`);
-  showGameParts(form, game);
-  const own = OWN_CONTROLS.includes(game);
-  if (own) {
-    const rules = $(`${prefix}-rules`);
-    rules.replaceChildren(...RULES[game].map(([value, label]) => html("option", label, { value })));
-  } else {
-    settingInputs(prefix, game);
-  }
+  const page = GAME_PAGES[game] || {};
+  settingInputs(prefix, game);
   if (prefix === "play") {
-    [...$("play-seat").options].forEach((option, seat) => { option.textContent = (SEATS[game] || GENERIC_SEATS)[seat]; });
-    $("play-position").placeholder = POSITIONS[game] || "its position text";
+    [...$("play-seat").options].forEach((option, seat) => { option.textContent = (page.seats || GENERIC_SEATS)[seat]; });
+    $("play-position").placeholder = page.position || "its position text";
   }
-  const watcher = game === "quarto" ? "novice" : "alphabeta:depth=2";
+  const watcher = page.watcher || "alphabeta:depth=2";
   const inputs = prefix === "play" ? [["play-opponent", "random"]] : [["watch-a", watcher], ["watch-b", "random"]];
   for (const [id, fallback] of inputs) {
     const input = $(id);
     input.setAttribute("list", `players-${game}`);
     const known = [...$(`players-${game}`).options].map((option) => option.value);
-    if (known.length && !known.includes(input.value.split(":")[0]) && !input.value.includes("/") && !input.value.includes(".")) input.value = fallback;
+    const foreign = known.length && !known.includes(input.value.split(":")[0]) && !input.value.includes("/") && !input.value.includes(".");
+    if (!input.value || foreign) input.value = fallback;
   }
 }
 
@@ -554,10 +370,11 @@ function showFrame(index) {
   watch.index = Math.max(0, Math.min(index, game.frames.length - 1));
   const frame = game.frames[watch.index];
   const last = watch.index === game.frames.length - 1;
-  drawAnyBoard($("watch-board"), frame, frame.move);
   showGameParts($("page-watch").querySelector(".side"), frame.game);
+  drawAnyBoard($("watch-board"), frame, frame.move);
   $("page-watch").dataset.game = frame.game;
-  if (frame.game === "quarto" && !frame.grid) drawHand($("watch-hand"), frame.in_hand);
+  const page = GAME_PAGES[frame.game];
+  if (page && page.drawFrame && !frame.grid) page.drawFrame(frame);
   $("watch-position-text").textContent = frame.position;
   $("watch-frame").textContent = `move ${watch.index} of ${game.frames.length - 1}` +
     (frame.move ? ` — ${displayName(game.players[frame.move.seat])}: ${frame.move.text}` : "");
@@ -594,9 +411,7 @@ async function startWatch(event) {
       players: [$("watch-a").value, $("watch-b").value],
       seed: seed === "" ? null : Number(seed),
     };
-    if (OWN_CONTROLS.includes(game)) body.rules = $("watch-rules").value;
-    else Object.assign(body, settingValues("watch"));
-    if (game === "quixo") body.size = Number($("watch-size").value);
+    Object.assign(body, settingValues("watch"));
     showGame(await api("POST", "/api/watch", body));
   } catch (error) {
     // shown on the page
@@ -659,7 +474,7 @@ async function showRun(name) {
     } else {
       appendRules(best, player.rules);
     }
-    best.append(playButton(player.game || "quarto", player.spec)); // an evolved player plays its own game
+    best.append(playButton(player.game, player.spec)); // an evolved player plays its own game
   }
   if (run.best_evaluator) {
     const evaluator = run.best_evaluator;
@@ -670,7 +485,7 @@ async function showRun(name) {
       best.append(html("p", `simplified: ${evaluator.simplified}`, { class: "rules", id: "run-simplified" }));
     }
     best.append(html("p", `played as ${evaluator.spec}`));
-    best.append(playButton("quarto", evaluator.spec)); // evolved evaluators search Quarto positions
+    best.append(playButton(evaluator.game, evaluator.spec)); // the search it was evolved for, in its game
   }
   for (const problem of run.problems) best.append(html("p", problem, { class: "problem" }));
   $("run-hof-title").hidden = !run.hall_of_fame;

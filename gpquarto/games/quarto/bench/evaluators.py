@@ -1,7 +1,7 @@
 """What an evaluation costs: time per leaf of an evolved evaluator against the hand-written heuristics.
 
 A *leaf* is what negamax hands to a heuristic: a position with a piece in hand that cannot win at once.
-:func:`~gpquarto.gp.evaluator.leaf_positions` draws such positions by seeded random play, spread over the game (4 to 13 pieces on the
+:func:`~gpquarto.games.quarto.gp.evaluator.leaf_positions` draws such positions by seeded random play, spread over the game (4 to 13 pieces on the
 board); :func:`time_per_leaf` times evaluations over them with :func:`~gpquarto.bench.timing.median_rates`
 (interleaved repeats, medians: the machine is shared), so the ratios are fair. An evolved evaluator is timed
 twice: on a Board (``evaluator(board)``, what a player outside a search pays) and on the fast search's leaf
@@ -24,10 +24,10 @@ from functools import partial
 
 from gpquarto.bench.timing import median_rates
 from gpquarto.games.quarto.board import Board
+from gpquarto.games.quarto.gp.evaluator import CompiledEvaluator, leaf_positions
 from gpquarto.games.quarto.search.heuristics import HEURISTICS
 from gpquarto.games.quarto.search.negamax import Negamax
 from gpquarto.games.quarto.search.tactics import SearchLeaf
-from gpquarto.gp.evaluator import CompiledEvaluator, leaf_positions
 from gpquarto.jobs.matches import run_matches
 
 #: The hand-written heuristics timed beside the evaluators, per leaf and per search.

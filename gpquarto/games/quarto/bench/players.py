@@ -32,6 +32,7 @@ from gpquarto.bench.timing import reference_module
 from gpquarto.games.interface import DecisionKind
 from gpquarto.games.quarto.board import Board
 from gpquarto.games.quarto.lines import Rules
+from gpquarto.games.quarto.players.form import QUARTO_FORM
 from gpquarto.gp.evaluator_player import is_evaluator_spec
 from gpquarto.players.registry import available_players, parse_spec
 from gpquarto.resolve import is_player_file, make_player
@@ -189,10 +190,7 @@ def _decide(player, position: Board, seed: int, counts_nodes: bool) -> tuple[flo
     view = position.copy().view()
     before = player.nodes if counts_nodes else 0
     began = perf_counter()
-    if position.choice_due:
-        player.choose_piece(view)
-    else:
-        player.place_piece(view, position.in_hand)
+    QUARTO_FORM.ask(player, view) if QUARTO_FORM.speaks(player) else player.decide(view)
     elapsed = perf_counter() - began
     return elapsed, (player.nodes - before if counts_nodes else 0)
 

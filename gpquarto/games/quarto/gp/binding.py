@@ -1,7 +1,7 @@
 """Quarto's GP binding: rule kinds ``choose`` (-> ``Piece``) and ``place`` (-> ``Square``), :class:`Features`.
 
-See :mod:`gpquarto.gp.binding`. Quarto's rule set is :class:`~gpquarto.gp.genome.RuleSet`, written for Quarto's
-two decisions (the evolution's hot path), and its player :class:`~gpquarto.gp.player.EvolvedPlayer`.
+See :mod:`gpquarto.gp.binding`. Quarto's rule set is :class:`~gpquarto.games.quarto.gp.rule_set.RuleSet`, written for Quarto's
+two decisions (the evolution's hot path), and its player :class:`~gpquarto.games.quarto.gp.player.EvolvedPlayer`.
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ def is_legal(features: Features, kind: str, value: int) -> bool:
 
 
 def fallback(view: BoardView, kind: str, rng: random.Random) -> int:
-    """A random available piece or empty square (one draw of ``rng``, as :class:`~gpquarto.gp.genome.RuleSet`)."""
+    """A random available piece or empty square (one draw of ``rng``, as :class:`~gpquarto.games.quarto.gp.rule_set.RuleSet`)."""
     return pick(view.legal_pieces() if kind == CHOOSE else view.legal_squares(), rng)
 
 
@@ -94,7 +94,7 @@ QUARTO_GP = GPGame(
     is_legal=is_legal,
     fallback=fallback,
     to_action=to_action,
-    rule_set_class="gpquarto.gp.genome:RuleSet",
-    player_class="gpquarto.gp.player:EvolvedPlayer",
+    rule_set_class="gpquarto.games.quarto.gp.rule_set:RuleSet",
+    player_class="gpquarto.games.quarto.gp.player:EvolvedPlayer",
     action_bound=16,
 )

@@ -319,7 +319,7 @@ class PositionFacts:
     positions: the opening, the opponent's deterministic answers to the same moves, the accuracy term's bank. Every
     fact of a :class:`Features` depends on the position only (the cells, the piece in hand and the rules), so the
     facts computed for one decision hold for every other decision there, whoever decides: a rule set that reads its
-    features here (:meth:`~gpquarto.gp.genome.RuleSet.share_facts`) decides exactly as with a fresh
+    features here (:meth:`~gpquarto.games.quarto.gp.rule_set.RuleSet.share_facts`) decides exactly as with a fresh
     :class:`Features`, and pays for each fact of a position once. At most ``limit`` positions are kept; when full
     the store is emptied and fills again (the positions of one generation's games are what repeats).
 
@@ -384,7 +384,7 @@ def reads_given_piece(what: str) -> Callable[[Callable[..., T]], Callable[..., T
     are left or safe, which threat lines some piece left completes). ``GIVEN_CHARACTERISTIC``: it reads whether
     the given piece has the characteristic of its first child, and nothing else of it. ``GIVEN_NOTED``: it reads
     the piece only through facts that note what they read (:attr:`Features.safe_square_count`). The search then evaluates
-    a tree once for all the pieces that agree on what it read (:meth:`~gpquarto.gp.evaluator.CompiledEvaluator.leaf`),
+    a tree once for all the pieces that agree on what it read (:meth:`~gpquarto.games.quarto.gp.evaluator.CompiledEvaluator.leaf`),
     so a wrong mark changes the search: tests check every mark against evaluations with each piece.
     """
     if what not in (GIVEN_NOTHING, GIVEN_CHARACTERISTIC, GIVEN_NOTED, GIVEN_PIECE):

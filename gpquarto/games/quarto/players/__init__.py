@@ -2,6 +2,7 @@
 the solver, and the human at the terminal."""
 
 from gpquarto.games.capabilities import ZooPlayers
+from gpquarto.games.quarto.players.base import QuartoPlayer
 
 #: The modules whose import registers Quarto's players (the plug-in's ``ZooPlayers``).
 PLAYERS = ZooPlayers(
@@ -14,3 +15,5 @@ PLAYERS = ZooPlayers(
         "gpquarto.games.quarto.players.human",
     )
 )
+
+__all__ = ["PLAYERS", "QuartoPlayer"]

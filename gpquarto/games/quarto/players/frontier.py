@@ -41,11 +41,11 @@ import random
 from gpquarto.games.quarto.board import Board, BoardView
 from gpquarto.games.quarto.lines import ALL_SQUARES_MASK, SQUARE_COUNT
 from gpquarto.games.quarto.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
+from gpquarto.games.quarto.players.base import QuartoPlayer
 from gpquarto.games.quarto.players.minimax import PlannedChoice
 from gpquarto.games.quarto.search.negamax import Negamax
 from gpquarto.games.quarto.search.tactics import safe_placements_mask, threat_characteristics, winning_squares
 from gpquarto.games.quarto.tables import CELL_CHARACTERISTICS, LINE_TABLE, PIECES_MEETING
-from gpquarto.players.base import QuartoPlayer
 from gpquarto.players.registry import register_player
 from gpquarto.search.budget import decision_deadline
 

@@ -10,7 +10,7 @@ takes back your last decision, ``quit`` (or the end of the input) leaves the gam
 Example::
 
     >>> import io
-    >>> from gpquarto import Board
+    >>> from gpquarto.games.quarto import Board
     >>> player = HumanPlayer(input_stream=io.StringIO("TDOQ\\n"), output_stream=io.StringIO())
     >>> player.choose_piece(Board().view())
     15
@@ -24,8 +24,8 @@ from gpquarto.games.capabilities import VALUE_WORDS
 from gpquarto.games.quarto.board import PLACE_OFFSET, BoardView
 from gpquarto.games.quarto.lines import parse_square, square_name
 from gpquarto.games.quarto.pieces import describe_piece, parse_piece
+from gpquarto.games.quarto.players.base import QuartoPlayer
 from gpquarto.games.quarto.search.solver import hint
-from gpquarto.players.base import QuartoPlayer
 from gpquarto.players.human import TerminalPlayer
 from gpquarto.players.registry import register_player
 

@@ -30,6 +30,7 @@ from collections.abc import Callable
 from gpquarto.games.quarto.board import PLACE_OFFSET, Board, BoardView
 from gpquarto.games.quarto.lines import ALL_SQUARES_MASK, SQUARE_COUNT
 from gpquarto.games.quarto.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
+from gpquarto.games.quarto.players.base import QuartoPlayer
 from gpquarto.games.quarto.players.mcts_leaves import leaf_reward
 from gpquarto.games.quarto.players.solver_player import SolverPlayer
 from gpquarto.games.quarto.playout import NO_WINNER, random_playout
@@ -43,7 +44,6 @@ from gpquarto.games.quarto.tables import (
     OTHERS_THROUGH,
     UNSAFE_OF_COUNTERS,
 )
-from gpquarto.players.base import QuartoPlayer
 from gpquarto.players.registry import register_player
 from gpquarto.search.budget import decision_deadline
 

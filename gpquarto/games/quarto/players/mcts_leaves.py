@@ -14,7 +14,7 @@ search with a seed stays reproducible.
 
 Example::
 
-    >>> from gpquarto import Board
+    >>> from gpquarto.games.quarto import Board
     >>> from gpquarto.games.quarto.search.heuristics import get_heuristic
     >>> leaf_reward(Board.from_text("012./..../..../.... 5"), get_heuristic("wins"), searcher=1, scale=10.0)
     (0, 1.0)

@@ -32,11 +32,11 @@ import random
 from gpquarto.games.quarto.board import Board, BoardView
 from gpquarto.games.quarto.lines import ANTI_DIAGONAL, DIAGONAL, SQUARE_COUNT
 from gpquarto.games.quarto.pieces import NO_PIECE
+from gpquarto.games.quarto.players.base import QuartoPlayer
 from gpquarto.games.quarto.players.novice import NovicePlayer
 from gpquarto.games.quarto.players.solver_player import SolverPlayer
 from gpquarto.games.quarto.search.heuristics import get_heuristic
 from gpquarto.games.quarto.search.negamax import Negamax, estimated_tree_size
-from gpquarto.players.base import QuartoPlayer
 from gpquarto.players.registry import register_player
 from gpquarto.search.budget import Deadline, OutOfTime, decision_deadline
 from gpquarto.seeding import derive_seed

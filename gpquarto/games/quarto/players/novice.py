@@ -11,8 +11,8 @@ import random
 
 from gpquarto.games.quarto.board import BoardView
 from gpquarto.games.quarto.pieces import MEMBERS
+from gpquarto.games.quarto.players.base import QuartoPlayer
 from gpquarto.games.quarto.search import tactics
-from gpquarto.players.base import QuartoPlayer
 from gpquarto.players.registry import register_player
 
 

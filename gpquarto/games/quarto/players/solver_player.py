@@ -15,9 +15,9 @@ import random
 
 from gpquarto.games.quarto.board import PLACE_OFFSET, Board, BoardView
 from gpquarto.games.quarto.lines import SQUARE_COUNT
+from gpquarto.games.quarto.players.base import QuartoPlayer
 from gpquarto.games.quarto.search import tactics
 from gpquarto.games.quarto.search.solver import SolverTable, solve
-from gpquarto.players.base import QuartoPlayer
 from gpquarto.players.registry import register_player
 from gpquarto.search.budget import OutOfTime, decision_deadline
 

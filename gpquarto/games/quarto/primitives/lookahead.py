@@ -106,8 +106,7 @@ def _reply_safe_placements(features: Features) -> dict[int, int]:
 #: ``square_leaving_fewest_reply_placements`` gives ``NO_ACTION``. The parity is a fact of the endgame (the grade's
 #: bank holds positions with 6 to 10 empty squares), and the look is dear on emptier boards: in the opening every
 #: piece ties, and the square's look tries every piece after every square, about 14 ms a decision in Python on the
-#: empty board against 1.3 ms with 10 empty squares (docs/experiments.md, "A parity-aware piece, and the square
-#: that sets it up").
+#: empty board against 1.3 ms with 10 empty squares (docs/lab/parity-piece.md).
 REPLY_LOOK_HORIZON = 10
 
 
@@ -160,7 +159,7 @@ def _best_fitting_with(features: Features, wanted) -> int:
     while no line holds a threat), and the lowest one fills row 0 with whatever pieces come, which then share
     nothing: a dead line. Against random play such games end in draws; joining the fullest line the piece fits
     keeps lines alive and gave a parity rule list 3 draws instead of 11 in 2,000 games against random, as strong
-    against minimax:depth=2 (docs/experiments.md, "Fit-aware parity squares").
+    against minimax:depth=2 (docs/lab/parity-tie-break.md).
     """
     left = _safe_left_after(features)
     squares = [square for square in sorted(left) if wanted(left[square])]
@@ -204,8 +203,7 @@ def piece_leaving_fewest_safe_placements(features: Features) -> Piece:
     docstring; on boards with at most 10 empty squares), lowest on ties.
 
     Why the parity: on the grade's bank the lowest of the tied pieces kept the exact value in 78.7% of the choices,
-    the parity's in 81.6%, above ``minimax:depth=2``'s 80.6% (docs/experiments.md, "A parity-aware piece, and the
-    square that sets it up").
+    the parity's in 81.6%, above ``minimax:depth=2``'s 80.6% (docs/lab/parity-piece.md).
     """
     replies = features.memo("lookahead.fewest_reply_placements", _position_fewest_reply_placements)
     return min(sorted(replies), key=lambda piece: replies[piece], default=NO_ACTION)

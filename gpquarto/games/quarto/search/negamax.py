@@ -29,7 +29,7 @@ over a Board, which calls the heuristic at every leaf.
 
 Example::
 
-    >>> from gpquarto import Board
+    >>> from gpquarto.games.quarto import Board
     >>> search = Negamax("wins")
     >>> board = Board.from_text("012./..../..../.... 5")   # piece 5 completes the top row on d1
     >>> result = search.best_placement(board, depth=2)

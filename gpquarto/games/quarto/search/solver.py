@@ -32,7 +32,7 @@ fell into exactly as many classes of :func:`~gpquarto.games.quarto.symmetry.cano
 
 Example (a piece is due; of the three that do not lose at once, only piece 6 wins)::
 
-    >>> from gpquarto import Board
+    >>> from gpquarto.games.quarto import Board
     >>> result = solve(Board.from_text(".DC9/.3../.8../F045 -"))
     >>> result.value, result.best_actions
     (1, (6,))

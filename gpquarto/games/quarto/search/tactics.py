@@ -14,7 +14,7 @@ node:
 
 Example: pieces 0, 1 and 2 (all short and light) on the top row leave only the tall dark pieces safe::
 
-    >>> from gpquarto import Board
+    >>> from gpquarto.games.quarto import Board
     >>> board = Board.from_text("012./..../..../.... -")
     >>> safe_pieces(board), winning_squares(board, 5), threat_line_count(board)
     ((12, 13, 14, 15), (3,), 1)
@@ -314,7 +314,7 @@ def square_plans(chars: list[int], occupied: int, counters: int, others) -> list
 
 #: The most empty squares on which the evaluation fact ``forced_win`` looks (0 on emptier boards). A look costs
 #: walks of the board after each placement of the piece in hand; on a depth-2 search's leaves of the opening and
-#: middle game it cost 20 to 100 times ``safe_square_count`` and rarely found a win (measured, docs/experiments.md).
+#: middle game it cost 20 to 100 times ``safe_square_count`` and rarely found a win (measured, docs/lab/forced-win.md).
 FORCED_WIN_HORIZON = 6
 
 

@@ -18,4 +18,5 @@ SUPPORT = WebSupport(
     time_parameters={"mcts": "time"},
     hints="gpquarto.games.quarto.web.hints:QuartoHints",
     move_fields={"piece": (PIECE_COUNT, 0), "square": (SQUARE_COUNT, PLACE_OFFSET)},
+    page_script="gpquarto.games.quarto.web:page.js",
 )

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from gpquarto.adapters.course import seed_course_player
+from gpquarto.adapters.course_seeding import seed_course_player
 from gpquarto.games.interface import GameView, IllegalActionError
 from gpquarto.games.quixo.board import QuixoBoard, QuixoRules, QuixoView, never_legal_reason
 from gpquarto.games.quixo.tables import tables

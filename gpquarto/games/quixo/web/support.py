@@ -11,4 +11,5 @@ SUPPORT = WebSupport(
     time_parameters={"alphabeta": "seconds"},
     hints="gpquarto.games.quixo.web.solutions:SolutionStore",
     action_example="b1 to bottom",
+    page_script="gpquarto.games.quixo.web:page.js",
 )

@@ -18,16 +18,17 @@ Course players know only the classic lines; use them with classic rules.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from gpquarto.games.quarto.board import Board, BoardView, IllegalActionError
+from gpquarto.adapters.course_seeding import seed_course_player
+from gpquarto.games.quarto.board import PLACE_OFFSET, Board, BoardView, IllegalActionError
 from gpquarto.games.quarto.lines import Rules
 from gpquarto.games.quarto.pieces import NO_PIECE
-from gpquarto.players.base import Player, QuartoPlayer
+from gpquarto.games.quarto.players.base import QuartoPlayer
+from gpquarto.players.base import Player
 from gpquarto.resolve import make_player
 
 BOARD_SIDE = 4
@@ -65,12 +66,12 @@ class CourseSeat:
     def choose_piece(self) -> int:
         """Ask the wrapped player which piece to give, in the position read from the course game."""
         board = self._position(placing=False)
-        return int(self.player.choose_piece(board.view()))
+        return int(self.player.decide(board.view()))  # a choice's action is the piece
 
     def place_piece(self) -> tuple[int, int]:
         """Ask the wrapped player where to put the selected piece; returns ``(x, y)`` = (column, row)."""
         board = self._position(placing=True)
-        square = int(self.player.place_piece(board.view(), board.in_hand))
+        square = int(self.player.decide(board.view())) - PLACE_OFFSET
         return xy_from_square(square)
 
     def _position(self, *, placing: bool) -> Board:
@@ -190,19 +191,19 @@ class CoursePlayerAdapter(QuartoPlayer):
     """
 
     def __init__(self, factory: Callable[[Any], Any], name: str | None = None) -> None:
-        self.game = CourseGameShim()
-        self.course_player = factory(self.game)
+        self.shim = CourseGameShim()
+        self.course_player = factory(self.shim)
         self.name = name or type(self.course_player).__name__
 
     def seed(self, seed: int | None) -> None:
         seed_course_player(self.course_player, seed)
 
     def choose_piece(self, board: BoardView) -> int:
-        self.game.load(board)
+        self.shim.load(board)
         return int(self.course_player.choose_piece())
 
     def place_piece(self, board: BoardView, piece: int) -> int:
-        self.game.load(board)
+        self.shim.load(board)
         answer = self.course_player.place_piece()
         try:
             x, y = (int(value) for value in answer)
@@ -211,16 +212,6 @@ class CoursePlayerAdapter(QuartoPlayer):
         if not (0 <= x < BOARD_SIDE and 0 <= y < BOARD_SIDE):
             raise ValueError(f"course player's place_piece() returned ({x}, {y}), outside the 4x4 board")
         return square_from_xy(x, y)
-
-
-def seed_course_player(course_player: Any, seed: int | None) -> None:
-    """Seed what course players draw from: the global ``random`` module, numpy's global generator, and the
-    player's own ``seed`` method if it has one."""
-    random.seed(seed)
-    np.random.seed(None if seed is None else seed % 2**32)
-    hook = getattr(course_player, "seed", None)
-    if callable(hook):
-        hook(seed)
 
 
 def from_course_player(course_player_factory: Callable[[Any], Any], name: str | None = None) -> CoursePlayerAdapter:
@@ -235,7 +226,6 @@ __all__ = [
     "CourseSeat",
     "as_course_player",
     "from_course_player",
-    "seed_course_player",
     "square_from_xy",
     "xy_from_square",
 ]

@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 
 from gpquarto.games.quarto.board import Board
+from gpquarto.games.quarto.game import QUARTO
 from gpquarto.games.quarto.search.heuristics import HEURISTIC_LIMIT, Heuristic
 from gpquarto.learned.models import ValueModel
 from gpquarto.learned.storage import load_learned_player
@@ -25,7 +26,7 @@ class LearnedEvaluator:
         self.name = name
 
     def __call__(self, board: Board) -> int:
-        return -round(HEURISTIC_LIMIT * self.model.value(board))  # type: ignore[attr-defined]
+        return -round(HEURISTIC_LIMIT * self.model.value(board))
 
     def heuristic(self) -> Heuristic:
         """This evaluation as a search heuristic."""
@@ -34,5 +35,5 @@ class LearnedEvaluator:
 
 def load_learned_evaluator(path: str | os.PathLike[str]) -> LearnedEvaluator:
     """The learned Quarto player in ``path`` as an evaluator; one-line ``ValueError`` on any problem."""
-    player = load_learned_player(path, game="quarto")
+    player = load_learned_player(path, game=QUARTO.name)
     return LearnedEvaluator(player.model, Path(path).stem)
