@@ -344,3 +344,21 @@ def test_named_characteristics_follow_the_piece_bits(library):
     # the tall piece with the lowest index is 8 (tall = bit 3); the first plain piece is 0
     start = Features(Board().view())
     assert library.get("tall_piece").function(start) == 8 and library.get("plain_piece").function(start) == 0
+
+
+def test_every_builtin_primitive_passes_the_checks_of_registration():
+    """gpquarto's own primitives are not checked when registered (every process that loads them would pay it): here
+    each passes the checks a plug-in's primitive passes then, on its game's sample positions (``check_spec``)."""
+    from gpquarto.gp.bindings import gp_games
+    from gpquarto.gp.plugins import load_builtin
+    from gpquarto.gp.primitives import check_spec
+
+    specs = {}
+    for source in (
+        load_builtin(generic=True),
+        *(load_builtin(b.family_package) for b in gp_games() if b.family_package),
+    ):
+        specs.update({(spec.family, spec.name): spec for spec in source.specs})
+    assert {spec.game for spec in specs.values()} >= {None, "quarto", "quixo", "generic"}
+    for spec in specs.values():
+        check_spec(spec)

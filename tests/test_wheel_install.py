@@ -36,7 +36,8 @@ def test_wheel_install_lists_the_builtin_primitives(tmp_path, gpquarto_wheel):
         assert f"gpquarto/web/static/{asset.name}" in names, (
             f"{asset.name} is missing: see package-data in pyproject.toml"
         )
-    assert "gpquarto/py.typed" in names, "the PEP 561 marker py.typed is missing: see package-data in pyproject.toml"
+    for package in ("gpquarto", "gpquarto_primitives"):
+        assert f"{package}/py.typed" in names, f"{package}'s PEP 561 marker py.typed is missing: see package-data"
 
     python, site_packages = isolated_environment(tmp_path / "venv", wheel)
 

@@ -13,6 +13,7 @@ zoo's searching players stop within part of it and answer with the best move fou
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from contextlib import nullcontext
 from time import perf_counter
 
@@ -31,7 +32,7 @@ def player_name(player: Player) -> str:
     return str(getattr(player, "name", None) or type(player).__name__)
 
 
-def with_rules(settings: dict[str, object] | None, rules: object) -> dict[str, object]:
+def with_rules(settings: Mapping[str, object] | None, rules: object) -> dict[str, object]:
     """``settings`` (copied) with the ``rules`` shorthand of the callers folded in: a rule set's enum member or
     its name; None leaves the settings as they are."""
     merged = dict(settings or {})
@@ -46,7 +47,7 @@ def play_game(
     game: str | Game = DEFAULT_GAME,
     start: GameState | str | None = None,
     rules: object = None,
-    settings: dict[str, object] | None = None,
+    settings: Mapping[str, object] | None = None,
     seed: int | None = None,
     time_limit: float | None = None,
     names: tuple[str, str] | None = None,
@@ -131,7 +132,7 @@ def _player_form(game: Game) -> PlayerForm | None:
 _STARTS: dict[tuple[str, tuple[tuple[str, object], ...]], tuple[GameState, str, dict[str, object]]] = {}
 
 
-def _start_position(game: Game, settings: dict[str, object]) -> tuple[GameState, str, dict[str, object]]:
+def _start_position(game: Game, settings: Mapping[str, object]) -> tuple[GameState, str, dict[str, object]]:
     """A fresh start position of ``game`` under ``settings``, its text and its settings."""
     try:
         key = (game.name, tuple(sorted(settings.items())) if settings else ())

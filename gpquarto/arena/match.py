@@ -169,7 +169,7 @@ def play_match(
         a_seat = index % 2
         seats = (a, b) if a_seat == 0 else (b, a)
         seat_names = names if a_seat == 0 else (names[1], names[0])
-        start = random_opening(the_game, settings, openings, opening_seed(seed, index)) if openings else None
+        start = random_opening(the_game, settings or {}, openings, opening_seed(seed, index)) if openings else None
         record = play_game(
             seats,
             game=game,

@@ -117,7 +117,7 @@ class GameRecord:
         return {"format": RECORD_FORMAT, **data}
 
     @classmethod
-    def from_dict(cls, data: dict) -> GameRecord:
+    def from_dict(cls, data: object) -> GameRecord:
         """Inverse of :meth:`to_dict`; raises a one-line ``ValueError`` on a foreign or malformed dict.
 
         Every field is checked for its type and range (a known game and plain settings, seats 0 or 1, actions in

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -151,7 +151,7 @@ def tournament_result(
     return TournamentResult(tuple(players), games, seed, rule_set, matches, ratings, get_game(game).name)
 
 
-def format_table(result: TournamentResult, extra_columns: dict[str, Sequence[str]] | None = None) -> str:
+def format_table(result: TournamentResult, extra_columns: Mapping[str, Sequence[str]] | None = None) -> str:
     """The ranked table: rank, player, rating ± 95% interval, score, W/D/L, time per decision, forfeits, then
     ``extra_columns`` (title -> one cell per player, in the order of ``result.players``), e.g. accuracy."""
     ratings = result.ratings

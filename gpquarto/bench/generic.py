@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 import statistics
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 from gpquarto.bench.timing import Rates, median_rates
 from gpquarto.games.interface import GameState
@@ -90,7 +90,7 @@ def positions_of_size(
 
 
 def decision_times(
-    spec: str, game: str, positions: list[GameState], clock: Callable[[], float] = time.process_time
+    spec: str, game: str, positions: Sequence[GameState], clock: Callable[[], float] = time.process_time
 ) -> list[float]:
     """Seconds per decision of the player ``spec`` on each position, read on ``clock``; the player is built afresh
     for every position (outside the timing), so nothing it remembers from one decision serves the next."""

@@ -47,7 +47,7 @@ def learn_benchmark(
     try:
         with tempfile.TemporaryDirectory(prefix="gpquarto-bench-learn-") as folder:
             first = next(iter(configs.values()))
-            warm = LearnConfig.from_dict({**first.as_dict(), "episodes": min(first.episodes, first.batch)})
+            warm = LearnConfig.from_dict({**first.as_dict(), "episodes": min(first.episode_count, first.batch)})
             for number, runner in enumerate(made.values()):
                 learn(warm, Path(folder) / f"warm-{number}", runner=runner)
             for repeat in range(repeats):
@@ -55,7 +55,7 @@ def learn_benchmark(
                     for number, (label, runner) in enumerate(made.items()):
                         began = perf_counter()
                         learn(config, Path(folder) / f"{method}-{number}-{repeat}", runner=runner)
-                        results[method, label].rates.append(config.episodes / (perf_counter() - began))
+                        results[method, label].rates.append(config.episode_count / (perf_counter() - began))
         return list(results.values())
     finally:
         for runner in made.values():

@@ -14,6 +14,7 @@ import os
 import sys
 import warnings
 from collections.abc import Sequence
+from typing import NoReturn
 
 #: Modules that define a command each (``register(subparsers)``), in the order ``--help`` lists them.
 COMMAND_MODULES = [
@@ -39,7 +40,7 @@ class UsageError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, exit 2 (argparse prints usage too; keep it short)
+    def error(self, message: str) -> NoReturn:  # one line, exit 2 (argparse prints usage too; keep it short)
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 

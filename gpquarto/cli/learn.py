@@ -135,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(
                 f"cannot resume with a different {name} (the run has {config.get(name, config['settings'].get(name))!r})"
             )
-        total = given.get("episodes", run_folder.config.episodes)
+        total = given.get("episodes", run_folder.config.episode_count)
         left = max(0, total - run_folder.episodes_done)
     else:
         config_obj = LearnConfig(**given, settings=settings)
@@ -152,7 +152,7 @@ def run(args: argparse.Namespace) -> int:
         f"learned {result.learned_now} episodes ({result.episodes_done} in all) of {result.config.game} by "
         f"{result.config.method} in {elapsed:.1f} s ({runner.describe()}); learning {result.seconds():.1f} s"
     )
-    for row in result.curve()[-len(result.config.eval_opponents.split(",")) :] if result.curve() else []:
+    for row in result.curve()[-len(result.config.evaluation_opponents.split(",")) :] if result.curve() else []:
         print(
             f"  after {row['episodes']} episodes against {row['opponent']}: score {row['score']:.1%} "
             f"(95% CI {row['score_low']:.1%}-{row['score_high']:.1%}) in {row['games']} games"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import cast
 
 from gpquarto.arena.game import play_game
 from gpquarto.arena.record import GameRecord
@@ -41,12 +42,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from gpquarto.cli.common import game_settings, game_title
     from gpquarto.games.drawing import text_drawing
-    from gpquarto.players.human import TakeBack
+    from gpquarto.players.human import TakeBack, TerminalPlayer
     from gpquarto.resolve import make_player
 
     game, settings = game_settings(args)
     opponent = make_player(args.opponent, seed=args.seed, plugins=args.plugins, game=game)  # bad: one line, exit 2
-    human = make_player("human", game=game)
+    human = cast(TerminalPlayer, make_player("human", game=game))  # every game's human is a TerminalPlayer
     players = (human, opponent) if args.seat == 0 else (opponent, human)
     names = (HUMAN_NAME, args.opponent) if args.seat == 0 else (args.opponent, HUMAN_NAME)
     print(f"{game_title(game, settings)}: you against {args.opponent}.")

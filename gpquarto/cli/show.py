@@ -286,7 +286,7 @@ def show_game_or_position(game, png: str | None) -> int:
     else:
         print(f"{game_title(name, game.settings())}: {game.text()}")
         print(text_drawing(game))
-    if pictures is not None:
+    if pictures is not None and png is not None:
         from gpquarto.cli.png import save_png
 
         record = isinstance(game, GameRecord)

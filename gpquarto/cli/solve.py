@@ -77,6 +77,7 @@ def run(args: argparse.Namespace) -> int:
     state = game_position(args, args.position)
     if state.is_over():
         outcome = state.outcome()
+        assert outcome is not None  # the game is over
         raise UsageError(f"the game in this position is over ({outcome.termination.value}): nothing to solve")
     solver = exact_solver(plugin)
     reason = solver.why_not(state)

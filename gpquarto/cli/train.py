@@ -309,7 +309,9 @@ def run(args: argparse.Namespace) -> int:
             ) from None
         raise
     elapsed = time.perf_counter() - began
-    done = f"trained {result.trained_now} generations ({result.generations_done} in all, {elapsed:.1f} s this session)"
+    trained = (
+        f"trained {result.trained_now} generations ({result.generations_done} in all, {elapsed:.1f} s this session)"
+    )
     if not rules:
         from gpquarto.gp.evaluator import format_formula
         from gpquarto.gp.evaluator_files import load_evaluator
@@ -317,7 +319,7 @@ def run(args: argparse.Namespace) -> int:
         path = run_dir / "best_evaluator.json"
         evaluator = load_evaluator(path, plugins=result.config.plugins)
         print(
-            f"{done}; best evaluator {format_formula(evaluator.genome.tree)}; saved {path} "
+            f"{trained}; best evaluator {format_formula(evaluator.genome.tree)}; saved {path} "
             f"(play it as {result.best_player_spec})"
         )
         return 0
@@ -326,7 +328,7 @@ def run(args: argparse.Namespace) -> int:
     games = player.metadata.get("fitness", {}).get("games")
     copies = f" and {result.best_player_copy}" if result.best_player_copy else ""
     print(
-        f"{done}; champion score {score:.3f} (the hall of fame re-scored on {games} games); "
+        f"{trained}; champion score {score:.3f} (the hall of fame re-scored on {games} games); "
         f"saved {result.best_player_path}{copies}"
     )
     return 0

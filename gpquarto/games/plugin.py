@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 from gpquarto.games.interface import Game
 from gpquarto.games.settings import Setting, check_settings
 
-C = TypeVar("C")
+C = TypeVar("C", bound="Capability")
 D = TypeVar("D")
 
 
@@ -88,15 +88,14 @@ class GamePlugin:
         """The object that provides ``kind`` (imported on first use, then kept);
         :class:`MissingCapability` when the game does not offer it."""
         if kind in self._loaded:
-            return self._loaded[kind]  # type: ignore[return-value]
-        where = self.capabilities.get(kind)  # type: ignore[call-overload]
+            return self._loaded[kind]  # type: ignore[return-value]  # loaded as a kind
+        where = self.capabilities.get(kind)
         if where is None:
             raise MissingCapability(f"game {self.name!r} has no {getattr(kind, 'description', kind.__name__)}")
-        found = import_named(where, f"game {self.name!r}: the {kind.description} {where}")  # type: ignore[attr-defined]
+        found = import_named(where, f"game {self.name!r}: the {kind.description} {where}")
         if not isinstance(found, kind):
             raise PluginError(
-                f"game {self.name!r}: the {kind.description} {where} is a "  # type: ignore[attr-defined]
-                f"{type(found).__name__}, not a {kind.__name__}"
+                f"game {self.name!r}: the {kind.description} {where} is a {type(found).__name__}, not a {kind.__name__}"
             )
         self._loaded[kind] = found
         return found

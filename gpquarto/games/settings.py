@@ -96,15 +96,15 @@ class Setting:
         typed = value.__class__ is self.type or (self.type is float and value.__class__ is int)
         if not typed:
             raise ValueError(f"{self.name} must be {self.describe()}, got {_shown(value)}")
-        if self.type is float and not math.isfinite(value):  # type: ignore[arg-type]
+        if self.type is float and not math.isfinite(value):  # type: ignore[arg-type]  # typed above
             raise ValueError(f"{self.name} must be a finite number, got {value!r}")
         if self.choices and value not in self.choices:
             raise ValueError(f"{self.name} must be {self.describe()}, got {_shown(value)}")
-        if (self.minimum is not None and value < self.minimum) or (  # type: ignore[operator]
-            self.maximum is not None and value > self.maximum  # type: ignore[operator]
+        if (self.minimum is not None and value < self.minimum) or (  # type: ignore[operator]  # a number here
+            self.maximum is not None and value > self.maximum  # type: ignore[operator]  # a number here
         ):
             raise ValueError(f"{self.name} must be {self.describe()}, got {_shown(value)}")
-        return float(value) if self.type is float else value  # type: ignore[arg-type]
+        return float(value) if self.type is float else value  # type: ignore[arg-type]  # a number here
 
     def from_text(self, text: str) -> object:
         """The value that ``text`` (a command-line word, a form field) names, checked."""

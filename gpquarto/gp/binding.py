@@ -64,10 +64,11 @@ class GPGame(GPBinding):
     wrong_value: Callable[[type, int, Any], str | None]
     #: Whether a *then* value of ``kind`` is a legal action now: ``is_legal(features, kind, value)``.
     is_legal: Callable[[Any, str, int], bool]
-    #: The counted random fallback: a legal value of the decision due, ``fallback(view, kind, rng)``.
-    fallback: Callable[[GameView, str, random.Random], int]
+    #: The counted random fallback: a legal value of the decision due, ``fallback(view, kind, rng)`` (``view``: the
+    #: game's own view, such as Quarto's ``BoardView``).
+    fallback: Callable[[Any, str, random.Random], int]
     #: The game's action for a decided value of ``kind``: ``to_action(view, kind, value)``.
-    to_action: Callable[[GameView, str, int], int]
+    to_action: Callable[[Any, str, int], int]
     #: Where the class of the game's compiled rule sets is, ``"module:Class"`` (imported when first used: it
     #: imports the GP core, which imports this module).
     rule_set_class: str

@@ -6,7 +6,7 @@ bound game and of no other (:func:`accepts`)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from gpquarto.games.capabilities import GPBinding
 from gpquarto.games.registry import DEFAULT_GAME, game_names, get_plugin, plugins
@@ -44,11 +44,12 @@ def gp_game(name: str = DEFAULT_GAME) -> GPGame:
     if made is not None and made[0] is plugin:
         return made[1]
     if plugin.offers(GPBinding):
-        binding = plugin.capability(GPBinding)  # type: ignore[assignment]
+        # a game's GPBinding is a GPGame (games.capabilities names the capability without importing gp)
+        made_binding = cast(GPGame, plugin.capability(GPBinding))
     else:
-        binding = generic.generic_binding(plugin)
-    _MADE[name] = (plugin, binding)
-    return binding  # type: ignore[return-value]
+        made_binding = generic.generic_binding(plugin)
+    _MADE[name] = (plugin, made_binding)
+    return made_binding
 
 
 def gp_games() -> tuple[GPGame, ...]:

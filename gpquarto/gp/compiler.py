@@ -9,12 +9,14 @@ conditional primitive marked with :func:`branches` evaluates only the child it p
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from deap import gp
 
 from gpquarto.gp.primitives import PrimitiveInfo, PrimitiveLibrary
 
-Compiled = Callable[[object], object]
+#: A compiled tree: the value (a node type is an int, a predicate a bool) of the tree at a decision's features.
+Compiled = Callable[[Any], int]
 _BRANCHES = "__gp_branches__"
 
 

@@ -97,7 +97,7 @@ class EvaluatorGenome:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, EvaluatorGenome) and self.key() == other.key()
 
-    __hash__ = None  # mutable
+    __hash__ = None  # type: ignore[assignment]  # mutable: no hash
 
     def describe(self) -> str:
         """The formula, on one line."""

@@ -68,7 +68,7 @@ def read_evaluator_file(path: str | os.PathLike[str]) -> dict:
     problem = _problem(data)
     if problem:
         raise ValueError(f"{path}: not a gpquarto evaluator ({problem})")
-    return data  # type: ignore[return-value]
+    return data  # type: ignore[return-value]  # _problem found it a dict
 
 
 def _problem(data: object) -> str:

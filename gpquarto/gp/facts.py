@@ -7,17 +7,18 @@ can use it without importing another game. ``gpquarto.games.quarto.gp.features.c
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Generic, TypeVar
+from typing import Generic, TypeVar, overload
 
+F = TypeVar("F")  # the features class that holds the fact
 T = TypeVar("T")
 
 
-class cached_fact(Generic[T]):  # noqa: N801 - named like the decorator it replaces
+class cached_fact(Generic[F, T]):  # noqa: N801 - named like the decorator it replaces
     """``functools.cached_property`` without the lock it takes on every first read before Python 3.12 (a third of
     an evolved evaluation's time, measured): computed on first read, then stored in the instance's ``__dict__``,
     which shadows this non-data descriptor. A Features object lives in one thread."""
 
-    def __init__(self, function: Callable[[object], T]) -> None:
+    def __init__(self, function: Callable[[F], T]) -> None:
         self.function = function
         self.name = function.__name__
         self.__doc__ = function.__doc__
@@ -25,8 +26,12 @@ class cached_fact(Generic[T]):  # noqa: N801 - named like the decorator it repla
     def __set_name__(self, owner: type, name: str) -> None:
         self.name = name
 
-    def __get__(self, instance: object, owner: type | None = None) -> T:
+    @overload
+    def __get__(self, instance: None, owner: type | None = None) -> cached_fact[F, T]: ...
+    @overload
+    def __get__(self, instance: F, owner: type | None = None) -> T: ...
+    def __get__(self, instance: F | None, owner: type | None = None) -> T | cached_fact[F, T]:
         if instance is None:
-            return self  # type: ignore[return-value]
+            return self
         value = instance.__dict__[self.name] = self.function(instance)
         return value

@@ -491,7 +491,7 @@ class GenericFeatures:
                 counted = _Counted(self.state, FORK_BUDGET)
                 counted.apply(action)
                 try:
-                    known = leaves_no_fork(counted, self.mover)  # type: ignore[arg-type]
+                    known = leaves_no_fork(counted, self.mover)  # type: ignore[arg-type]  # a counting state
                 except _OutOfBudget:
                     known = False
                 finally:
@@ -543,7 +543,8 @@ class GenericFeatures:
     @cached_fact
     def cells_after(self) -> dict[int, tuple[int, ...]]:
         """For each legal action, the cells of the position it leaves (empty without a board)."""
-        shape, state, found = self.shape, self.state, {}
+        shape, state = self.shape, self.state
+        found: dict[int, tuple[int, ...]] = {}
         if shape is None:
             return found
         for action in self.legal_actions:
@@ -645,7 +646,7 @@ def random_game_positions(game: Game, games: int, seed: int) -> tuple[GameState,
             positions.append(first)
     for _ in range(games):
         state = game.new_state()
-        played = []
+        played: list[int] = []
         while not state.is_over() and len(played) < SAMPLE_PLIES:
             actions = state.legal_actions()
             action = actions[int(rng.random() * len(actions))]
@@ -706,7 +707,7 @@ def generic_binding(
     ``sample_positions``: the positions its primitives are checked on (default: :func:`random_game_positions` of
     the game, seed 0)."""
     plugin = get_plugin(game) if isinstance(game, str) else game if isinstance(game, GamePlugin) else None
-    the_game: Game = plugin.game if plugin is not None else game  # type: ignore[assignment]
+    the_game: Game = plugin.game if plugin is not None else game  # type: ignore[assignment]  # else a Game
     if the_game.name == GENERIC:
         raise ValueError(f"a game may not be called {GENERIC!r}: the name stands for every generically bound game")
     if not (isinstance(features, type) and issubclass(features, GenericFeatures)):

@@ -165,7 +165,7 @@ class Genome:
         return {kind: [list(rule.texts()) for rule in rules] for kind, rules in self.rule_lists.items()}
 
     @classmethod
-    def from_data(cls, data: dict, pset: gp.PrimitiveSetTyped, game: str = DEFAULT_GAME) -> Genome:
+    def from_data(cls, data: object, pset: gp.PrimitiveSetTyped, game: str = DEFAULT_GAME) -> Genome:
         """Rebuild a genome of ``game`` from :meth:`to_data` output, parsing each tree safely."""
         binding = gp_game(game)
         kinds = binding.kinds
@@ -219,7 +219,7 @@ class Genome:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Genome) and self.game == other.game and self.key() == other.key()
 
-    __hash__ = None  # mutable
+    __hash__ = None  # type: ignore[assignment]  # mutable: no hash
 
     def __repr__(self) -> str:
         counts = ", ".join(f"{len(rules)} {kind}" for kind, rules in self.rule_lists.items())
@@ -263,11 +263,11 @@ class CompiledRule:
         self.condition, self.action = condition, action
 
 
-def _remembered(tree: Callable[[Any], object], text: str) -> Callable[[Any], object]:
+def _remembered(tree: Callable[[Any], int], text: str) -> Callable[[Any], int]:
     """``tree``, its value at a position taken from (and noted in) the position's ``features.trees`` (features that
     keep the values of the trees evaluated there: Quarto's shared position facts)."""
 
-    def value(features: Any) -> object:
+    def value(features: Any) -> int:
         values = features.trees
         try:
             return values[text]
@@ -305,6 +305,10 @@ class CompiledRules:
             self.decisions[kind] = self.fallbacks[kind] = 0
             for rule in rules:
                 rule.true = rule.legal = 0
+
+    def decide(self, view: Any, rng: random.Random) -> int:
+        """The game's action for the decision due in ``view`` (each game's rule set decides its own way)."""
+        raise NotImplementedError
 
     @property
     def total_decisions(self) -> int:

@@ -16,7 +16,7 @@ from gpquarto.gp.primitives import PrimitiveLibrary
 from gpquarto.players.base import BasePlayer
 
 
-class RuleListPlayer:
+class RuleListPlayer(BasePlayer):
     """What every evolved player of rule lists shares: its genome compiled once, a fallback generator, counters, explanations.
 
     The genome is compiled once, when the player is made. ``decisions``/``fallbacks`` count this player's
@@ -85,7 +85,7 @@ class RulePlayer(RuleListPlayer, BasePlayer):
     rules: GameRuleSet
 
     @property
-    def game(self) -> str:  # type: ignore[override]
+    def game(self) -> str:  # type: ignore[override]  # read only here, a class attribute of BasePlayer
         """The genome's game."""
         return self.genome.game
 

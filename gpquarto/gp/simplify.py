@@ -23,7 +23,7 @@ needed there is kept. :func:`decides_alike` is that check; a simplification that
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from deap import gp
@@ -282,7 +282,7 @@ def _never_legal(folder: _Folder, node: Node, binding: GPGame) -> bool:
 
 
 def fold_genome(
-    genome: Genome, library: PrimitiveLibrary, samples: dict[str, Sequence] | None = None
+    genome: Genome, library: PrimitiveLibrary, samples: Mapping[str, Sequence] | None = None
 ) -> tuple[Genome, dict[str, list[str]], list[list[int]]]:
     """Every tree folded and the rules that can never decide dropped (no games needed). Returns the genome, the
     reasons with the rules dropped for each, and for each kind the original indices of the rules kept. With

@@ -88,7 +88,7 @@ def read_player_file(path: str | os.PathLike[str]) -> dict:
     return read_checked_file(
         path,
         "player file",
-        lambda data: _validate(data) or data,
+        _validate,
         json_format=suffix == ".json",
         problem="not a gpquarto player ({error})",
     )
@@ -105,7 +105,8 @@ def _provided_game(game: object) -> bool:
         return False
 
 
-def _validate(data: object) -> None:
+def _validate(data: object) -> dict:
+    """``data``, once checked to be a player description."""
     if not isinstance(data, dict):
         raise ValueError(f"holds a {type(data).__name__}, not a player description")
     if data.get("format") != PLAYER_FORMAT:
@@ -124,7 +125,7 @@ def _validate(data: object) -> None:
             for pair in rules[kind]
         ):
             raise ValueError(f"{kind} rules must be a list of [if, then] text pairs")
-    for key, kind in (
+    for key, expected in (
         ("primitives", dict),
         ("library_versions", dict),
         ("config", dict),
@@ -133,8 +134,9 @@ def _validate(data: object) -> None:
         ("name", str),
         ("simplification", dict),
     ):
-        if key in data and not isinstance(data[key], kind):
-            raise ValueError(f"{key!r} must be a {kind.__name__}")
+        if key in data and not isinstance(data[key], expected):
+            raise ValueError(f"{key!r} must be a {expected.__name__}")
+    return data
 
 
 def plugins_from_environment() -> tuple[str, ...]:

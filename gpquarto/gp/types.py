@@ -14,40 +14,46 @@ game (see :mod:`gpquarto.gp.binding`): ``Square``, ``Piece`` and ``Characteristi
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
+if TYPE_CHECKING:
+    # To a type checker the node types are ``int``: the values primitives pass around are plain ints (see above),
+    # so a primitive annotated ``-> Square`` returns an ``int``. DEAP reads the classes below at run time.
+    Square = int
+    Piece = int
+    Count = int
+    Characteristic = int
+    Move = int
+    Action = int
+    Score = int
+else:
 
-class Square(int):
-    """A square 0..15 (row-major, ``4*row + col``), or ``NO_ACTION``."""
+    class Square(int):
+        """A square 0..15 (row-major, ``4*row + col``), or ``NO_ACTION``."""
 
+    class Piece(int):
+        """A piece 0..15 (bits: tall, coloured, solid, square), or ``NO_ACTION``."""
 
-class Piece(int):
-    """A piece 0..15 (bits: tall, coloured, solid, square), or ``NO_ACTION``."""
+    class Count(int):
+        """A small integer: a number of pieces, lines, squares... (may be negative after ``sub``)."""
 
+    class Characteristic(int):
+        """One of the eight characteristics 0..7, indexed like ``gpquarto.games.quarto.pieces.CHARACTERISTIC_NAMES``."""
 
-class Count(int):
-    """A small integer: a number of pieces, lines, squares... (may be negative after ``sub``)."""
+    class Move(int):
+        """A Quixo action (``4*cell + direction``, as :meth:`~gpquarto.games.quixo.board.QuixoBoard.legal_actions`
+        lists them), or ``NO_ACTION``. Only Quixo trees hold ``Move`` nodes."""
 
+    class Action(int):
+        """An action of a game bound by the generic binding (:mod:`gpquarto.gp.generic`): the game's own action int,
+        or ``NO_ACTION``. ``Action`` nodes belong to every generically bound game, and to no other."""
 
-class Characteristic(int):
-    """One of the eight characteristics 0..7, indexed like ``gpquarto.games.quarto.pieces.CHARACTERISTIC_NAMES``."""
+    class Score(int):
+        """A number an evaluator tree computes for a position (integer, saturated at +-``SCORE_LIMIT``).
 
-
-class Move(int):
-    """A Quixo action (``4*cell + direction``, as :meth:`~gpquarto.games.quixo.board.QuixoBoard.legal_actions`
-    lists them), or ``NO_ACTION``. Only Quixo trees hold ``Move`` nodes."""
-
-
-class Action(int):
-    """An action of a game bound by the generic binding (:mod:`gpquarto.gp.generic`): the game's own action int,
-    or ``NO_ACTION``. ``Action`` nodes belong to every generically bound game, and to no other."""
-
-
-class Score(int):
-    """A number an evaluator tree computes for a position (integer, saturated at +-``SCORE_LIMIT``).
-
-    Only evaluator trees hold ``Score`` nodes: rule trees are built from the primitives that never mention it
-    (see :meth:`~gpquarto.gp.primitives.PrimitiveLibrary.primitive_set`).
-    """
+        Only evaluator trees hold ``Score`` nodes: rule trees are built from the primitives that never mention it
+        (see :meth:`~gpquarto.gp.primitives.PrimitiveLibrary.primitive_set`).
+        """
 
 
 #: What a ``Square``, ``Piece``, ``Move`` or ``Action`` node returns when it has nothing to propose.

@@ -30,7 +30,7 @@ from __future__ import annotations
 import functools
 import math
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from gpquarto.arena.game import play_game
@@ -183,14 +183,16 @@ class BankParameters:
         pairings = self.pairings if self.pairings is not None else bank.pairings
         object.__setattr__(self, "pairings", tuple((str(a), str(b)) for a, b in pairings))
         low, high = bank.default_empties(settings)
-        object.__setattr__(self, "min_empties", low if self.min_empties is None else self.min_empties)
-        object.__setattr__(self, "max_empties", high if self.max_empties is None else self.max_empties)
+        min_empties = low if self.min_empties is None else self.min_empties
+        max_empties = high if self.max_empties is None else self.max_empties
+        object.__setattr__(self, "min_empties", min_empties)
+        object.__setattr__(self, "max_empties", max_empties)
         if self.positions < 1:
             raise ValueError(f"a bank needs at least 1 position, got {self.positions}")
         if self.seed < 0:
             raise ValueError(f"the bank seed must be >= 0, got {self.seed}")
         low, high = bank.empties_limits(settings)
-        if not low <= self.min_empties <= self.max_empties <= high:
+        if not low <= min_empties <= max_empties <= high:
             raise ValueError(
                 f"empty squares must satisfy {low} <= min ({self.min_empties}) <= max ({self.max_empties}) <= {high}"
             )
@@ -201,7 +203,14 @@ class BankParameters:
 
     @property
     def empties_range(self) -> range:
-        return range(self.min_empties, self.max_empties + 1)  # type: ignore[operator]
+        assert self.min_empties is not None and self.max_empties is not None  # set by __post_init__
+        return range(self.min_empties, self.max_empties + 1)
+
+    @property
+    def player_pairings(self) -> tuple[tuple[str, str], ...]:
+        """``pairings``, which ``__post_init__`` sets (to the game's when not given)."""
+        assert self.pairings is not None
+        return self.pairings
 
     @property
     def settings(self) -> dict[str, object]:
@@ -225,7 +234,7 @@ class BankParameters:
             "max_empties": self.max_empties,
             "rules": self.rules,
             "purpose": self.purpose,
-            "pairings": [list(pairing) for pairing in self.pairings],
+            "pairings": [list(pairing) for pairing in self.player_pairings],
         }
 
 
@@ -297,7 +306,7 @@ class Bank:
 
     def pairing_of(self, position: BankPosition) -> tuple[str, str]:
         """The two players of the game ``position`` was taken from."""
-        pairings = self.parameters.pairings
+        pairings = self.parameters.player_pairings
         return pairings[(position.game // len(strata(self.parameters))) % len(pairings)]
 
     def describe(self) -> str:
@@ -342,7 +351,7 @@ def game_plan(parameters: BankParameters, game: int) -> tuple:
     """
     cells = strata(parameters)
     empties, kind = cells[game % len(cells)]
-    pairings = parameters.pairings
+    pairings = parameters.player_pairings
     spec_a, spec_b = pairings[(game // len(cells)) % len(pairings)]
     seed = derive_seed("bank", parameters.purpose, parameters.seed, game)
     return (spec_a, spec_b, seed, empties, str(kind), parameters.game, parameters.settings)
@@ -410,7 +419,7 @@ def build_bank_for(
     parameters: BankParameters, *, runner: Runner = SERIAL, progress: Callable[[int, int], None] | None = None
 ) -> Bank:
     """:func:`build_bank` from a :class:`BankParameters`."""
-    for pairing in parameters.pairings:
+    for pairing in parameters.player_pairings:
         for spec in pairing:
             make_unattended_player(spec, game=parameters.game)  # a bad spec fails here, in one line, before any game
     began = time.perf_counter()
@@ -418,10 +427,10 @@ def build_bank_for(
     wanted = quotas(parameters)
     kept: list[list[BankPosition]] = [[] for _ in cells]
     played = [0] * len(cells)  # games tried so far in each stratum (stratum s plays games s, s + S, ...)
-    seen: set[int] = set()
+    seen: set[Hashable] = set()
     solved = 0
     while any(len(found) < quota for found, quota in zip(kept, wanted, strict=True)):
-        games = []
+        games: list[int] = []
         for index, (found, quota) in enumerate(zip(kept, wanted, strict=True)):
             missing = quota - len(found)
             if missing <= 0:

@@ -15,6 +15,7 @@ import os
 import warnings
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from gpquarto.atomic import write_text_atomic
 from gpquarto.cache_dir import cache_folder
@@ -140,7 +141,7 @@ def load_or_build_bank(
     rebuild: bool = False,
     progress: Callable[[int, int], None] | None = None,
     warn: Callable[[str], None] = _warn,
-    **options: object,
+    **options: Any,  # BankParameters' fields, which it checks
 ) -> Bank:
     """The bank of ``parameters`` from the cache, or built and cached. Instead of ``parameters``, keyword
     ``options`` (those of :class:`BankParameters`: ``seed``, ``positions``, ``min_empties``, ...) may be given;

@@ -164,7 +164,7 @@ def decide(player: Player, position: BankPosition, seed: int) -> tuple[int | Non
         illegal = form.apply(state, answer)
     else:
         try:
-            state.apply(answer)  # type: ignore[arg-type]
+            state.apply(answer)  # type: ignore[arg-type]  # the game refuses a bad one
             illegal = ""
         except IllegalActionError as error:
             illegal = f"illegal action {answer!r}: {error}"

@@ -116,7 +116,7 @@ def rule_usage(
         seats = (recorder, opponent) if game // len(made) % 2 == 0 else (opponent, recorder)
         play_game(seats, seed=derive_seed(seed, "rule usage", game), game=game_name, settings=settings)
     kinds = player.genome.kinds
-    tallies = {
+    tallies: dict[tuple[str, int | None], RuleTally] = {
         (kind, index): RuleTally(kind, index, str(rule))
         for kind in kinds
         for index, rule in enumerate(player.genome.rules(kind))

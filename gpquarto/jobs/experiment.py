@@ -24,6 +24,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
+from typing import cast
 
 from gpquarto.arena.stats import holm, mann_whitney
 from gpquarto.atomic import write_text_atomic
@@ -157,7 +158,7 @@ class ExperimentPlan:
         return {"format": EXPERIMENT_FORMAT, **asdict(self)}
 
     @classmethod
-    def from_dict(cls, data: dict) -> ExperimentPlan:
+    def from_dict(cls, data: object) -> ExperimentPlan:
         """Inverse of :meth:`as_dict`; a one-line ``ValueError`` for anything else."""
         if not isinstance(data, dict) or data.get("format") != EXPERIMENT_FORMAT:
             raise ValueError("not a gpquarto experiment plan")
@@ -192,7 +193,8 @@ def parse_setting(text: str) -> tuple[str, object]:
             return key, value.lower() in ("true", "yes", "1")
         if isinstance(default, tuple):
             return key, tuple(item for item in value.split(os.pathsep) if item)
-        return key, type(default)(value)
+        kind: type = type(default)  # int, float or str
+        return key, kind(value)
     except ValueError:
         raise ValueError(f"bad setting {text!r}: {key} must be {type(default).__name__}") from None
 
@@ -353,7 +355,10 @@ def summarize(out: str | os.PathLike[str]) -> ExperimentSummary:
         for seed in plan.seeds:
             folder = run_folder(out, variant.name, seed)
             try:
-                measured = read_plain_file(folder / STRENGTH_FILE, "strength file", json_format=True)["score"]
+                # not an object: the TypeError below
+                measured = cast(dict, read_plain_file(folder / STRENGTH_FILE, "strength file", json_format=True))[
+                    "score"
+                ]
             except (ValueError, KeyError, TypeError) as error:
                 raise ValueError(
                     f"{folder}: not measured yet ({type(error).__name__}); run the experiment again"

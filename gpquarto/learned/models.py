@@ -14,7 +14,7 @@ model's estimate.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 from typing import Protocol
 
 import numpy as np
@@ -102,6 +102,10 @@ class ValueModel(Protocol):
 
     kind: str
 
+    def value(self, afterstate: GameState) -> float:
+        """The value of an afterstate that is not over, for the player who made it."""
+        ...
+
     def turn_values(self, state: GameState) -> tuple[list[Turn], np.ndarray]:
         """Every turn of the player due in ``state`` and its value for that player."""
         ...
@@ -146,8 +150,8 @@ class TableModel:
 
     kind = "table"
 
-    def __init__(self, table: dict[Hashable, float] | None = None) -> None:
-        self.table: dict[Hashable, float] = {} if table is None else table
+    def __init__(self, table: dict[int, float] | None = None) -> None:
+        self.table: dict[int, float] = {} if table is None else table
 
     def value(self, afterstate: GameState) -> float:
         """The table's value of an afterstate that is not over (0 when never seen)."""

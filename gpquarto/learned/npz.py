@@ -92,10 +92,10 @@ class NpzArchive:
             with self._zip.open(f"{name}.npy") as stream:
                 _read_npy_header(stream)
                 array = np.empty(info.count, dtype=info.dtype)
-                buffer = memoryview(array).cast("B")
+                buffer = array.data.cast("B")
                 filled = 0
                 while filled < info.nbytes:
-                    got = stream.readinto(buffer[filled:])
+                    got = stream.readinto(buffer[filled:])  # type: ignore[attr-defined]  # a ZipExtFile has it
                     if not got:
                         raise self.fail(f"array {name!r} is truncated")
                     filled += got

@@ -42,7 +42,7 @@ MAX_TABLE_ENTRIES = 1_000_000
 #: The longest JSON header of a learned player's or checkpoint's file.
 MAX_HEADER_BYTES = 1_000_000
 #: Header fields: name -> type.
-_HEADER_FIELDS = {
+_HEADER_FIELDS: dict[str, type | tuple[type, ...]] = {
     "format": str,
     "game": str,
     "settings": dict,
@@ -117,7 +117,7 @@ def npz_bytes(arrays: dict[str, np.ndarray], header: dict | None = None) -> byte
     """An ``.npz`` file's bytes: ``arrays`` plus, when given, ``header`` as JSON bytes."""
     buffer = io.BytesIO()
     extra = {} if header is None else {"header": np.frombuffer(json.dumps(header).encode("utf-8"), dtype=np.uint8)}
-    np.savez_compressed(buffer, **extra, **arrays)
+    np.savez_compressed(buffer, **extra, **arrays)  # type: ignore[arg-type]  # numpy's stub: allow_pickle
     return buffer.getvalue()
 
 
@@ -154,8 +154,7 @@ def read_learned_file(path: str | os.PathLike[str]) -> tuple[dict, dict[str, np.
     dtype and shape against what the header's model needs, and only then the arrays themselves."""
     with open_npz(path, "learned player") as archive:
         try:
-            header = read_json_header(archive)
-            _check_header(header)
+            header = _check_header(read_json_header(archive))
             check_declared_arrays(learned_arrays(header), {k: v for k, v in archive.members.items() if k != "header"})
         except ValueError as error:
             raise ValueError(f"{path}: not a gpquarto learned player ({_short(error)})") from None
@@ -164,7 +163,7 @@ def read_learned_file(path: str | os.PathLike[str]) -> tuple[dict, dict[str, np.
         _check(header, arrays)
     except ValueError as error:
         raise ValueError(f"{path}: not a gpquarto learned player ({_short(error)})") from None
-    return header, arrays  # type: ignore[return-value]
+    return header, arrays
 
 
 #: What an array should be: its dtype and its length (None: any length up to :data:`MAX_TABLE_ENTRIES`, one for
@@ -211,12 +210,11 @@ def check_declared_arrays(expected: Expected, declared: dict[str, ArrayInfo]) ->
 
 def _check(header: object, arrays: dict[str, np.ndarray]) -> None:
     """Field by field: a ``ValueError`` saying what is wrong."""
-    _check_header(header)
-    assert isinstance(header, dict)
-    _check_arrays(header, arrays)
+    _check_arrays(_check_header(header), arrays)
 
 
-def _check_header(header: object) -> None:
+def _check_header(header: object) -> dict:
+    """``header``, once checked."""
     if not isinstance(header, dict):
         raise ValueError("the header is not a JSON object")
     if header.get("format") != LEARNED_FORMAT:
@@ -233,6 +231,7 @@ def _check_header(header: object) -> None:
         raise ValueError(f"unknown model {header['model'][:40]!r} (known: ntuple, table)")
     if header["model"] == "ntuple":
         make_encoder(str(header["features"]), header["game"], header["settings"])
+    return header
 
 
 def _check_arrays(header: dict, arrays: dict[str, np.ndarray]) -> None:

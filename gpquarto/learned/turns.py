@@ -8,7 +8,7 @@ takes the turn whose afterstate it values most.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 
 from gpquarto.games.interface import GameState
 
@@ -24,7 +24,7 @@ def turn_ends(state: GameState, mover: int) -> bool:
     return state.is_over() or state.player != mover
 
 
-def iter_turns(state: GameState) -> Iterator[Turn]:
+def iter_turns(state: GameState) -> Generator[Turn, None, None]:
     """Every turn of the player due in ``state``, in ascending order of its actions; ``state`` is left as it
     was, also when the caller stops early (close the generator, or let it go). While a turn is yielded,
     ``state`` holds its afterstate (read it before asking for the next)."""

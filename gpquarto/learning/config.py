@@ -95,17 +95,32 @@ class LearnConfig:
     @property
     def step_size(self) -> float:
         """``alpha`` (always set once the config is made)."""
-        return float(self.alpha)  # type: ignore[arg-type]
+        return float(self.alpha)  # type: ignore[arg-type]  # set by __post_init__
+
+    @property
+    def episode_count(self) -> int:
+        """``episodes``, which ``__post_init__`` sets (to the default of the method and game when not given)."""
+        assert self.episodes is not None
+        return self.episodes
+
+    @property
+    def evaluation_opponents(self) -> str:
+        """``eval_opponents``, which ``__post_init__`` sets (to the game's when not given)."""
+        assert self.eval_opponents is not None
+        return self.eval_opponents
 
     def epsilon(self, episode: int) -> float:
         """The exploration rate of ``episode`` (0-based)."""
-        share = episode / max(1, self.episodes - 1)
-        return self.epsilon_start + (self.epsilon_end - self.epsilon_start) * min(1.0, share)
+        episodes, start = self.episode_count, self.epsilon_start
+        assert start is not None  # set by __post_init__
+        share = episode / max(1, episodes - 1)
+        return start + (self.epsilon_end - start) * min(1.0, share)
 
     def evaluation_points(self) -> list[int]:
         """The episode counts after which the learning curve is measured (always the last)."""
-        points = list(range(self.eval_every, self.episodes, self.eval_every)) if self.eval_every else []
-        return [*points, self.episodes] if self.eval_games else []
+        episodes = self.episode_count
+        points = list(range(self.eval_every, episodes, self.eval_every)) if self.eval_every else []
+        return [*points, episodes] if self.eval_games else []
 
     def as_dict(self) -> dict:
         """Plain data (JSON)."""

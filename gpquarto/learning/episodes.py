@@ -65,8 +65,8 @@ def opponent_of(config: LearnConfig, episode: int) -> str:
 def make_model(config: LearnConfig, payload: object) -> ValueModel:
     """The model of ``config.method`` from its plain payload."""
     if config.method == "td-ntuple":
-        return NTupleModel(default_encoder(config.game, config.settings), payload)  # type: ignore[arg-type]
-    return TableModel(payload)  # type: ignore[arg-type]
+        return NTupleModel(default_encoder(config.game, config.settings), payload)  # type: ignore[arg-type]  # the method's payload
+    return TableModel(payload)  # type: ignore[arg-type]  # the method's payload
 
 
 def describe_afterstate(model: ValueModel, state: GameState) -> np.ndarray | Hashable:
@@ -105,7 +105,7 @@ def play_episode(config: LearnConfig, model: ValueModel, episode: int) -> list[T
     while not state.is_over():
         seat = state.player
         if seat not in trajectories:
-            state.apply(opponent.decide(state.view()))  # type: ignore[union-attr]
+            state.apply(opponent.decide(state.view()))  # type: ignore[union-attr]  # set for other seats
             continue
         turns, values = model.turn_values(state)
         index = rng.randrange(len(turns)) if rng.random() < epsilon else int(np.argmax(values))

@@ -119,7 +119,7 @@ class LearnRun:
                     raise ValueError("an array holds a number that is not finite")
             except ValueError as error:
                 raise LearnRunError(f"{path}: not a gpquarto learning checkpoint ({one_line(str(error))})") from None
-        return header, read  # type: ignore[return-value]
+        return header, read  # type: ignore[return-value]  # checked above
 
     def _checkpoint_arrays(self) -> Expected:
         if self.config.method != "td-ntuple":
@@ -144,7 +144,7 @@ class LearnRun:
     def seconds(self) -> float:
         """Seconds spent learning (episodes and updates; the learning curve's games not counted)."""
         try:
-            seconds = float(read_plain_file(self.path / TIMING, "timing file", json_format=True)["seconds"])  # type: ignore[index]
+            seconds = float(read_plain_file(self.path / TIMING, "timing file", json_format=True)["seconds"])  # type: ignore[index]  # a TypeError if not
         except (OSError, ValueError, KeyError, TypeError, IndexError):
             return 0.0
         return seconds if math.isfinite(seconds) and seconds >= 0 else 0.0
@@ -234,7 +234,7 @@ def _resume_locked(
     learner = make_learner(run.config)
     learner.restore(arrays)
     done = int(header["episodes"])
-    if done >= run.config.episodes and (run.path / LEARNED_PLAYER).is_file():
+    if done >= run.config.episode_count and (run.path / LEARNED_PLAYER).is_file():
         return run
     return _learn(run, learner, done, list(header["curve"]), runner or SerialRunner(), on_batch, on_episodes)
 
@@ -252,7 +252,9 @@ def _check_opponents(config: LearnConfig) -> None:
 
 
 def _evaluation_opponents(config: LearnConfig) -> list[str]:
-    return [spec.strip() for spec in config.eval_opponents.split(",") if spec.strip()] if config.eval_games else []
+    return (
+        [spec.strip() for spec in config.evaluation_opponents.split(",") if spec.strip()] if config.eval_games else []
+    )
 
 
 def _learn(
@@ -271,8 +273,10 @@ def _learn(
     progress = None
     if on_episodes is not None:
         progress = lambda parts: on_episodes(sum(len({item.episode for item in part}) for part in parts))  # noqa: E731
-    while done < config.episodes:
-        end = min(done + config.batch - done % config.batch, config.episodes, *(points[:1] or [config.episodes]))
+    while done < config.episode_count:
+        end = min(
+            done + config.batch - done % config.batch, config.episode_count, *(points[:1] or [config.episode_count])
+        )
         clock = time.perf_counter()
         payload = learner.payload()
         chunks = [

@@ -23,7 +23,11 @@ class Player(Protocol):
     plays in gpquarto."""
 
     name: str
-    game: str | None
+
+    @property
+    def game(self) -> str | None:
+        """The game the player plays, None for any game (read only: a class may pin it to one game)."""
+        ...
 
     def decide(self, view: GameView) -> int:
         """The action to play in the position ``view`` shows (the engine validates it)."""

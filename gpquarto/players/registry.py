@@ -19,6 +19,7 @@ import inspect
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import cast
 
 from gpquarto.games.capabilities import ZooPlayers
 from gpquarto.games.registry import DEFAULT_GAME, get_game, plugins, providers
@@ -79,7 +80,7 @@ def register_player(
     def decorate(factory: Callable[..., Player]) -> Callable[..., Player]:
         played = game if game is not _UNSET else getattr(factory, "game", DEFAULT_GAME)
         if played is not None:
-            played = get_game(played).name  # type: ignore[arg-type]
+            played = get_game(played).name  # type: ignore[arg-type]  # a name: _UNSET was replaced
         key = (played, name)
         # One name, one player per game; a game's own player of a name that every game has (an accelerator of
         # a generic search) is its player of that name.
@@ -111,7 +112,7 @@ def register_player(
         doc = inspect.getdoc(factory) or ""
         _REGISTRY[key] = PlayerInfo(
             name=name,
-            game=played,  # type: ignore[arg-type]
+            game=played,
             factory=factory,
             parameters=tuple(parameters),
             summary=doc.strip().splitlines()[0] if doc.strip() else "",
@@ -270,7 +271,7 @@ def named_player_recipe(
             raise ValueError(f"player {name!r} has no parameter {key!r} (parameters: {allowed})")
         kwargs[key] = _convert(value, by_name[key].type, key, name)
         bounds = by_name[key].limits
-        if bounds is not None and not bounds[0] <= kwargs[key] <= bounds[1]:
+        if bounds is not None and not bounds[0] <= cast(float, kwargs[key]) <= bounds[1]:  # limits bound numbers
             raise ValueError(f"player {name!r}: parameter {key} must be {format_limits(bounds)}, got {value}")
     kwargs.update(overrides or {})
     if info.accepts_seed:

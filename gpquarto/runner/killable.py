@@ -19,6 +19,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from multiprocessing.connection import Connection
 from typing import Any
 
 from gpquarto.runner.processes import setup_worker
@@ -75,7 +76,7 @@ class Worker:
     def __init__(self, closed: threading.Event) -> None:
         self._closed = closed
         self._process: multiprocessing.process.BaseProcess | None = None
-        self._connection = None
+        self._connection: Connection | None = None
         self._ready = False
 
     @property
@@ -113,12 +114,16 @@ class Worker:
         if self._closed.is_set():
             raise PoolClosed("stopping: the worker processes are closed")
         try:
+            if self._connection is None:
+                raise EOFError  # killed meanwhile
             return self._connection.poll(POLL_SECONDS)
         except (EOFError, OSError):
             return True  # the pipe broke: _receive says so
 
     def _receive(self) -> bytes:
         try:
+            if self._connection is None:
+                raise EOFError  # killed meanwhile
             return self._connection.recv_bytes()
         except (EOFError, OSError):
             self.kill()
@@ -133,6 +138,7 @@ class Worker:
         :class:`PoolClosed`, or ``RuntimeError("ExceptionName: message")`` when the function raised.
         """
         self.wait_ready()
+        assert self._connection is not None  # wait_ready started the process
         started = time.perf_counter()
         self._connection.send_bytes(pickle.dumps((function, args)))
         while not self._poll():

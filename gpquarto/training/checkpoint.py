@@ -13,6 +13,7 @@ import math
 import os
 import random
 from dataclasses import dataclass, field
+from typing import cast
 
 import dill
 
@@ -68,6 +69,7 @@ class Checkpoint:
         """Rebuild from :meth:`to_data` output, checked by :func:`check_checkpoint_data`; ``config`` (if given)
         must match the saved one except for resumable fields, and replaces it."""
         saved = check_checkpoint_data(data)
+        data = cast(dict, data)  # the check found a checkpoint's dict
         if config is not None:
             changed = saved.differences(config)
             if changed:
@@ -82,14 +84,15 @@ class Checkpoint:
             genome.record = dict(entry["record"])
             hall_of_fame.append(genome)
         population = [kind.read_genome(genome, library, config) for genome in data["population"]]
-        kind.restored_population(population)  # rules: every rule of a bred population has been screened
+        # (mypy cannot tie the kind to its genomes below: both follow config.genome)
+        kind.restored_population(population)  # type: ignore[arg-type]  # rules: every rule bred has been screened
         carried = [None if record is None else dict(record) for record in data.get("carried", [])]
         return cls(
             config,
             data["generation"],
-            population,
-            _as_state(data["rng"]),
-            hall_of_fame,
+            population,  # type: ignore[arg-type]  # one kind's genomes
+            _as_rng_state(data["rng"]),
+            hall_of_fame,  # type: ignore[arg-type]  # one kind's genomes
             list(data["logbook"]),
             carried,
         )
@@ -135,7 +138,7 @@ def check_checkpoint_data(data: object) -> EvolutionConfig:
     if "carried" in data:
         _check_carried(data["carried"], config)
     try:
-        random.Random().setstate(_as_state(data["rng"]))
+        random.Random().setstate(_as_rng_state(data["rng"]))
     except (TypeError, ValueError, OverflowError):
         raise ValueError("the random generator's state is malformed") from None
     hall_of_fame = data["hall_of_fame"]
@@ -203,6 +206,13 @@ def read_checkpoint_data(path: str | os.PathLike[str]) -> dict:
 def _checked_data(data: object) -> dict:
     check_checkpoint_data(data)
     return data  # type: ignore[return-value]  # a dict: the check says so
+
+
+def _as_rng_state(value: object) -> tuple:
+    """A random generator's state from its saved form (lists back into tuples); TypeError when not a list."""
+    if not isinstance(value, list | tuple):
+        raise TypeError(f"a random generator's state is a list, not {type(value).__name__}")
+    return tuple(_as_state(item) for item in value)
 
 
 def _as_state(value: object) -> object:

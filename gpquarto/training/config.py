@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
+from typing import Any
 
 from gpquarto.arena.openings import MAX_OPENING_PLIES
 from gpquarto.games.defaults import training_defaults
@@ -244,7 +245,8 @@ class EvolutionConfig:
         genome = settings.get("genome", RULES)
         if genome not in GENOME_DEFAULTS:
             raise ValueError(f"bad evolution config: genome must be one of {', '.join(GENOMES)}, got {genome!r:.40}")
-        return cls(**{**defaults, **GENOME_DEFAULTS[genome], **settings, "game": game})
+        values: dict[str, Any] = {**defaults, **GENOME_DEFAULTS[genome], **settings, "game": game}  # checked next
+        return cls(**values)
 
     def __post_init__(self) -> None:
         try:
@@ -417,7 +419,7 @@ class EvolutionConfig:
         return data
 
     @classmethod
-    def from_dict(cls, data: dict) -> EvolutionConfig:
+    def from_dict(cls, data: object) -> EvolutionConfig:
         """Rebuild from :meth:`as_dict` output, checked field by field; unknown keys are an error."""
         if not isinstance(data, dict):
             raise ValueError(f"an evolution config is a mapping of settings, got {type(data).__name__}")

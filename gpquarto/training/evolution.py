@@ -34,8 +34,9 @@ takes a member's newer, longer mean in place of the old one.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from deap import tools
 
@@ -47,13 +48,16 @@ from gpquarto.runner import SERIAL, Runner
 from gpquarto.seeding import derive_seed
 from gpquarto.training.checkpoint import Checkpoint, read_checkpoint, write_checkpoint
 from gpquarto.training.config import EvolutionConfig
-from gpquarto.training.fitness import game_plan, opponents_at, parse_opponents
-from gpquarto.training.genome_kinds import genome_kind
+from gpquarto.training.fitness import EvaluationTask, game_plan, opponents_at, parse_opponents
+from gpquarto.training.genome_kinds import EvaluatorTask, genome_kind
 from gpquarto.training.genome_kinds import make_generator as make_generator  # where it was
 from gpquarto.training.hall_of_fame import new_hall_of_fame, restored_hall_of_fame
 from gpquarto.training.pooling import carried_record, pooled_record
 from gpquarto.training.racing import race
 from gpquarto.training.statistics import generation_row
+
+if TYPE_CHECKING:
+    from gpquarto.gp.screening import RuleScreen
 
 
 @dataclass
@@ -70,6 +74,8 @@ class Evolution:
     #: With ``pooled_fitness``: for each genome of ``population``, the pooled record of the identical genome of
     #: the generation before (:func:`~gpquarto.training.pooling.carried_record`), or None; empty means all None.
     carried: list[dict | None] = field(default_factory=list)
+    if TYPE_CHECKING:  # set by the rule kind's prepare (no field at run time)
+        screen: RuleScreen = field(init=False)
 
     def __post_init__(self) -> None:
         self.kind = genome_kind(self.config)
@@ -119,24 +125,27 @@ class Evolution:
             parse_opponents(self.opponents_now()), config.games, config.seed, self.generation, config.openings
         )
         hall = self.hall_of_fame_texts()
-        unique: dict[tuple, int] = {}
-        tasks = []
-        for genome in self.population:
+        population: Sequence[Genome | EvaluatorGenome] = self.population
+        unique: dict[tuple | str, int] = {}
+        tasks: list[EvaluationTask | EvaluatorTask] = []
+        for genome in population:
             key = genome.key()
             if key not in unique:
                 unique[key] = len(tasks)
-                tasks.append(self.kind.task(self, genome, plan, hall, runner))
+                # the kind and the population's genomes both follow config.genome: mypy cannot tie them
+                tasks.append(self.kind.task(self, genome, plan, hall, runner))  # type: ignore[arg-type]  # a genome of the kind's own
         if config.racing:
             mix = parse_opponents(self.opponents_now())
 
             def round_plan(number: int, games: int) -> tuple:
                 return game_plan(mix, games, config.seed, f"race {self.generation} {number}", config.openings)
 
-            results = race(tasks, round_plan, config.games, self.kind.evaluate, runner)
+            # race reads what tasks and results of both kinds have (scores, sizes, weights)
+            results = race(tasks, round_plan, config.games, self.kind.evaluate, runner)  # type: ignore[arg-type]  # either kind's
         else:
             results = runner.map(self.kind.evaluate, tasks)
         carried = self.carried or [None] * len(self.population)
-        for index, genome in enumerate(self.population):
+        for index, genome in enumerate(population):
             result = results[unique[genome.key()]]
             record = result.as_dict()
             if config.pooled_fitness:
@@ -186,7 +195,7 @@ class Evolution:
             if on_generation is not None:
                 on_generation(self, row)
 
-    def champion(self, runner: Runner) -> Genome | None:
+    def champion(self, runner: Runner) -> Genome | EvaluatorGenome | None:
         """The hall of fame's best after re-scoring every member on the same ``final_games`` fresh games.
 
         Fitness is noisy (a genome may top a generation by luck), so the final choice plays each hall of fame

@@ -251,7 +251,7 @@ def share_position_facts(player: Player) -> None:
     rules = getattr(player, "rules", None)
     share = getattr(rules, "share_facts", None)
     if share is not None:
-        share(position_facts(player.library, rules.new_facts))  # type: ignore[union-attr]
+        share(position_facts(player.library, rules.new_facts))  # type: ignore[attr-defined, union-attr]  # a rule player's
 
 
 _HALL_OF_FAME_PLAYERS: dict[tuple, RuleListPlayer] = {}
@@ -275,7 +275,7 @@ def play_games(
     games: tuple[FitnessGame, ...],
     hall_of_fame: tuple = (),
     library: PrimitiveLibrary | None = None,
-    member_player: Callable[[object], Player] | None = None,
+    member_player: Callable[[Any], Player] | None = None,
     *,
     game: str = DEFAULT_GAME,
     settings: dict[str, object] | None = None,
@@ -289,7 +289,7 @@ def play_games(
             opponent = _opponent(fitness_game.opponent, game)
         elif hall_of_fame:
             member = hall_of_fame[fitness_game.member % len(hall_of_fame)]
-            opponent = member_player(member) if member_player else _hall_of_fame_player(member, library)
+            opponent = member_player(member) if member_player else _hall_of_fame_player(member, library)  # type: ignore[arg-type]  # given with rule genomes
         else:
             opponent = _opponent("random", game)
         players = (player, opponent) if fitness_game.seat == 0 else (opponent, player)

@@ -11,10 +11,11 @@ All are rebuilt from a checkpoint through DEAP's own ``insert``, never by editin
 from __future__ import annotations
 
 import operator
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from deap import tools
 
+from gpquarto.gp.evaluator import EvaluatorGenome
 from gpquarto.gp.genome import Genome
 from gpquarto.training.config import EvolutionConfig
 
@@ -91,7 +92,7 @@ class IslandHallOfFame(tools.HallOfFame):
             self.halls[genome.record["island"]].update([genome])
         self._gather()
 
-    def restore(self, members: list[Genome]) -> None:
+    def restore(self, members: Sequence[Genome | EvaluatorGenome]) -> None:
         """Refill from saved members (best first, each with its island in its record)."""
         for genome in reversed(members):
             self.halls[genome.record["island"]].insert(genome)
@@ -116,7 +117,7 @@ def new_hall_of_fame(config: EvolutionConfig) -> tools.HallOfFame:
     return _island_hall(config)
 
 
-def restored_hall_of_fame(config: EvolutionConfig, members: list[Genome]) -> tools.HallOfFame:
+def restored_hall_of_fame(config: EvolutionConfig, members: Sequence[Genome | EvaluatorGenome]) -> tools.HallOfFame:
     """The hall of fame that held ``members`` (best first, their fitness set), in the same order.
 
     DEAP's ``insert`` puts a genome before the members of equal fitness, so entering them from the last to the

@@ -89,8 +89,8 @@ def race(
         round_tasks = []
         for index in indices:
             number = len(played[index])
-            extra = {} if number == 0 else {"accuracy_positions": ()}
-            round_tasks.append(replace(tasks[index], games=plans[number], **extra))
+            task = replace(tasks[index], games=plans[number])
+            round_tasks.append(task if number == 0 else replace(task, accuracy_positions=()))
         for index, result in zip(indices, runner.map(evaluate, round_tasks), strict=True):
             played[index].append(result)
 

@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
 from pathlib import Path
+from typing import cast
 
 from deap import tools
 
@@ -118,7 +119,8 @@ class RunFolder:
             config, copy, hashes = check_run_config(data)
         except ValueError as error:
             raise RunError(f"{config_file}: unreadable run config ({one_line(str(error))})") from None
-        return cls(folder, config, data["run_id"], copy, plugin_hashes=hashes, named_plugins=tuple(plugins))
+        run_id = cast(dict, data)["run_id"]  # checked with the rest
+        return cls(folder, config, run_id, copy, plugin_hashes=hashes, named_plugins=tuple(plugins))
 
     # -- what the run made ------------------------------------------------------------------------------
 
@@ -366,13 +368,14 @@ def _finish(run: RunFolder, evolution: Evolution, runner: Runner) -> None:
     """The run's end: choose the champion, write the logbook, hall of fame, figure and best player files, copy
     the best player, and last of all the completion mark ``finished.json`` listing them with their SHA-256."""
     best = evolution.champion(runner)
+    assert best is not None  # the hall of fame holds every generation's best
     write_logbook(run.path / LOGBOOK, evolution.logbook)
     write_hall_of_fame(run.path / HALL_OF_FAME, evolution.hall_of_fame)
     write_fitness_plot(run.path / FITNESS_PLOT, evolution.logbook)
     config = run.config
     name = run.best_player_copy.stem if run.best_player_copy is not None else run.path.name
     info = {"id": run.run_id, "folder": str(run.path.absolute())}
-    data = evolution.kind.save_champion(run.path, evolution, best, name, info)
+    data = evolution.kind.save_champion(run.path, evolution, best, name, info)  # type: ignore[arg-type]  # one kind's
     _copy_best_player(run, data)
     outputs = list(run_outputs(config))  # by name in the run folder; the copy by its absolute path
     if run.best_player_copy is not None and run.best_player_copy.resolve() != run.best_player_path.resolve():

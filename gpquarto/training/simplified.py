@@ -24,6 +24,7 @@ from gpquarto.gp.genome import Genome
 from gpquarto.gp.player import make_evolved_player
 from gpquarto.gp.primitives import PrimitiveLibrary
 from gpquarto.gp.simplify import Simplification, simplify_evaluator_tree, simplify_genome
+from gpquarto.players.base import Player
 from gpquarto.players.registry import available_players
 from gpquarto.resolve import make_unattended_player
 from gpquarto.training.fitness import HALL_OF_FAME, fitness_start, game_plan, parse_opponents
@@ -50,7 +51,7 @@ def decision_positions(
     under ``label``; ``hof`` played as ``random``)."""
     game_name, settings = genome.game, dict(settings or {})
     player = make_evolved_player(genome, library, seed=0)
-    opponents_by_spec: dict[str, object] = {}
+    opponents_by_spec: dict[str, Player] = {}
     positions: list[GameState] = []
     for game in game_plan(parse_opponents(opponents), games, seed, label, openings):
         spec = "random" if game.opponent == HALL_OF_FAME else game.opponent
@@ -80,11 +81,19 @@ def simplify_champion(
     played ``final_games`` final games (or, without them, ``final_games`` fitness games) uses as many, up to
     ``USAGE_GAMES``; ``settings`` and ``openings`` are the run's."""
     games = max(2, min(USAGE_GAMES, final_games) // 2 * 2)
-    context = {"settings": settings, "openings": openings}
-    usage = decision_positions(genome, library, opponents, games, seed, "final", **context)
+    usage = decision_positions(genome, library, opponents, games, seed, "final", settings=settings, openings=openings)
     known = {info.name for info in available_players(genome.game)}
     extra = "".join(f",{spec}" for spec in CHECK_OPPONENTS if spec in known)
-    check = decision_positions(genome, library, opponents + extra, 2 * games, seed, "simplification check", **context)
+    check = decision_positions(
+        genome,
+        library,
+        opponents + extra,
+        2 * games,
+        seed,
+        "simplification check",
+        settings=settings,
+        openings=openings,
+    )
     return simplify_genome(genome, library, usage, check)
 
 

@@ -11,7 +11,7 @@ from gpquarto.gp.evaluator import EvaluatorGenome
 from gpquarto.gp.genome import Genome
 
 
-def _fallback_rate(genome: Genome) -> float:
+def _fallback_rate(genome: Genome | EvaluatorGenome) -> float:
     record = genome.record
     return record["fallbacks"] / record["decisions"] if record["decisions"] else 0.0
 
@@ -19,7 +19,7 @@ def _fallback_rate(genome: Genome) -> float:
 def generation_row(
     generation: int,
     evaluations: int,
-    population: Sequence[Genome] | Sequence[EvaluatorGenome],
+    population: Sequence[Genome | EvaluatorGenome],
     hall_of_fame: tools.HallOfFame,
     *,
     accuracy: bool,

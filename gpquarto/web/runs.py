@@ -17,6 +17,7 @@ import csv
 import io
 import math
 from pathlib import Path
+from typing import cast
 
 from gpquarto.games.registry import DEFAULT_GAME
 from gpquarto.gp.simplify import simplification_text
@@ -116,7 +117,7 @@ def run_summary(root: Path, name: str) -> dict:
             summary["game"] = summary["game"] or summary["best_evaluator"]["game"]
         except ValueError as error:
             summary["problems"].append(str(error))
-    return finite(summary)
+    return cast(dict, finite(summary))  # finite keeps a dict a dict
 
 
 def finite(value: object) -> object:

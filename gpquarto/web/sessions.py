@@ -178,8 +178,8 @@ class PlaySession:
             return
         answer = decision.answer
         try:
-            name = self.board.action_name(answer) if answer.__class__ is int else repr(answer)  # type: ignore[arg-type]
-            self.board.apply(answer)  # type: ignore[arg-type]
+            name = self.board.action_name(answer) if answer.__class__ is int else repr(answer)
+            self.board.apply(answer)  # type: ignore[arg-type]  # the game refuses a bad one
         except IllegalActionError as error:
             self.forfeit = (seat, f"illegal {DECISION_WORDS[decision.kind]} {_shown(answer)}: {error}")
             return
@@ -360,7 +360,7 @@ def parse_start(body: dict) -> GameState:
             setting = schema[key]
             setting.check(value)
             bound = setting.maximum if setting.maximum is not None else setting.default
-            if setting.type in (int, float) and not setting.choices and value > bound:  # type: ignore[operator]
+            if setting.type in (int, float) and not setting.choices and value > bound:
                 raise ValueError(f"{key} must be at most {bound} here, got {_shown(value)}")
         game = plugin.game
         position = body.get("position")

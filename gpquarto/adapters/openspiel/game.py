@@ -40,7 +40,7 @@ def default_max_length(plugin: GamePlugin, settings: Mapping[str, object]) -> in
     A game for which that is no bound passes its own ``max_length`` to :func:`register_game`."""
     limit = settings.get("ply_limit")
     if limit.__class__ is int:
-        return limit  # type: ignore[return-value]
+        return limit
     board = plugin.capability_or(Board, None)
     cells = 0
     if board is not None:

@@ -21,7 +21,7 @@ def grid_shape(spiel_game: Any) -> tuple[int, int, int] | None:
     shape = tuple(spiel_game.observation_tensor_shape())
     if len(shape) != 3 or min(shape) < 1:
         return None
-    return shape  # type: ignore[return-value]
+    return shape
 
 
 class ObservationBoard(Board):

@@ -13,8 +13,8 @@ class OpenSpielGame:
     """An OpenSpiel game (a loaded ``pyspiel`` game, ``spiel``) as a gpquarto game: no settings (its parameters
     are in its name), one decision kind, OpenSpiel's actions."""
 
-    rule_sets = ("standard",)
-    decision_kinds = (DecisionKind.MOVE,)
+    rule_sets: tuple[str, ...] = ("standard",)
+    decision_kinds: tuple[DecisionKind, ...] = (DecisionKind.MOVE,)
 
     def __init__(self, spiel_game: Any) -> None:
         self.spiel = spiel_game

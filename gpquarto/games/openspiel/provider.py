@@ -7,7 +7,7 @@ from gpquarto.games.capabilities import Benchmarks, Board, ZooPlayers
 from gpquarto.games.openspiel.board import ObservationBoard, grid_shape
 from gpquarto.games.openspiel.game import OpenSpielGame
 from gpquarto.games.openspiel.names import PREFIX, load
-from gpquarto.games.plugin import GamePlugin
+from gpquarto.games.plugin import Capability, GamePlugin
 from gpquarto.games.provider import GameProvider
 
 
@@ -23,7 +23,7 @@ class OpenSpielProvider(GameProvider):
         spiel_game = load(name)
         game = OpenSpielGame(spiel_game)
         shape = grid_shape(spiel_game)
-        made = {Board: ObservationBoard(spiel_game, shape)} if shape else {}
+        made: dict[type[Capability], object] = {Board: ObservationBoard(spiel_game, shape)} if shape else {}
         kind = spiel_game.get_type()
         return GamePlugin(
             game=game,

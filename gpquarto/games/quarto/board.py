@@ -54,7 +54,7 @@ PLACE_OFFSET = 16
 _CHARACTERISTICS = CHARACTERISTICS
 
 
-def full_line_wins(cells: list[int], mask: int) -> int:
+def full_line_wins(cells: Sequence[int], mask: int) -> int:
     """The characteristics shared by the four pieces of the full line with square mask ``mask``: nonzero
     exactly when the line wins.
 
@@ -255,6 +255,8 @@ class Board(BoardQueries):
         "_history",
         "_line_masks",
     )
+
+    raw_cells: list[int]
 
     def __init__(self, rules: Rules | str = Rules.CLASSIC) -> None:
         self.rules = rules if rules.__class__ is Rules else Rules(rules)

@@ -14,7 +14,7 @@ class QuartoGame:
     name = "quarto"
     rule_sets = tuple(rules.value for rules in Rules)
     action_count = 2 * PLACE_OFFSET
-    decision_kinds = (DecisionKind.CHOOSE, DecisionKind.PLACE)
+    decision_kinds: tuple[DecisionKind, ...] = (DecisionKind.CHOOSE, DecisionKind.PLACE)
 
     def check_settings(self, settings: dict[str, object]) -> dict[str, object]:
         """``{"rules": ...}`` checked, with the default (classic) filled in."""
@@ -30,7 +30,7 @@ class QuartoGame:
 
     def new_state(self, **settings: object) -> Board:
         """The empty board under ``rules``."""
-        return Board(self.check_settings(settings)["rules"])  # type: ignore[arg-type]
+        return Board(self.check_settings(settings)["rules"])  # type: ignore[arg-type]  # check_settings checked it
 
     def from_text(self, text: str, **settings: object) -> Board:
         """The position in Quarto's position text (which carries its rules); a ``rules`` setting must agree."""

@@ -15,7 +15,7 @@ def check_index(value: object, what: str, count: int = 16) -> int:
         if isinstance(value, bool):
             raise ValueError(f"{what} must be an int 0..{count - 1}, got {value!r}")
         try:
-            value = operator.index(value)
+            value = operator.index(value)  # type: ignore[arg-type]  # any object: TypeError says it is no index
         except TypeError:
             raise ValueError(f"{what} must be an int 0..{count - 1}, got {value!r}") from None
     if not 0 <= value < count:

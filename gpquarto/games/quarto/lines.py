@@ -38,7 +38,7 @@ class Rules(enum.Enum):
     __hash__ = object.__hash__
 
     @property
-    def lines(self) -> tuple[tuple[int, int, int, int], ...]:
+    def lines(self) -> tuple[tuple[int, ...], ...]:
         """The winning lines of this rule set, as tuples of four squares."""
         return ADVANCED_LINES if self is Rules.ADVANCED else CLASSIC_LINES
 

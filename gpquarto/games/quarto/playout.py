@@ -48,7 +48,7 @@ def random_playout(board: Board, rng: _random.Random = _DEFAULT_RNG) -> int:
         return board.winner_index
     if board.placed_count == 16:
         return NO_WINNER
-    cells = board.raw_cells[:]
+    cells = list(board.raw_cells)
     empty = board.occupied_mask ^ ALL_SQUARES_MASK
     squares = list(MEMBERS[empty])
     pieces = list(MEMBERS[board.available_mask])

@@ -25,8 +25,10 @@ class Position(Protocol):
     """What the canonical key reads of a position (a board or its view)."""
 
     rules: Rules
-    raw_cells: Sequence[int]
     in_hand: int
+
+    @property
+    def raw_cells(self) -> Sequence[int]: ...
 
 
 def _compose(first: SquareMap, second: SquareMap) -> SquareMap:
@@ -64,7 +66,7 @@ DIHEDRAL_MAPS: tuple[SquareMap, ...] = _closure([_ROTATE, _MIRROR])
 #: The 32 square permutations that preserve the ten classic lines.
 CLASSIC_MAPS: tuple[SquareMap, ...] = _closure([_ROTATE, _MIRROR, _MIDDLE_SWAP, _INSIDE_OUT])
 
-BIT_PERMUTATIONS: tuple[tuple[int, int, int, int], ...] = tuple(itertools.permutations(range(4)))
+BIT_PERMUTATIONS: tuple[tuple[int, ...], ...] = tuple(itertools.permutations(range(4)))
 
 
 def _permute_bits(value: int, permutation: tuple[int, ...]) -> int:

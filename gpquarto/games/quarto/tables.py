@@ -25,7 +25,7 @@ PIECES_MEETING: tuple[int, ...] = tuple(
 )
 
 #: For each rule set: one ``(mask, a, b, c, d)`` entry per line (its squares' mask and its four squares).
-LINE_TABLE: dict[Rules, tuple[tuple[int, int, int, int, int], ...]] = {
+LINE_TABLE: dict[Rules, tuple[tuple[int, ...], ...]] = {
     rules: tuple((sum(1 << s for s in line), *line) for line in rules.lines) for rules in Rules
 }
 
@@ -37,7 +37,7 @@ CLASSIC_LINE_MASKS = LINE_MASKS[Rules.CLASSIC]
 
 #: ``OTHERS_THROUGH[rules][square]``: for each line through ``square``, (mask of the other three squares,
 #: those three squares).
-OTHERS_THROUGH: dict[Rules, tuple[tuple[tuple[int, int, int, int], ...], ...]] = {
+OTHERS_THROUGH: dict[Rules, tuple[tuple[tuple[int, ...], ...], ...]] = {
     rules: tuple(
         tuple((sum(1 << s for s in others), *others) for _, others in entries) for entries in LINES_THROUGH[rules]
     )

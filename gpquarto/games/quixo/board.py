@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import enum
 from operator import attrgetter
+from typing import TYPE_CHECKING
 
 from gpquarto.games.interface import DecisionKind, IllegalActionError, Outcome, Termination
 from gpquarto.games.quixo.notation import (
@@ -102,6 +103,13 @@ class QuixoQueries:
     termination: Termination | None
     ply_limit: int
     repetitions: int
+
+    if TYPE_CHECKING:  # provided by QuixoBoard and followed by QuixoView
+
+        @property
+        def history(self) -> tuple[int, ...]: ...
+        def position_keys(self) -> tuple[int, ...]: ...
+        def repetition_count(self) -> int: ...
 
     #: The registered name of the game (:mod:`gpquarto.games.interface`).
     game_name = "quixo"
@@ -278,7 +286,7 @@ class QuixoBoard(QuixoQueries):
                 f"the cube at {cell} shows {SYMBOLS[player ^ 1]}: {SYMBOLS[player]} may take only a blank cube "
                 "or one of its own"
             )
-        keep, moved, left, right, dest, _ = table.push[action]
+        keep, moved, left, right, dest, _ = table.push[action]  # type: ignore[misc]  # legal: never None
         own = (own & keep) | ((own & moved) << left >> right) | dest
         other = (other & keep) | ((other & moved) << left >> right)
         x, o = (own, other) if player == 0 else (other, own)

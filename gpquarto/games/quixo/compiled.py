@@ -106,7 +106,7 @@ if AVAILABLE:
         table = tables(n)
         push = numpy.zeros((table.action_count, 6), dtype=numpy.int64)
         for action in table.actions:
-            push[action] = table.push[action]
+            push[action] = table.push[action]  # type: ignore[assignment]  # a legal action's push: never None
         masks = numpy.array([table.row_starts, table.col_starts, table.main, table.anti], dtype=numpy.int64)
         return (
             numpy.array(table.actions, dtype=numpy.int64),

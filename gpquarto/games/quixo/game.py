@@ -23,7 +23,7 @@ class QuixoGame:
     name = "quixo"
     rule_sets = tuple(rules.value for rules in QuixoRules)
     action_count = 4 * DEFAULT_SIZE * DEFAULT_SIZE
-    decision_kinds = (DecisionKind.MOVE,)
+    decision_kinds: tuple[DecisionKind, ...] = (DecisionKind.MOVE,)
 
     def check_settings(self, settings: dict[str, object]) -> dict[str, object]:
         """The settings checked and completed with the defaults; ``ValueError`` in one line when one is bad."""
@@ -37,23 +37,23 @@ class QuixoGame:
         if size.__class__ is not int or size not in SIZES:
             raise ValueError(f"a Quixo size is 3, 4 or 5, got {size!r:.40}")
         ply_limit = settings.get("ply_limit", DEFAULT_PLY_LIMIT)
-        if ply_limit.__class__ is not int or ply_limit < 1:  # type: ignore[operator]
+        if ply_limit.__class__ is not int or ply_limit < 1:
             raise ValueError(f"ply_limit must be an int >= 1, got {ply_limit!r:.40}")
         repetitions = settings.get("repetitions", DEFAULT_REPETITIONS)
-        if repetitions.__class__ is not int or repetitions < 2:  # type: ignore[operator]
+        if repetitions.__class__ is not int or repetitions < 2:
             raise ValueError(f"repetitions must be an int >= 2, got {repetitions!r:.40}")
         return {"rules": str(rules), "size": size, "ply_limit": ply_limit, "repetitions": repetitions}
 
     def new_state(self, **settings: object) -> QuixoBoard:
         """The empty board under ``settings``."""
         s = self.check_settings(settings)
-        return QuixoBoard(s["size"], s["rules"], s["ply_limit"], s["repetitions"])  # type: ignore[arg-type]
+        return QuixoBoard(s["size"], s["rules"], s["ply_limit"], s["repetitions"])  # type: ignore[arg-type]  # check_settings checked it
 
     def from_text(self, text: str, **settings: object) -> QuixoBoard:
         """The position in Quixo's position text (which carries the size and the rules); ``size`` and ``rules``
         settings, when given, must agree with it."""
         s = self.check_settings(settings)
-        board = QuixoBoard.from_text(text, s["ply_limit"], s["repetitions"])  # type: ignore[arg-type]
+        board = QuixoBoard.from_text(text, s["ply_limit"], s["repetitions"])  # type: ignore[arg-type]  # check_settings checked it
         for name, value in (("size", board.size), ("rules", board.rules.value)):
             if name in settings and s[name] != value:
                 raise ValueError(f"the position {text!r} has {name} {value}, not {settings[name]}")

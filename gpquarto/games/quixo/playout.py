@@ -67,7 +67,7 @@ def random_playout(board: QuixoBoard | QuixoView, rng: _random.Random = _DEFAULT
     flip = 1 << (2 * cells)
     while True:
         legal = low[other & low_mask] + high[other & high_mask]
-        keep, moved, left, right, dest, taken = push[legal[int(random() * len(legal))]]
+        keep, moved, left, right, dest, taken = push[legal[int(random() * len(legal))]]  # type: ignore[misc]  # legal
         blank = not me & taken
         me = (me & keep) | ((me & moved) << left >> right) | dest
         shifted = other & moved

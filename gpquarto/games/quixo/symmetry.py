@@ -43,7 +43,7 @@ def cell_maps(n: int) -> tuple[CellMap, ...]:
 
 
 @cache
-def _chunk_tables(n: int) -> tuple[tuple[tuple[tuple[int, ...], ...], ...], ...]:
+def _chunk_tables(n: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
     """For each map, for each 8-bit chunk of a mask, the image of every chunk value."""
     result = []
     for cell_map in cell_maps(n):

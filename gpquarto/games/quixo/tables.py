@@ -87,7 +87,7 @@ class Tables:
 
     def play(self, own: int, other: int, action: int) -> tuple[int, int]:
         """The masks (the mover's, the other's) after the mover plays ``action`` (assumed legal)."""
-        keep, moved, left, right, dest, _ = self.push[action]  # type: ignore[misc]
+        keep, moved, left, right, dest, _ = self.push[action]  # type: ignore[misc]  # legal: never None
         return (own & keep) | ((own & moved) << left >> right) | dest, (other & keep) | (
             (other & moved) << left >> right
         )

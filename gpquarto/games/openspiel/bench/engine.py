@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from typing import Any
 
 from gpquarto.bench.generic import RANDOM_GAMES, random_game_rates
 from gpquarto.bench.timing import median_rates
@@ -17,13 +18,15 @@ from gpquarto.games.registry import get_plugin
 SPIEL_LOOP = "random games of OpenSpiel's Python loop over pyspiel"
 
 
-def spiel_game_rates(spiel_game: object, repeats: int, min_seconds: float) -> dict[str, tuple[float, list[float]]]:
+def spiel_game_rates(
+    spiel_game: Any, repeats: int, min_seconds: float
+) -> dict[str, tuple[float, list[float]]]:  # pyspiel: untyped
     """Random games per second of OpenSpiel's own loop (the same draws as gpquarto's), median of repeats."""
     rng = random.Random(0)
 
     def batch() -> int:
         for _ in range(20):
-            state = spiel_game.new_initial_state()  # type: ignore[attr-defined]
+            state = spiel_game.new_initial_state()
             while not state.is_terminal():
                 actions = state.legal_actions()
                 state.apply_action(actions[int(rng.random() * len(actions))])
@@ -40,10 +43,11 @@ class OpenSpielBenchmarks(Benchmarks):
     def run(self, target: str, args: argparse.Namespace) -> int:
         plugin = get_plugin(args.game)
         title = plugin.title
-        ours, theirs = {}, {}
+        ours: dict[str, list[float]] = {}
+        theirs: dict[str, list[float]] = {}
         for _ in range(args.repeats):  # in turn, so that a drift of the machine's speed touches both alike
             ours = _merge(ours, random_game_rates(plugin.name, {}, 1, args.seconds))
-            theirs = _merge(theirs, spiel_game_rates(plugin.game.spiel, 1, args.seconds))  # type: ignore[attr-defined]
+            theirs = _merge(theirs, spiel_game_rates(plugin.game.spiel, 1, args.seconds))  # type: ignore[attr-defined]  # an OpenSpielGame
         print(f"{title}: games per second (CPU of one process, median of {args.repeats}, in turn)")
         mine, spiel = _median(ours[RANDOM_GAMES]), _median(theirs[SPIEL_LOOP])
         print(f"{RANDOM_GAMES}: {mine:,.0f} games/s")

@@ -191,19 +191,19 @@ class CoursePlayerAdapter(QuartoPlayer):
     """
 
     def __init__(self, factory: Callable[[Any], Any], name: str | None = None) -> None:
-        self.game = CourseGameShim()
-        self.course_player = factory(self.game)
+        self.shim = CourseGameShim()
+        self.course_player = factory(self.shim)
         self.name = name or type(self.course_player).__name__
 
     def seed(self, seed: int | None) -> None:
         seed_course_player(self.course_player, seed)
 
     def choose_piece(self, board: BoardView) -> int:
-        self.game.load(board)
+        self.shim.load(board)
         return int(self.course_player.choose_piece())
 
     def place_piece(self, board: BoardView, piece: int) -> int:
-        self.game.load(board)
+        self.shim.load(board)
         answer = self.course_player.place_piece()
         try:
             x, y = (int(value) for value in answer)

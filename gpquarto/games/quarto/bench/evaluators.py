@@ -20,6 +20,7 @@ evaluator's ``minimax:depth=2`` against ``minimax:depth=2``, ``minimax:depth=2,h
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 
 from gpquarto.bench.timing import median_rates
 from gpquarto.games.quarto.board import Board
@@ -77,6 +78,11 @@ def _leaf_state(leaf: SearchLeaf) -> tuple:
     return leaf.rules, leaf.cells, leaf.chars, leaf.occupied, leaf.counters
 
 
+def _searching(evaluator: CompiledEvaluator) -> Callable[[], Negamax]:
+    """A fresh search with the evaluator's heuristic (made anew for each search)."""
+    return lambda: Negamax(evaluator.heuristic())
+
+
 def evaluator_benchmark(
     evaluators: Mapping[str, CompiledEvaluator],
     *,
@@ -109,10 +115,8 @@ def evaluator_benchmark(
 
     rates = median_rates({name: leaf_batch(evaluator) for name, evaluator in evaluators.items()}, repeats, seconds)
     table["search leaf"] = {name: 1.0 / rate for name, (rate, _all) in rates.items()}
-    searches: dict[str, Callable[[], Negamax]] = {
-        name: (lambda name=name: Negamax(name)) for name in REFERENCE_HEURISTICS
-    }
-    searches.update({name: (lambda e=evaluator: Negamax(e.heuristic())) for name, evaluator in evaluators.items()})
+    searches: dict[str, Callable[[], Negamax]] = {name: partial(Negamax, name) for name in REFERENCE_HEURISTICS}
+    searches.update({name: _searching(evaluator) for name, evaluator in evaluators.items()})
     for depth in depths:
         at_depth = {name: (make, depth) for name, make in searches.items()}
         at_depth[f"lines, depth {depth + 1}"] = (searches["lines"], depth + 1)

@@ -129,6 +129,6 @@ def run_solver_benchmark(args) -> int:
         if old is None:
             print(format_row(timing), flush=True)
             continue
-        print(format_row(old, label=compare.rsplit(".", 1)[-1][:9]), flush=True)
+        print(format_row(old, label=(compare or "").rsplit(".", 1)[-1][:9]), flush=True)
         print(format_row(timing, reference=old, label="current"), flush=True)
     return 0

@@ -74,7 +74,7 @@ class Features:
         rules), never on how the game came there: :class:`PositionFacts` hands the same object, memo included,
         to every decision taken at the same position."""
         try:
-            return self._memo[key]  # type: ignore[return-value]
+            return self._memo[key]  # type: ignore[return-value]  # the fact's own value
         except KeyError:
             value = self._memo[key] = compute(self)
             return value
@@ -452,7 +452,7 @@ class LeafFeatures(Features):
         return bool(self.given_piece_fact("forced_win", _horizon_forced_wins))
 
     @cached_fact
-    def board(self) -> Board:  # type: ignore[override]
+    def board(self) -> Board:
         """The position as a Board (built on first use)."""
         return Board.from_cells(self.cells, self.in_hand, self.rules)
 

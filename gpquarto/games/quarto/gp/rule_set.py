@@ -7,7 +7,7 @@ import random
 from collections.abc import Callable
 
 from gpquarto.games.interface import DecisionKind
-from gpquarto.games.quarto.board import PLACE_OFFSET
+from gpquarto.games.quarto.board import PLACE_OFFSET, Board, BoardView
 from gpquarto.games.quarto.gp.features import Features, PositionFacts
 from gpquarto.gp.binding import pick as _pick
 from gpquarto.gp.genome import CompiledRules, Genome
@@ -26,7 +26,7 @@ class RuleSet(CompiledRules):
         super().__init__(genome, library)
         self.choose_rules = self.compiled[DecisionKind.CHOOSE]
         self.place_rules = self.compiled[DecisionKind.PLACE]
-        self._features: Callable[[object], Features] = Features
+        self._features: Callable[[BoardView | Board], Features] = Features
 
     def share_facts(self, facts: PositionFacts | None) -> None:
         """Read each decision's features from ``facts`` (shared with the other rule sets that read them there:

@@ -26,7 +26,7 @@ class LearnedEvaluator:
         self.name = name
 
     def __call__(self, board: Board) -> int:
-        return -round(HEURISTIC_LIMIT * self.model.value(board))  # type: ignore[attr-defined]
+        return -round(HEURISTIC_LIMIT * self.model.value(board))
 
     def heuristic(self) -> Heuristic:
         """This evaluation as a search heuristic."""

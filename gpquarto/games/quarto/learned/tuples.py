@@ -138,7 +138,7 @@ class QuartoLineTuples:
                 values.append(1.0 if wins[row] else 0.0)
                 continue
             turns.extend((place, piece) for piece in pieces)
-            values.extend(np.clip(np.tanh(raw[row]), -LIMIT, LIMIT))  # type: ignore[index]
+            values.extend(np.clip(np.tanh(raw[row]), -LIMIT, LIMIT))  # type: ignore[index]  # raw is set when pieces are left
         return turns, np.array(values)
 
     def _choice_sums(self, weights: np.ndarray, has: np.ndarray, lacks: np.ndarray, pieces: list[int]) -> np.ndarray:

@@ -31,5 +31,5 @@ class QuartoPlayer(BasePlayer):
     def decide(self, view: GameView) -> int:
         """The choice or placement due, as an action: a piece, or ``16 + square``."""
         if view.decision_kind() is DecisionKind.CHOOSE:
-            return self.choose_piece(view)  # type: ignore[arg-type]
-        return PLACE_OFFSET + self.place_piece(view, view.in_hand)  # type: ignore[arg-type, attr-defined]
+            return self.choose_piece(view)  # type: ignore[arg-type]  # Quarto's view
+        return PLACE_OFFSET + self.place_piece(view, view.in_hand)  # type: ignore[arg-type, attr-defined]  # Quarto's view

@@ -18,6 +18,8 @@ Example::
 
 from __future__ import annotations
 
+from typing import cast
+
 from gpquarto.games.capabilities import VALUE_WORDS
 from gpquarto.games.quarto.board import PLACE_OFFSET, BoardView
 from gpquarto.games.quarto.lines import parse_square, square_name
@@ -41,7 +43,7 @@ class HumanPlayer(TerminalPlayer, QuartoPlayer):
         return "you choose the first piece" if seat == 0 else "your opponent chooses the first piece"
 
     def _hint(self) -> None:
-        result = hint(self._board)
+        result = hint(cast(BoardView, self._board))  # a Quarto player sees Quarto's view
         if isinstance(result, str):
             self._say(result)
             return

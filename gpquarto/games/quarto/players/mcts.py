@@ -198,7 +198,8 @@ class MCTSPlayer(QuartoPlayer):
         return self.search(board.copy()) - PLACE_OFFSET
 
     def _solver_decides(self, board: BoardView) -> bool:
-        return SQUARE_COUNT - board.placed_count <= self._solver.empties
+        solver = self._solver
+        return solver is not None and SQUARE_COUNT - board.placed_count <= solver.empties
 
     def search(self, root_board: Board) -> int:
         """Run UCT from ``root_board`` (not modified) and return the most visited action (single-int)."""
@@ -239,6 +240,7 @@ class MCTSPlayer(QuartoPlayer):
                     score = child.mean + scale / child.root
                     if score > best_score:
                         best, best_score = child, score
+                assert best is not None  # a child scores above -1
                 node = best
                 play(board, node.action)
                 path.append(node)

@@ -52,6 +52,7 @@ def leaf_reward(board: Board, heuristic: Heuristic, *, searcher: int, scale: flo
         board.undo()
         if best is None or score > best:
             best = score
+    assert best is not None  # safe holds a piece
     return player, _squash(best, scale)
 
 

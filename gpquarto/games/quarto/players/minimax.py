@@ -160,7 +160,7 @@ class MinimaxPlayer(QuartoPlayer):
             return self._novice.place_piece(board, piece)
         if self.random_opening and board.placed_count == 0:
             return self._rng.choice(_DIAGONAL_SQUARES)
-        if self._solver_decides(board):
+        if self._solver is not None and self._solver_decides(board):
             return self._solver.place_piece(board, piece)
         position = board.copy()
         square, next_piece = self._rng.choice(self._best_moves(position, self.search.best_placement))
@@ -176,7 +176,7 @@ class MinimaxPlayer(QuartoPlayer):
             return self._novice.choose_piece(board)
         if self.random_opening and board.placed_count == 0:
             return self._rng.choice(board.legal_pieces())
-        if self._solver_decides(board):
+        if self._solver is not None and self._solver_decides(board):
             return self._solver.choose_piece(board)
         position = board.copy()
         return self._rng.choice(self._best_moves(position, self.search.best_choice))[1]

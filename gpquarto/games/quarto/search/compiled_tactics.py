@@ -59,7 +59,7 @@ def enabled() -> bool:
 
 def _loaded() -> ModuleType:
     """The kernels module (a caller checked :func:`enabled` first)."""
-    if not enabled():
+    if not enabled() or _kernels is None:
         raise RuntimeError("the compiled tactics need numba (pip install 'gpquarto[fast]')")
     return _kernels
 

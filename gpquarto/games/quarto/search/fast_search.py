@@ -20,6 +20,7 @@ same value, best moves in the same order and the same node count (tests check th
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol
 
 from gpquarto.games.quarto.board import Board
@@ -75,7 +76,7 @@ class SearchOwner(Protocol):
 _NEVER = 1 << 62  # a node count no search reaches
 _HAND_SHIFT = 80  # the piece in hand's field in a node key: cells take 5 bits x 16 squares below it
 #: The fast last ply by built-in heuristic (matched by function, so a renamed copy still qualifies).
-FAST_KINDS = {
+FAST_KINDS: dict[Callable[[Board], int], str] = {
     wins_only: "wins",
     guaranteed_loss: "guaranteed_loss",
     three_piece_lines: "lines",
@@ -330,7 +331,7 @@ class FastSearch:
         return last_ply
 
     # -------------------------------------------------------------- deeper nodes
-    def _make_node(self):
+    def _make_node(self) -> Callable[..., int]:
         owner = self.owner
         chars = self.chars
         cells = self.cells
@@ -353,7 +354,7 @@ class FastSearch:
         def checkpoint(nodes: int) -> None:
             nonlocal check_at
             check_at = nodes + CHECK_EVERY
-            deadline.check()  # type: ignore[union-attr]
+            deadline.check()  # type: ignore[union-attr]  # armed with one
 
         self.arm = arm
 

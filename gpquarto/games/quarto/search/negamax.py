@@ -143,6 +143,7 @@ class Negamax:
         self._start(board, deadline)
         if self._fast is not None:
             self.nodes += 1
+            encoded: list[int]
             if CHARACTERISTICS[board.in_hand] & threat_characteristics(board):
                 value, encoded = WIN_SCORE + 16 - board.placed_count, []
             else:
@@ -241,7 +242,7 @@ class Negamax:
         self.nodes += 1
         if self.nodes >= self._check_at:
             self._check_at = self.nodes + CHECK_EVERY
-            self._deadline.check()  # type: ignore[union-attr]
+            self._deadline.check()  # type: ignore[union-attr]  # set by _start
         piece = board.in_hand
         empty_count = 16 - board.placed_count
         depth = min(depth, empty_count)

@@ -145,7 +145,7 @@ class _Search:
             if self.nodes == node_limit:
                 raise NodeLimitReached(f"solver stopped after {node_limit - 1} nodes")
             stop_at = _next_stop(self.nodes, node_limit)
-            deadline.check()  # type: ignore[union-attr]
+            deadline.check()
 
         spread = COUNTER_OF
         unsafe = UNSAFE_OF_COUNTERS

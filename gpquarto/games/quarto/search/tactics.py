@@ -559,11 +559,11 @@ class SearchLeaf:
             rest = pieces & ~(1 << piece)
             growth = [(square, doubles[square] | singles[square] & own) for square in empties]  # see above
             won = 0
-            for square, after, dropped, pairs in plans:
+            for square, after, dropped, common_pairs in plans:
                 if any(shared & own for shared in dropped):
                     won = 1
                     break
-                for common in pairs:
+                for common in common_pairs:
                     after += counter_of[common & own]
                 state = (after + carry) & high
                 safe = rest & ~unsafe[state]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Iterable
+from typing import Any
 
 from matplotlib.figure import Figure
 from matplotlib.patches import Circle, FancyBboxPatch, Rectangle
@@ -27,7 +28,12 @@ FRAMES_PER_ROW = 4
 def draw_piece(axes, piece: int, x: float, y: float, scale: float = 1.0) -> None:
     """A piece seen from above, centred on (x, y) in board units (a square is 1 wide)."""
     half = (0.40 if piece & TALL else 0.26) * scale
-    style = {"facecolor": DARK if piece & COLOURED else LIGHT, "edgecolor": INK, "linewidth": 1.5 * scale, "zorder": 3}
+    style: dict[str, Any] = {
+        "facecolor": DARK if piece & COLOURED else LIGHT,
+        "edgecolor": INK,
+        "linewidth": 1.5 * scale,
+        "zorder": 3,
+    }
     if piece & SQUARE:
         axes.add_patch(Rectangle((x - half, y - half), 2 * half, 2 * half, **style))
     else:

@@ -158,7 +158,7 @@ class CourseQuixoPlayerAdapter(BasePlayer):
         legal = set(view.legal_actions())
         answer: Any = None
         for _ in range(self.retries):
-            self.shim.load(view)  # type: ignore[arg-type]
+            self.shim.load(view)  # type: ignore[arg-type]  # Quixo's view
             answer = self.course_player.make_move(self.shim)
             try:
                 (x, y), move = answer

@@ -30,8 +30,8 @@ class QuixoBenchmarks(Benchmarks):
             raise UsageError("--empties and --compiled go with bench solver")
         if target == "engine":
             reference = quixo.reference_playout(args.compare) if args.compare else None
-            rates = quixo.playout_rates(size, rules, args.repeats, args.seconds, reference)  # type: ignore[arg-type]
-            print(quixo.format_playout_rates(rates, size, rules))  # type: ignore[arg-type]
+            rates = quixo.playout_rates(size, rules, args.repeats, args.seconds, reference)  # type: ignore[arg-type]  # argparse checked the choices
+            print(quixo.format_playout_rates(rates, size, rules))  # type: ignore[arg-type]  # argparse checked the choices
         elif target == "players":
             if args.compare:
                 raise UsageError("--compare goes with bench engine --game quixo (the reference playout)")
@@ -51,7 +51,7 @@ class QuixoBenchmarks(Benchmarks):
 
                 if not compiled.AVAILABLE:
                     raise UsageError('bench solver --compiled needs numba: pip install "gpquarto[fast]"')
-            print(quixo.solver_time(size, rules, compiled=args.compiled))  # type: ignore[arg-type]
+            print(quixo.solver_time(size, rules, compiled=args.compiled))  # type: ignore[arg-type]  # argparse checked the choices
         return 0
 
 

@@ -40,7 +40,7 @@ class QuixoBank(GradingBank):
         return DEFAULT_3X3_EMPTIES if settings["size"] == 3 else DEFAULT_EMPTIES
 
     def empties_limits(self, settings: Mapping[str, object]) -> tuple[int, int]:
-        size = int(settings["size"])  # type: ignore[call-overload]
+        size = int(settings["size"])  # type: ignore[call-overload]  # the game checked the settings
         return 0, size * size - 1
 
     def key(self, settings: Mapping[str, object]) -> dict[str, object]:

@@ -19,6 +19,7 @@ identity; the features share the weights over the 8 maps all the same, an approx
 from __future__ import annotations
 
 from collections import Counter
+from typing import cast
 
 import numpy as np
 
@@ -71,8 +72,8 @@ class QuixoTuples:
     def __init__(self, **settings: object) -> None:
         """``settings``: Quixo's (``size``, ``rules``, ``ply_limit``, ``repetitions``; checked, defaults filled)."""
         checked = QUIXO.check_settings(settings)
-        self.n = int(checked["size"])  # type: ignore[call-overload]
-        self.rules = QuixoRules(checked["rules"])
+        self.n = int(cast(int, checked["size"]))
+        self.rules = QuixoRules(cast(str, checked["rules"]))
         self.ply_limit = checked["ply_limit"]
         self.repetitions = checked["repetitions"]
         self.orbits = tuple_orbits(self.n)
@@ -126,7 +127,7 @@ class QuixoTuples:
         mine, theirs, finals = [], [], []
         for action in actions:
             after_own, after_other = table.play(own, other, action)
-            result = table.mover_result(after_own, after_other, course)
+            result: float | None = table.mover_result(after_own, after_other, course)
             if not result:
                 x, o = (after_own, after_other) if board.player == 0 else (after_other, after_own)
                 if counts[x | o << cells | side] + 1 >= board.repetitions or last_ply:

@@ -18,6 +18,8 @@ Example::
 
 from __future__ import annotations
 
+from typing import cast
+
 from gpquarto.games.capabilities import VALUE_WORDS
 from gpquarto.games.interface import GameView, IllegalActionError
 from gpquarto.games.quixo.board import QuixoView
@@ -39,7 +41,7 @@ class QuixoHumanPlayer(TerminalPlayer):
 
     def decide(self, view: GameView) -> int:
         self._start_decision(view)
-        history = view.history
+        history = cast(QuixoView, view).history  # a Quixo player sees Quixo's view
         if history:
             self._say(f"Your opponent moved {view.copy().action_name(history[-1])}.")
         you = SYMBOLS[view.player]
@@ -53,7 +55,7 @@ class QuixoHumanPlayer(TerminalPlayer):
 
     def _read(self, view: GameView, answer: str) -> tuple[int, str]:
         """The legal action ``answer`` names, or a one-line reason why it names none."""
-        size = view.size  # type: ignore[attr-defined]
+        size = view.size  # type: ignore[attr-defined]  # Quixo's view
         try:
             cell = parse_cell(size, answer)
         except ValueError:
@@ -90,7 +92,7 @@ class QuixoHumanPlayer(TerminalPlayer):
         from gpquarto.games.quixo.search.alphabeta import QuixoSearch
         from gpquarto.games.quixo.search.solver import solution_path, solve
 
-        board: QuixoView = self._board  # type: ignore[assignment]
+        board: QuixoView = self._board  # type: ignore[assignment]  # Quixo's view
         if board.size == 3 or (board.size == 4 and solution_path(4, board.rules.value).exists()):
             solution = solve(board.size, board.rules)
             value, _ = solution.lookup(board)

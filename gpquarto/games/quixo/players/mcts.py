@@ -47,7 +47,7 @@ class QuixoMCTSPlayer(BasePlayer):
         self._rng.seed(seed)
 
     def decide(self, view: GameView) -> int:
-        board: QuixoBoard = view.copy()  # type: ignore[assignment]
+        board: QuixoBoard = view.copy()  # type: ignore[assignment]  # Quixo's view
         root = _Node(board.legal_actions())
         rng, c = self._rng, self.c
         budget = decision_deadline()

@@ -27,7 +27,7 @@ MAX_CONTEMPT = 100_000.0
 def _quixo_view(view: GameView) -> QuixoView:
     if view.game_name != "quixo":
         raise ValueError(f"a Quixo player cannot play {view.game_name}")
-    return view  # type: ignore[return-value]
+    return view  # type: ignore[return-value]  # checked above
 
 
 class _Searcher(BasePlayer):

@@ -140,7 +140,7 @@ class QuixoSearch:
         self.nodes += 1
         if self.nodes >= self._check_at:
             self._check_at = self.nodes + CHECK_EVERY
-            self._minimax_deadline.check()  # type: ignore[union-attr]
+            self._minimax_deadline.check()  # type: ignore[union-attr]  # set by search
         table, course = self.table, self.course
         best, best_action = -2.0, -1
         for action in table.legal(other):

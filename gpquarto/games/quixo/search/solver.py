@@ -278,7 +278,7 @@ def _arrays(n: int):
     table = tables(n)
     push = np.zeros((table.action_count, 7), dtype=np.int64)
     for action in table.actions:
-        keep, moved, left, right, dest, taken = table.push[action]  # type: ignore[misc]
+        keep, moved, left, right, dest, taken = table.push[action]  # type: ignore[misc]  # legal: never None
         push[action] = (keep, moved, left, right, dest, taken, (moved << left) >> right)
     masks = np.array([table.row_starts, table.col_starts, table.main, table.anti], dtype=np.int64)
     return np.array(table.actions, dtype=np.int64), push, np.array(table.lines, dtype=np.int64), masks
