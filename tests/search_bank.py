@@ -12,6 +12,7 @@ from functools import cache
 
 from gpquarto.games.quarto.board import Board
 from gpquarto.games.quarto.lines import Rules
+from gpquarto.games.quarto.players.form import QUARTO_FORM
 from gpquarto.games.quarto.players.novice import NovicePlayer
 from gpquarto.players.random_player import RandomPlayer
 
@@ -27,10 +28,11 @@ def game_positions(seed: int, rules: Rules) -> list[Board]:
     while not board.is_over():
         positions.append(board.copy())
         player = players[board.player]
+        answer = QUARTO_FORM.ask(player, board.view())  # a piece or a square, in Quarto's form
         if board.choice_due:
-            board.choose(player.choose_piece(board.view()))
+            board.choose(answer)
         else:
-            board.place(player.place_piece(board.view(), board.in_hand))
+            board.place(answer)
     return positions
 
 

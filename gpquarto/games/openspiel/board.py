@@ -128,10 +128,10 @@ def _rows_upside_down(start: Any, planes: int, rows: int, columns: int) -> bool:
         for cell in range(size)
         if before_tensor[plane * size + cell] != after_tensor[plane * size + cell]
     }
-    lines = [_board_lines(str(state), rows, columns) for state in (start, after)]
-    if len(changed) != 1 or None in lines:
+    old_lines, new_lines = (_board_lines(str(state), rows, columns) for state in (start, after))
+    if len(changed) != 1 or old_lines is None or new_lines is None:
         return False
-    drawn = [number for number, (old, new) in enumerate(zip(lines[0], lines[1], strict=True)) if old != new]
+    drawn = [number for number, (old, new) in enumerate(zip(old_lines, new_lines, strict=True)) if old != new]
     row = changed.pop()
     return drawn == [rows - 1 - row] and row != rows - 1 - row
 
