@@ -1,12 +1,9 @@
 """``gpquarto grade PLAYER ...``: accuracy against perfect play on a bank of solved endgame decisions.
 
-Example (columns abridged)::
-
-    $ python -m gpquarto grade novice minimax:depth=2 --positions 300 --seed 1
-    bank: 300 positions (150 choices, 150 placements), 6-10 empty squares, classic rules, seed 1, grade
-    player           accuracy         95% CI  choice   place  6 empty ...  won thrown  draw lost  forfeits  ms/decision
-    novice              62.3%    56.7%-67.6%   70.7%   54.0%    70.0% ...          48         65         0        0.009
-    minimax:depth=2     80.7%    75.8%-84.7%   82.0%   79.3%    90.0% ...          21         37         0        3.649
+``python -m gpquarto grade novice minimax:depth=2 --positions 300 --seed 1`` prints the bank it graded on (its
+positions, choices and placements, empty squares, rules and seed), then a row per player: the accuracy with its 95%
+interval, the accuracy by kind of decision and by empty squares, the blunders (won positions thrown away, drawn
+positions lost), the forfeits and the time per decision (the README's section 2 shows a table).
 
 With ``--game quixo`` the bank holds 4x4 positions (``--size 3`` for the small board) from games between Quixo zoo
 players, graded against the board's exact solution; a column says how often the move was also the best one (the

@@ -26,7 +26,7 @@ IDLE_WARNING = 30.0
 #: Dask settings of a local cluster. Workers sample their threads' stacks every 10 ms by default (the
 #: dashboard's profile), and the scheduler, nannies and workers wake every 20 ms to time their event loops,
 #: every 100 ms to check the workers' memory and every 500 ms to record system metrics; games are pure Python
-#: and hold the GIL, so all this slows them (about 8% more CPU per task than on a process pool, 4% without).
+#: and hold the GIL, so all this slows them (more CPU per task than on a process pool: ``bench train``).
 #: A local cluster has no dashboard to feed: it samples nothing and looks around less often.
 LOCAL_CLUSTER_CONFIG = {
     "distributed.worker.profile.enabled": False,

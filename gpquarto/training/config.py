@@ -19,21 +19,19 @@ from gpquarto.training.fitness import check_opponents, game_plan, parse_schedule
 #: The default opponent mix: a quarter of the games keep the player sound against random play, the rest are
 #: against the yardstick the project cares about.
 DEFAULT_OPPONENTS = "random:1,minimax:depth=2:3"
-#: The default mix without the tactical families (``tactical=False``). Those players score about 5% against
-#: minimax whatever they learn, so three quarters of minimax games would mostly teach them draws, at the price
-#: of wins against random; half and half gave 95.2-96.5% wins against random on three seeds, against
-#: 84.5-96.0% with the full-vocabulary mix (docs/lab/no-tactical.md).
+#: The default mix without the tactical families (``tactical=False``). Those players rarely beat minimax whatever
+#: they learn, so three quarters of minimax games would mostly teach them draws, at the price of wins against
+#: random; half and half keeps more of those wins (docs/defaults.md, docs/lab/no-tactical.md).
 BASIC_DEFAULT_OPPONENTS = "random:1,minimax:depth=2:1"
 #: The genome kinds (:mod:`gpquarto.training.genome_kinds`): rule players, or evaluators for a search's leaves.
 RULES, EVALUATOR = "rules", "evaluator"
 GENOMES = (RULES, EVALUATOR)
 #: Each genome kind's defaults where they differ from the dataclass's (rule players'): :meth:`EvolutionConfig.
-#: for_game` applies them under the settings given. An evaluator run's defaults (docs/lab/evaluator-budget.md and
-#: docs/lab/evaluator-islands.md): depth 2, 10 generations of three islands of 24 trees x 40 games, a hall of fame of 2 per island,
-#: 1,000 final games, no accuracy term, and the opponents of :func:`evaluator_opponents`. One population found the
-#: forced win on four seeds of six; three islands put it in the hall of fame on each of seeds 0-2, and 1,000 final
-#: games (400 took the wrong member on seed 1) choose it on all three. Halls of 2, not 5, keep the final choice's
-#: cost within the 30 minutes: on each seed the winner among 5 per island was its island's best.
+#: for_game` applies them under the settings given. An evaluator run's defaults: depth 2, 10 generations of three
+#: islands of 24 trees x 40 games, a hall of fame of 2 per island, 1,000 final games, no accuracy term, and the
+#: opponents of :func:`evaluator_opponents`. Islands make finding the hand's best formula a matter of every seed
+#: rather than of a lucky one, many final games keep the final choice from taking a lucky member, and small halls
+#: keep that choice cheap (docs/defaults.md; docs/lab/evaluator-budget.md, docs/lab/evaluator-islands.md).
 GENOME_DEFAULTS: dict[str, dict[str, object]] = {
     RULES: {},
     EVALUATOR: {
@@ -146,16 +144,11 @@ def game_setting_fields(settings: Mapping[str, object]) -> dict[str, object]:
 class EvolutionConfig:
     """Everything that decides a run's results (execution details such as workers live elsewhere).
 
-    Defaults: 50 genomes x 80 games (40 seeds, both seats) per generation keep 120 generations within about
-    ten minutes on two cores; 80 games rather than 40 halve the variance of a score, and lifted each of three
-    seeds above 50% against minimax:depth=2. Rules per genome 5..10 at creation (up to ``rule_cap`` later),
-    height limit 8. The accuracy term (weight 1 on 200 solved decisions with 6 to 8 empty squares) teaches the
-    endgame that one-turn lookahead cannot see. The champion is the best of ten generations' bests, each
-    replayed on the same 2,000 games. The wins against random on every seed (99.60-99.95%, from 99.2% on two
-    seeds in three) came not from a setting here but from the primitive library: the parity squares
-    (``square_leaving_odd_safe_pieces``) join the line the piece fits instead of the lowest square, whose dead
-    lines gave draws that fitness cannot see (half a point in 20 games against random). No default here
-    changed. ``docs/defaults.md`` gives each default with its reason, and ``docs/lab/`` the runs behind them.
+    Defaults: 50 genomes x 80 games (40 seeds, both seats) per generation; 80 games rather than 40 halve the
+    variance of a score. Rules per genome 5..10 at creation (up to ``rule_cap`` later), height limit 8. The
+    accuracy term (weight 1 on 200 solved decisions with 6 to 8 empty squares) teaches the endgame that one-turn
+    lookahead cannot see. The champion is the best of ten generations' bests, each replayed on the same 2,000
+    games. ``docs/defaults.md`` gives each default with the measurement behind it, and ``docs/lab/`` the runs.
     ``opponents`` left empty means the default mix for the vocabulary: :data:`DEFAULT_OPPONENTS`, or
     :data:`BASIC_DEFAULT_OPPONENTS` without the tactical families (a game whose :func:`training_defaults` set
     ``opponents``: that mix).

@@ -1,21 +1,14 @@
 """Quixo's training, experiment and learning defaults (:class:`~gpquarto.games.capabilities.TrainingDefaults`).
 
-Evolution (docs/lab/quixo-defaults.md and docs/lab/quixo-two-turn.md, three seeds): half the games against random keep the
-player sound (99.7% wins on each seed), half against the yardstick search, alphabeta at depth 2; every pair of
-games from 4 random plies, since from the start position a deterministic search plays only two games, which a
-champion learns by heart (75% from the start, 14% from varied openings). No accuracy term (5x5 is not solved;
-on 4x4 ``--accuracy-weight`` grades decisions by the exact solution). 40 generations of 30 genomes x 40 games:
-with the two-turn primitives, twice the 20 games of before lifted every seed to >= 50% against alphabeta:depth=2
-from varied openings (52.2 / 52.5 / 50.5% against 53.1 / 51.4 / 48.9%), for 450-829 s of CPU.
-
-Asked for more (55% against the search, 50% against the hand-written ``quixo_trap_proof_new``, which
-scores 61%) and changed nothing here: that list needs four ideas in one order (a win at once, a trap, a trap-proof
-move to a new position, any trap-proof move) and drops to the champions' 51-52% without any one of them, so
-evolution sits on the plateau of trap-proof lists that repeat positions. Racing, three quarters of the games
-against the search, 600 final games and two building blocks that make the hand's list two rules long all left
-the finished champions at 50-52% against the search (docs/lab/quixo-target.md).
+Evolution: half the games against random keep the player sound, half are against the yardstick search,
+alphabeta at depth 2; every pair of games starts from 4 random plies, since from the start position a
+deterministic search plays only two games, which a champion learns by heart. No accuracy term (5x5 is not solved;
+on 4x4 ``--accuracy-weight`` grades decisions by the exact solution). 40 generations of 30 genomes x 40 games.
+Racing, a heavier share of games against the search, more final games and building blocks nearer the hand-written
+lists did not lift the champions, so none of them is a default here. docs/defaults.md gives each default with the
+measurement behind it (docs/lab/quixo-defaults.md, quixo-two-turn.md, quixo-target.md).
 An experiment measures its players against ``random`` and ``alphabeta:depth=1``; the n-tuple learner's defaults
-were measured in docs/learning.md.
+are those of docs/learning.md.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ also get nodes per second: every search player of the zoo (minimax, frontier, mc
 ``--players`` takes zoo specs, saved players (an evolved ``best_player.p`` or ``.json``, a learned ``.npz``) and
 searches with an evolved evaluator (``minimax:depth=2,evaluator=FILE``). Rows are printed as soon as each player
 is measured. ``--compare MODULE`` (e.g. ``tests.reference``, the
-search code before issue 8, from a source checkout) builds each player a second time with
+search code before the fast search, from a source checkout) builds each player a second time with
 ``MODULE.make_player`` and times both with interleaved repeats: the speed-up column is a ratio measured on
 the same machine at the same moment.
 """

@@ -4,7 +4,7 @@ The positions come from seeded random play (:func:`solver_positions`): for each 
 (8 to 12 by default) some positions where a piece must be chosen and some where the piece in hand must be
 placed, the game not over. Each position is solved once with a fresh table; the table reports the median
 and the slowest time and the median number of positions searched, per (empty squares, kind). With
-``--compare MODULE`` the module's ``solve`` (e.g. ``tests.reference``: the solver before issue 8) is timed
+``--compare MODULE`` the module's ``solve`` (e.g. ``tests.reference``: the solver before the lean search) is timed
 on the same positions right before the current one; ``--compiled`` times the optional compiled solver
 (:mod:`gpquarto.games.quarto.search.compiled`) as the current one. Pure Python takes minutes per position at 12 empty
 squares with a choice due.

@@ -105,8 +105,8 @@ def _reply_safe_placements(features: Features) -> dict[int, int]:
 #: ``piece_leaving_fewest_safe_placements`` takes the lowest of its tied pieces and
 #: ``square_leaving_fewest_reply_placements`` gives ``NO_ACTION``. The parity is a fact of the endgame (the grade's
 #: bank holds positions with 6 to 10 empty squares), and the look is dear on emptier boards: in the opening every
-#: piece ties, and the square's look tries every piece after every square, about 14 ms a decision in Python on the
-#: empty board against 1.3 ms with 10 empty squares (docs/lab/parity-piece.md).
+#: piece ties, and the square's look tries every piece after every square, ten times the cost of a look with 10
+#: empty squares (docs/lab/parity-piece.md).
 REPLY_LOOK_HORIZON = 10
 
 
@@ -202,8 +202,8 @@ def piece_leaving_fewest_safe_placements(features: Features) -> Piece:
     fewest of them leave the opponent an odd number of safe pieces to give (the parity it wants, see the module
     docstring; on boards with at most 10 empty squares), lowest on ties.
 
-    Why the parity: on the grade's bank the lowest of the tied pieces kept the exact value in 78.7% of the choices,
-    the parity's in 81.6%, above ``minimax:depth=2``'s 80.6% (docs/lab/parity-piece.md).
+    Why the parity: on the grade's bank it keeps the exact value more often than the lowest of the tied pieces does,
+    and more often than ``minimax:depth=2`` (docs/lab/parity-piece.md).
     """
     replies = features.memo("lookahead.fewest_reply_placements", _position_fewest_reply_placements)
     return min(sorted(replies), key=lambda piece: replies[piece], default=NO_ACTION)

@@ -16,9 +16,9 @@ outweighs a real win or loss.
 Whose score? ``wins`` and ``guaranteed_loss`` score for the player to move. ``lines`` and ``quarticity``
 measure *tension*, and tension is credited to the searching player wherever the depth limit falls: the
 searcher never hands over a win it can see, while the opponents it is meant for err exactly when lines are
-open. Crediting the player to move instead (seed 004's sign) makes play depend on the parity of the depth:
-against the random player it won 100% of 400 games at depth 2 but 95% of 1000 at depth 1 and 98% of 400 at
-depth 3; crediting the searcher won 99.8%, 99.8% (1000 games each) and 100% (400).
+open. Crediting the player to move instead (seed 004's sign) makes play depend on the parity of the depth
+(weaker at odd depths against the random player); crediting the searcher plays alike at every depth
+(docs/defaults.md, the zoo).
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ one), and a placement after which no safe piece remains is a loss without furthe
 move is tried first. ``ordering=False`` gives a plain alpha-beta over every (square, piece) pair that
 relies on the engine's win test alone: tests use it to check the tactics.
 
-Speed (issue 8): with ordering and one of the built-in heuristics (or an evolved evaluator) the search is
+Speed: with ordering and one of the built-in heuristics (or an evolved evaluator) the search is
 :mod:`gpquarto.games.quarto.search.fast_search`, which runs on its own state (the
 characteristic set of each cell, bit masks, the threat counters of :mod:`gpquarto.games.quarto.tables` updated
 per placement, an int key built incrementally) instead of a Board. The last ply is not searched piece by

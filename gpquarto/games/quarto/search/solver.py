@@ -16,17 +16,15 @@ Quarto-specific pruning:
   without recursing; a piece that leaves the opponent only such placements wins at once;
 * a chooser with no safe piece loses; a safe piece for the last square is a draw;
 * a choice with at most ``LEAN_MAX`` (5) empty squares is searched by a lean function without the table,
-  move lists or sorting: those nodes are most of the search, only about 5 % of them were found in the
-  table, and ordering saved fewer nodes there than it cost (measured for issue 8 at 10 empty squares:
-  about 30 % more nodes, 10 to 15 % less time). With two squares left a safe piece for the last square is
+  move lists or sorting: those nodes are most of the search, few of them are found in the table, and
+  ordering saves fewer nodes there than it costs (more nodes, less time: ``bench solver``, docs/benchmarks.md). With two squares left a safe piece for the last square is
   a draw, and with three the chooser can only win if the placer has no safe piece to give back, so when a
   draw is already enough to refute a piece such a reply refutes it without searching further.
 
 Symmetric images are *not* merged in the table: from one root the search almost never meets two distinct
-images of one position (the pieces already placed pin both the square and the piece maps). Measured again
-for issue 8 at 10 empty squares: the 53,359 and 10,307 positions stored by a choice and a placement solve
-fell into exactly as many classes of :func:`~gpquarto.games.quarto.symmetry.canonical_key`, so a canonical key
-(~0.2 ms each, against ~15 us per node) would only cost time. The optional compiled solver
+images of one position (the pieces already placed pin both the square and the piece maps): the positions
+stored by a solve fall into as many classes of :func:`~gpquarto.games.quarto.symmetry.canonical_key` as there are
+positions, so a canonical key, dearer than a node, would only cost time. The optional compiled solver
 (:mod:`gpquarto.games.quarto.search.compiled`, ``pip install "gpquarto[fast]"``) runs the table search at every level
 (the lean split pays in Python only), about 10x faster.
 
@@ -292,8 +290,8 @@ class _Search:
                     return WIN
                 plans.append(((len(replies) << 8 | total) << 4 | piece, replies))
             # Pieces with the fewest replies (then fewest safe pieces over the replies) first; the
-            # opponent tries first the squares that leave it fewest safe pieces (measured: about half
-            # the nodes of board order).
+            # opponent tries first the squares that leave it fewest safe pieces (far fewer nodes than board
+            # order).
             plans.sort()
             lean = len(empties) <= LEAN_MAX + 1
             left = len(empties) - 1
@@ -439,8 +437,8 @@ def solve(
 
 
 #: Hints solve positions with at most this many empty squares, and give up after ``HINT_NODE_LIMIT`` nodes
-#: (the lean search counts about 30 % more, cheaper, positions than the search before it, whose limit was 400,000:
-#: this one is reached sooner in time).
+#: (the lean search counts more, cheaper, positions than the search before it had: its limit is higher for the
+#: same time).
 HINT_MAX_EMPTY = 10
 HINT_NODE_LIMIT = 500_000
 

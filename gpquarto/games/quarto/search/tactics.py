@@ -314,7 +314,7 @@ def square_plans(chars: list[int], occupied: int, counters: int, others) -> list
 
 #: The most empty squares on which the evaluation fact ``forced_win`` looks (0 on emptier boards). A look costs
 #: walks of the board after each placement of the piece in hand; on a depth-2 search's leaves of the opening and
-#: middle game it cost 20 to 100 times ``safe_square_count`` and rarely found a win (measured, docs/lab/forced-win.md).
+#: middle game it cost many times ``safe_square_count`` and rarely found a win (docs/lab/forced-win.md).
 FORCED_WIN_HORIZON = 6
 
 
@@ -330,8 +330,8 @@ def _keeps_a_safe_piece(plans: list[SquarePlan], own: int, rest: int) -> bool:
 
 
 #: Boards with at most this many pieces try the early-game shortcut of :meth:`SearchLeaf.safe_square_counts`: it
-#: holds on every random board of 1 or 2 pieces, 83% of 3, 55% of 4, 22% of 5 (measured); trying it from 5 pieces
-#: on cost more than it saved (depth-2 searches from 4 to 13 pieces, 10% slower at 6).
+#: holds on every board of 1 or 2 pieces and on fewer the more pieces there are; from 5 pieces on, trying it costs
+#: a depth-2 search more than it saves (``bench players``).
 _FEW_PIECES = 4
 
 
@@ -394,7 +394,7 @@ class SearchLeaf:
         ``left | (pairs & own)``: safety depends only on which characteristics some threat line needs."""
         if self._squares is None:
             # square_plans' walk over the lines through each square, folding the sets as it goes instead of listing
-            # them per line (a leaf needs the unions only): 13% of a depth-2 search with safe_square_count.
+            # them per line (a leaf needs the unions only): a large share of a depth-2 search's time.
             chars, occupied, counter_of = self.chars, self.occupied, COUNTER_OF
             others = OTHERS_THROUGH[self.rules]
             squares = self._squares = []

@@ -2,7 +2,7 @@
 numba, the player API, and the slow reference of the tests side by side), alpha-beta's time per decision and the
 rule players' lookahead facts' on positions from real games, and the exact solver's time.
 
-The targets of issue 19 are printed beside the figures: random playouts >= 10,000 games/s in pure Python on one
+The engine's targets are printed beside the figures: random playouts >= 10,000 games/s in pure Python on one
 core and >= 5x the slow reference, >= 200,000 games/s with numba; alpha-beta's median time per decision <= 0.3 s at
 depth 4 and <= 3 s at depth 5; the 3x3 board solved in under a minute in pure Python, 4x4 in under 15 minutes with
 numba.

@@ -15,7 +15,7 @@ path from the root, and a move that makes the ``repetitions``-th occurrence is a
 the ply limit. A draw scores ``-contempt`` for the player at the root (``+contempt`` for its opponent; default 100,
 about a line of three cubes): a plain 0 made the search repeat rather than accept a slightly negative heuristic, and
 scoring the first repetition as a draw (the usual shortcut) made it believe that an opponent who can undo a move
-always holds the draw; each drew 1.5% of games against the random player.
+always holds the draw; each drew games against the random player that it should win.
 Transposition-table entries ignore the path (the usual approximation: an entry may hold a value that a repetition
 changed). They are keyed by the position and by whether the root player is to move (a draw's value depends on it),
 and store win scores as distances from the entry's own position, so a win found through a transposition reached at
