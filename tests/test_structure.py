@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import ast
 import importlib
+import io
+import re
+import tokenize
 from pathlib import Path
 
 import pytest
@@ -293,3 +296,31 @@ def test_every_library_parameter_says_its_type():
                     if argument.arg == "library" and argument.annotation is None
                 ]
     assert untyped == []
+
+
+#: A measured share (``52.2%``, ``8% more``) or a work item (``issue 21``) in a comment or a docstring; the 95% of a
+#: confidence interval is a definition, not a measurement.
+MEASUREMENT = re.compile(r"(?<![\w.])(?!95%)\d+(?:\.\d+)?\s?%|\bissues? \d+")
+
+
+def test_code_comments_quote_no_measurement_and_no_work_item():
+    """Measurements live in docs/defaults.md, docs/lab/ and the benchmarks; code says what and why."""
+    found = []
+    for _, path in source_modules():
+        source = path.read_text()
+        texts = [
+            (token.start[0], token.string)
+            for token in tokenize.generate_tokens(io.StringIO(source).readline)
+            if token.type == tokenize.COMMENT
+        ]
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+                docstring = ast.get_docstring(node, clean=False)
+                if docstring:
+                    texts.append((node.body[0].lineno, docstring))
+        found += [
+            f"{path.relative_to(ROOT)}:{line}: {MEASUREMENT.search(text)[0]}"
+            for line, text in texts
+            if MEASUREMENT.search(text)
+        ]
+    assert found == []

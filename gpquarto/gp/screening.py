@@ -2,7 +2,7 @@
 
 A rule is measured alone (first and only rule of its kind, everything else random fallback) over a few
 games of the library's game (under the screening config's game ``settings``) against the random player: its *true rate* (share of its kind's decisions where the *if* held) must lie
-in ``(0, max_true_rate]`` (default 100%: a rule true all the time is an *otherwise* rule, as in the strongest
+in ``(0, max_true_rate]`` (default 1, every decision: a rule true all the time is an *otherwise* rule, as in the strongest
 hand-written rule lists, and when its *then* has no legal action the rules after it still decide) and its
 *legal rate* (share of those where the *then* gave a legal action) must reach ``min_legal_rate``. A failing
 rule is mutated again, at most ``tries`` times. A measurement depends only on the rule's text, its kind and
