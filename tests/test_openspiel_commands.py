@@ -12,7 +12,7 @@ import pytest
 
 from gpquarto.cli import main
 from gpquarto.games.registry import unregister_plugin
-from tests.openspiel_support import need_pyspiel
+from tests.openspiel_support import BOARD_GAMES, need_pyspiel
 
 need_pyspiel()
 
@@ -124,3 +124,21 @@ def test_the_web_api_serves_an_openspiel_game_on_its_grid(tmp_path):
             assert cells.count(1) == 1 and cells.count(2) == 1 and cells[5 * 7 + 3] == 1  # the bottom row
     finally:
         unregister_plugin(CONNECT_FOUR)
+
+
+@pytest.mark.parametrize("game", list(BOARD_GAMES))
+def test_every_conformant_game_plays_match_watch_tournament_play_and_bench(game, tmp_path, monkeypatch, capsys):
+    """The commands that need only the interface, on each of the OpenSpiel games that pass the conformance checks
+    (train, learn, grade and serve are run on tic-tac-toe and Connect Four above)."""
+    assert main(["match", "random", "alphabeta:depth=1", "--game", game, "--games", "2", "--workers", "1"]) == 0
+    assert "2 games" in capsys.readouterr().out
+    assert main(["watch", "random", "random", "--game", game, "--seed", "1", "--delay", "0"]) == 0
+    assert "Result: " in capsys.readouterr().out
+    arguments = ["random", "alphabeta:depth=1", "--game", game, "--games", "2", "--workers", "1", "--quiet"]
+    assert main(["tournament", *arguments, "--out", str(tmp_path / "t")]) == 0
+    assert "round robin: 2 players" in capsys.readouterr().out
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    main(["play", "--opponent", "random", "--game", game])
+    assert "Your moves: " in capsys.readouterr().out  # the legal moves by OpenSpiel's names, before the person quit
+    assert main(["bench", "engine", "--game", game, "--repeats", "1", "--seconds", "0.02"]) == 0
+    assert "games/s" in capsys.readouterr().out
