@@ -102,6 +102,10 @@ def test_names_are_canonical_and_refusals_name_the_missing_trait():
             "OpenSpiel cannot load 'breakthrough\\(rows=x\\)': Wrong type for parameter rows",
         ),
         ("openspiel:", "expected openspiel:NAME or openspiel:NAME\\(param=value,...\\)"),
+        # an absurd board is refused before OpenSpiel allocates it (rows=99999999 exhausted the memory)
+        ("openspiel:breakthrough(rows=99999999,columns=5)", "'breakthrough': a parameter of 99999999 is too large"),
+        ("openspiel:hex(board_size=-101)", "a parameter of -101 is too large \\(at most 100 here\\)"),
+        ("openspiel:hex(board_size=" + "9" * 5000 + ")", "a parameter of 999999999999 is too large"),
     ):
         with pytest.raises(ValueError, match=words):
             get_plugin(name)

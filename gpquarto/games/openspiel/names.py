@@ -8,6 +8,7 @@ install it.
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -52,6 +53,12 @@ def canonical_name(spiel_game: Any) -> str:
     return f"{PREFIX}:{text.removesuffix('()')}"
 
 
+#: The largest whole number a game's parameter may be here: every board of the supported games fits far below it,
+#: and OpenSpiel allocates a board of any size it is given (``breakthrough(rows=99999999)`` exhausts memory).
+MAX_PARAMETER = 100
+_NUMBER = re.compile(r"=\s*(-?\d+)")
+
+
 def load(name: str) -> Any:
     """The ``pyspiel`` game that ``name`` (``openspiel:NAME[(params)]``) names, checked to be one gpquarto plays;
     a one-line ``ValueError`` for an unknown game, bad parameters, or a missing trait."""
@@ -62,6 +69,9 @@ def load(name: str) -> Any:
         raise ValueError(
             f"OpenSpiel has no game {short[:40]!r} (see python -c 'import pyspiel; print(pyspiel.registered_names())')"
         )
+    for number in _NUMBER.findall(text.partition("(")[2]):
+        if abs(int(number[:12])) > MAX_PARAMETER:
+            raise ValueError(f"{short!r}: a parameter of {number[:12]} is too large (at most {MAX_PARAMETER} here)")
     try:
         with quiet_stderr():  # OpenSpiel writes its error to the C++ stderr too: gpquarto words it in one line
             game = pyspiel.load_game(text)
