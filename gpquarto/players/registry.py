@@ -68,7 +68,7 @@ def register_player(
 ) -> Callable[[Callable[..., Player]], Callable[..., Player]]:
     """Decorator: register a player class or factory under ``name`` for ``game``.
 
-    ``game`` defaults to the class's ``game`` attribute (``QuartoPlayer``: ``"quarto"``; None: any game), and
+    ``game`` defaults to the class's ``game`` attribute (a game's name, or None: any game), and
     to the default game for a factory function. Its keyword parameters (with defaults and
     ``int``/``float``/``bool``/``str`` annotations) become the spec's parameters; a parameter called ``seed``
     receives the match seed and is not listed. ``limits`` bounds numeric parameters (``{"depth": (1, 16)}``):
