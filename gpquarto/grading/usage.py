@@ -15,12 +15,12 @@ Example::
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gpquarto.arena.game import play_game
 from gpquarto.games.interface import GameView
-from gpquarto.games.registry import get_game, get_plugin
+from gpquarto.games.registry import get_plugin
 from gpquarto.gp.player import RuleListPlayer
 from gpquarto.grading.bank import decision_matters, solve_game_position
 from gpquarto.players.base import BasePlayer
@@ -123,9 +123,16 @@ def rule_usage(
     }
     for kind in kinds:
         tallies[kind, None] = RuleTally(kind, None, "random fallback")
-    the_settings = get_plugin(game_name).check_settings(settings or {})
-    solvable = _solvable(game_name, the_settings, grade_max_empties)
-    graded_texts = sorted({text for _, _, text, _ in recorder.log if solvable(text)})
+    plugin = get_plugin(game_name)
+    the_settings = plugin.check_settings(settings or {})
+    solver = exact_solver(plugin)
+    solves_the_game = solver.why_not(plugin.game.new_state(**the_settings)) is None  # not 5x5 Quixo, say
+
+    def solvable(text: str) -> bool:
+        state = plugin.game.from_text(text, **the_settings)
+        return solver.why_not(state) is None and solver.size(state) <= grade_max_empties
+
+    graded_texts = sorted({text for _, _, text, _ in recorder.log if solves_the_game and solvable(text)})
     jobs = [(game_name, the_settings, text) for text in graded_texts]
     solved = dict(zip(graded_texts, runner.map(solve_game_position, jobs), strict=True))
     for kind, index, text, action in recorder.log:
@@ -136,27 +143,8 @@ def rule_usage(
             if decision_matters(value, best_actions, legal):
                 tally.graded += 1
                 tally.optimal += action in best_actions
-    graded = grade_max_empties if _can_solve(game_name, the_settings) else 0
+    graded = grade_max_empties if solves_the_game else 0
     return UsageReport(games, tuple(opponents), graded, tuple(tallies.values()))
-
-
-def _can_solve(game: str, settings: dict[str, object]) -> bool:
-    """True when the game's exact solver can solve positions of ``game`` under ``settings`` at all."""
-    start = get_game(game).new_state(**settings)
-    return exact_solver(get_plugin(game)).why_not(start) is None
-
-
-def _solvable(game: str, settings: dict[str, object], max_size: int) -> Callable[[str], bool]:
-    """Whether the game's exact solver can solve a position (by its text) of at most ``max_size``."""
-    if not _can_solve(game, settings):
-        return lambda text: False
-    the_game, solver = get_game(game), exact_solver(get_plugin(game))
-
-    def solvable(text: str) -> bool:
-        state = the_game.from_text(text, **settings)
-        return solver.why_not(state) is None and solver.size(state) <= max_size
-
-    return solvable
 
 
 def format_usage(report: UsageReport) -> str:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 
 from gpquarto.games.interface import GameView
 from gpquarto.players.base import BasePlayer
@@ -31,10 +30,6 @@ class RandomPlayer(BasePlayer):
 
     def seed(self, seed: int | None) -> None:
         self._rng.seed(seed)
-
-    def pick(self, options: Sequence[int]) -> int:
-        """One of ``options``, uniformly."""
-        return options[self.draw(64) % len(options)]
 
     def decide(self, view: GameView) -> int:
         actions = view.legal_actions()

@@ -49,7 +49,7 @@ class QuartoForm(PlayerForm):
     """Quarto's form: a piece to give, then a square for the piece in hand."""
 
     def speaks(self, player: Any) -> bool:
-        return isinstance(player, QuartoPlayer) or type(player) is RandomPlayer
+        return quarto_methods(player) is not None
 
     def play(self, state: Any, players: Sequence[Any], times: list[float], limit: float) -> Outcome:
         first, second = (quarto_methods(player) for player in players)
