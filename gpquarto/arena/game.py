@@ -88,7 +88,7 @@ def play_game(
     times: list[float] = []
     limit = float("inf") if time_limit is None else time_limit
     with nullcontext() if time_limit is None else time_budget(search_share(time_limit)):
-        form = _player_form(the_game)
+        form = player_form(the_game)
         if form is not None and form.speaks(first) and form.speaks(second):
             outcome = form.play(state, players, times, limit)
         else:
@@ -112,8 +112,9 @@ def play_game(
 _FORMS: dict[str, tuple[Game, PlayerForm | None]] = {}
 
 
-def _player_form(game: Game) -> PlayerForm | None:
-    """The player form of ``game``'s plug-in, if it offers one (None for a game object that is not installed)."""
+def player_form(game: Game) -> PlayerForm | None:
+    """The player form of ``game``'s plug-in, if it offers one (None for a game object that is not installed); asked
+    of the plug-in once per game."""
     known = _FORMS.get(game.name)
     if known is not None and known[0] is game:
         return known[1]

@@ -43,6 +43,13 @@ def evaluator_file(spec: str) -> str:
     return parse_spec(spec)[1][EVALUATOR_PARAMETER]
 
 
+def trained_search_spec(game: str, depth: int, path: object) -> str:
+    """The player spec of an evaluator trained for ``game``: the game's search that training evolves evaluators for
+    (its first searching player: Quarto's ``minimax``) at ``depth``, evaluating with the file ``path``."""
+    search = evolved_evaluators(game).searching_players[0]
+    return f"{search}:depth={depth},{EVALUATOR_PARAMETER}={path}"
+
+
 def evaluator_player(
     spec: str,
     *,

@@ -21,11 +21,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from time import perf_counter
 
-from gpquarto.arena.game import player_name
+from gpquarto.arena.game import player_form, player_name
 from gpquarto.arena.stats import wilson_interval
-from gpquarto.games.capabilities import PlayerForm
 from gpquarto.games.interface import IllegalActionError
-from gpquarto.games.registry import get_plugin
+from gpquarto.games.registry import get_game
 from gpquarto.grading.bank import WIN, Bank, BankPosition
 from gpquarto.players.base import Player, PlayerQuit, raised_reason
 from gpquarto.resolve import make_unattended_player
@@ -149,7 +148,7 @@ def decide(player: Player, position: BankPosition, seed: int) -> tuple[int | Non
     player.seed(seed)
     player.new_game(state.player)
     view = state.view()
-    form = get_plugin(state.game_name).capability_or(PlayerForm, None)
+    form = player_form(get_game(state.game_name))
     if form is not None and not form.speaks(player):
         form = None
     started = perf_counter()

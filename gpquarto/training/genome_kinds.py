@@ -31,7 +31,7 @@ from gpquarto.games.registry import DEFAULT_GAME
 from gpquarto.gp.bindings import gp_game
 from gpquarto.gp.evaluator import EvaluatorGenome
 from gpquarto.gp.evaluator_files import evaluator_data, evolved_evaluators, save_evaluator
-from gpquarto.gp.evaluator_player import searching_player
+from gpquarto.gp.evaluator_player import searching_player, trained_search_spec
 from gpquarto.gp.generation import TreeGenerator
 from gpquarto.gp.genome import Genome
 from gpquarto.gp.library import LibraryConfig, get_library
@@ -488,8 +488,7 @@ class EvaluatorKind:
 
     def player_spec(self, folder: Path, config: EvolutionConfig) -> str:
         """The player spec of the run's champion: the search it was evolved for."""
-        search = evolved_evaluators(config.game).searching_players[0]
-        return f"{search}:depth={config.depth},evaluator={folder / BEST_EVALUATOR}"
+        return trained_search_spec(config.game, config.depth, folder / BEST_EVALUATOR)
 
     def save_champion(self, folder: Path, evolution: Evolution, best: EvaluatorGenome, name: str, run: dict) -> dict:
         """Write ``best_evaluator.json`` and its formula folded, ``best_evaluator.simplified.json``

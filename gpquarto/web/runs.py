@@ -179,13 +179,12 @@ def evaluator_game(data: dict) -> str:
 def evaluator_spec(name: str, data: dict) -> str:
     """The player spec of run ``name``'s best evaluator: the game's search it was trained for (Quarto's minimax), at
     the depth it was trained for."""
-    from gpquarto.gp.evaluator_files import evolved_evaluators
+    from gpquarto.gp.evaluator_player import trained_search_spec
 
     depth = data.get("config", {}).get("depth", DEFAULT_EVALUATOR_DEPTH)
     if not isinstance(depth, int) or isinstance(depth, bool) or depth < 1:
         depth = DEFAULT_EVALUATOR_DEPTH
-    search = evolved_evaluators(evaluator_game(data)).searching_players[0]
-    return f"{search}:depth={depth},evaluator={name}/{BEST_EVALUATOR}"
+    return trained_search_spec(evaluator_game(data), depth, f"{name}/{BEST_EVALUATOR}")
 
 
 def best_evaluator(root: Path, name: str) -> dict:
