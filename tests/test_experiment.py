@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import shutil
+import sys
 
 import pytest
 
@@ -67,6 +68,27 @@ def exact_mann_whitney(first, second) -> float:
     splits = list(itertools.combinations(range(1, len(pooled) + 1), len(first)))
     extreme = sum(1 for split in splits if abs(sum(split) - expected) >= abs(observed - expected) - 1e-9)
     return extreme / len(splits)
+
+
+def test_a_comparison_without_scipy_is_refused_before_any_run(tmp_path, monkeypatch, capsys):
+    """SciPy compares the variants at the end: without it the command says so at once, trains nothing and writes
+    nothing; one variant needs no comparison and runs."""
+    monkeypatch.setitem(sys.modules, "scipy", None)  # ``import scipy`` raises ImportError
+    monkeypatch.setitem(sys.modules, "scipy.stats", None)
+    out = tmp_path / "two"
+    with pytest.raises(ValueError, match=r"needs SciPy: pip install 'gpquarto\[experiment\]'"):
+        run_experiment(plan(), out)
+    assert not out.exists()
+    settings = [f"--set={key}={value}" for key, value in BASE.items()]
+    arguments = ["experiment", *settings, "--seeds", "1", "--against", "random", "--eval-games", "2", "--workers", "1"]
+    assert main([*arguments, "--variant", "a", "--variant", "b", "--set", "tactical=false", "--out", str(out)]) == 2
+    assert (
+        capsys.readouterr().err
+        == "gpquarto: error: comparing configurations needs SciPy: pip install 'gpquarto[experiment]'\n"
+    )
+    assert not out.exists()
+    assert main([*arguments, "--out", str(tmp_path / "one")]) == 0
+    assert (tmp_path / "one" / "summary.csv").is_file()
 
 
 def test_mann_whitney_matches_the_exact_enumeration_and_holm_the_worked_example():

@@ -31,13 +31,21 @@ def median_and_quartiles(values: list[float]) -> tuple[float, float, float]:
     return float(low), float(middle), float(high)
 
 
+def require_scipy() -> None:
+    """A one-line ``ValueError`` unless SciPy, which :func:`mann_whitney` needs, can be imported: an experiment
+    that compares configurations asks before it trains, not after."""
+    try:
+        import scipy.stats  # noqa: F401
+    except ImportError:
+        raise ValueError("comparing configurations needs SciPy: pip install 'gpquarto[experiment]'") from None
+
+
 def mann_whitney(first: list[float], second: list[float]) -> float:
     """Two-sided p-value of the Mann-Whitney U test that the two samples come from the same distribution
     (SciPy's, exact for small samples without ties); 1.0 when the samples are identical constants."""
-    try:
-        from scipy.stats import mannwhitneyu
-    except ImportError:
-        raise ValueError("comparing configurations needs SciPy: pip install 'gpquarto[experiment]'") from None
+    require_scipy()
+    from scipy.stats import mannwhitneyu
+
     if len(first) < 1 or len(second) < 1:
         raise ValueError("each sample needs at least one value")
     if len(set(first) | set(second)) == 1:

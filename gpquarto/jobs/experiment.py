@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import cast
 
-from gpquarto.arena.stats import holm, mann_whitney
+from gpquarto.arena.stats import holm, mann_whitney, require_scipy
 from gpquarto.atomic import write_text_atomic
 from gpquarto.games.registry import DEFAULT_GAME
 from gpquarto.grading.bank import BankParameters
@@ -226,10 +226,12 @@ def run_experiment(
 
     Runs go seed by seed, every variant in turn, so an experiment stopped part-way has about as many finished
     runs of each variant. ``on_run(variant, seed, what)`` is told when a run is started, resumed, skipped or
-    measured. A plan (or the one saved in ``out``) whose configurations name plugin files runs only when the
+    measured. A plan of several variants needs SciPy to compare them, and says so before any run. A plan (or the one saved in ``out``) whose configurations name plugin files runs only when the
     caller names each of them in ``plugins`` (``--plugin``): a plan file runs no code by itself.
     """
     out = Path(out)
+    if len(plan.variants) > 1:
+        require_scipy()  # the comparison comes last: a missing SciPy is said before the runs, not after them
     _check_plugins_named(plan, out, plugins)  # before the plan is written
     plan = _check_or_write_plan(plan, out)
     _check_plugins_named(plan, out, plugins)  # the saved plan's pinned configs too
