@@ -38,10 +38,14 @@ def test_metadata_that_would_blow_up_is_bounded(data, tmp_path, capsys):
     itself: dict = {}
     itself["me"] = itself
     tricky = {**data, "config": {"shared": shared, (1, 2): "tuple key", "self": itself}}
-    assert main(["show", write_pickle(tmp_path / "tricky.p", tricky)]) == 0
-    out = capsys.readouterr().out
-    config_line = next(line for line in out.splitlines() if line.startswith("config: "))
-    assert len(config_line) < 2100 and '[1, 2]: "tuple key"' in config_line and "..." in config_line
+    assert main(["show", write_pickle(tmp_path / "tricky.p", tricky), "--games", "0"]) == 0
+    summary = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("trained: "))
+    assert len(summary) < 1000 and "seed ?" in summary  # the sentence names what the config lacks as "?"
+    assert main(["show", write_pickle(tmp_path / "tricky.p", tricky), "--games", "0", "--config"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    settings = lines[lines.index("config:") + 1 : lines.index("config:") + 4]
+    assert [line.split(":")[0] for line in settings] == ["  shared", "  (1, 2)", "  self"]
+    assert all(len(line) < 300 for line in settings) and "..." in settings[0] and '"tuple key"' in settings[1]
 
 
 def test_names_with_terminal_escapes_are_escaped(data, tmp_path, capsys):

@@ -36,6 +36,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="a player with a simplified form beside it (best_player.simplified.json in a run folder): show the "
         "original rules instead of the simplified ones",
     )
+    parser.add_argument(
+        "--config", action="store_true", help="print every setting of the player's training config, one a line"
+    )
     parser.add_argument("--png", default=None, metavar="IMAGE", help="draw the position or the game (PNG)")
     usage = parser.add_argument_group(
         "rule usage",
@@ -65,8 +68,39 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run)
 
 
-def describe(data: dict, genome) -> str:
-    """Readable text: metadata, fitness, then numbered ``if ... then ...`` rules (metadata bounded and escaped)."""
+def config_summary(config: dict) -> str:
+    """The training config in one sentence a reader can take in: the game and genome, the seed, the generations,
+    population and games, the opponents and the final choice (values bounded and escaped)."""
+
+    def value(key: str, default: object = "?") -> str:
+        return printable(str(config.get(key, default)))[:120]
+
+    game = value("game", DEFAULT_GAME)
+    settings = config.get("settings") or {}
+    size = config.get("board_size")
+    rules = config.get("game_rules")
+    extras = [f"size {value('board_size')}"] if size else []
+    extras += [f"{value('game_rules')} rules"] if rules else []
+    if isinstance(settings, dict):
+        extras += [
+            f"{printable(str(key))[:40]} {printable(str(item))[:40]}" for key, item in list(settings.items())[:8]
+        ]
+    where = ", ".join([game, *extras])
+    islands = config.get("islands")
+    population = f"{value('population')} genomes" + (
+        f" in each of {islands} islands" if isinstance(islands, int) and islands > 1 else ""
+    )
+    generations = config.get("generations")
+    return (
+        f"trained: {where}, {value('genome', 'rules')} genomes, seed {value('seed')}; {value('generations')} "
+        f"generation{'' if generations == 1 else 's'} of {population} x {value('games')} games against {value('opponents')}; champion chosen on "
+        f"{value('final_games')} final games (every setting: show --config)"
+    )
+
+
+def describe(data: dict, genome, *, full_config: bool = False) -> str:
+    """Readable text: metadata, fitness, the training config in a sentence (``full_config``: every setting, one a
+    line), then numbered ``if ... then ...`` rules (metadata bounded and escaped)."""
     name = printable(str(data.get("name", "?")))[:200]
     version = printable(str(data.get("gpquarto_version", "?")))[:40]
     game = printable(str(data.get("game", DEFAULT_GAME)))[:40]
@@ -77,9 +111,17 @@ def describe(data: dict, genome) -> str:
             f"{printable(str(key))} {bounded_text(value, 200)}" for key, value in list(fitness.items())[:20]
         )
         lines.append(f"fitness: {items}")
-    for key, label in (("config", "config"), ("library_versions", "primitive sources")):
-        if data.get(key):
-            lines.append(f"{label}: {bounded_text(data[key])}")
+    config = data.get("config")
+    if isinstance(config, dict) and config:
+        if full_config:
+            lines.append("config:")
+            lines.extend(
+                f"  {printable(str(key))[:60]}: {bounded_text(item, 200)}" for key, item in list(config.items())[:200]
+            )
+        else:
+            lines.append(config_summary(config))
+    if data.get("library_versions"):
+        lines.append(f"primitive sources: {bounded_text(data['library_versions'])}")
     simplification = data.get("simplification")
     if isinstance(simplification, dict):
         from gpquarto.gp.simplify import simplification_text
@@ -90,12 +132,27 @@ def describe(data: dict, genome) -> str:
 
 
 def simplified_sibling(path: str) -> Path | None:
-    """``X.simplified.json`` beside the player file ``X.p`` or ``X.json``, when it exists."""
+    """``X.simplified.json`` beside the player file ``X.p`` or ``X.json``, when it exists and was saved by the run
+    that saved ``X`` (a stale one of another run is not this player)."""
+    from gpquarto.gp.evaluator_files import is_evaluator_file
+    from gpquarto.gp.storage import read_player_file, same_run, simplified_path
+
+    def saved_data(file: Path) -> dict:
+        if is_evaluator_file(file):
+            data = read_plain_file(file, "evaluator file", json_format=True)
+            return data if isinstance(data, dict) else {}
+        return read_player_file(file)
+
     file = Path(path)
     if file.name.endswith(".simplified.json"):
         return None
-    sibling = file.with_name(f"{file.stem}.simplified.json")
-    return sibling if sibling.is_file() else None
+    sibling = simplified_path(file)
+    if not sibling.is_file():
+        return None
+    try:
+        return sibling if same_run(saved_data(file), saved_data(sibling)) else None
+    except ValueError:
+        return None
 
 
 def _quote(text: str) -> str:
@@ -162,7 +219,7 @@ def run(args: argparse.Namespace) -> int:
     if args.dot:
         print(to_dot(genome))
         return 0
-    print(describe(data, genome), flush=True)
+    print(describe(data, genome, full_config=args.config), flush=True)
     if args.games:
         print(usage_text(genome, library, args, trained_settings(data)))
     return 0

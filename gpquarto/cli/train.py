@@ -294,7 +294,7 @@ def run(args: argparse.Namespace) -> int:
         total, start = generations, done
     else:
         if (run_dir / "checkpoint.dill").exists() or (run_dir / "config.json").exists():
-            raise UsageError(f"{run_dir} already holds a run: use --resume to continue it, or another --run-dir")
+            raise UsageError(occupied_folder_advice(run_dir))
         config = _config(args)
         total, start = config.generations, 0
         rules = config.genome != EVALUATOR
@@ -310,7 +310,8 @@ def run(args: argparse.Namespace) -> int:
         raise
     elapsed = time.perf_counter() - began
     trained = (
-        f"trained {result.trained_now} generations ({result.generations_done} in all, {elapsed:.1f} s this session)"
+        f"trained {plural(result.trained_now, 'generation')} ({result.generations_done} in all, "
+        f"{elapsed:.1f} s this session)"
     )
     if not rules:
         from gpquarto.gp.evaluator import format_formula
@@ -324,14 +325,91 @@ def run(args: argparse.Namespace) -> int:
         )
         return 0
     player = result.best_player()
-    score = player.metadata.get("fitness", {}).get("score", float("nan"))
-    games = player.metadata.get("fitness", {}).get("games")
-    copies = f" and {result.best_player_copy}" if result.best_player_copy else ""
-    print(
-        f"{trained}; champion score {score:.3f} (the hall of fame re-scored on {games} games); "
-        f"saved {result.best_player_path}{copies}"
-    )
+    saved = result.best_player_copy or result.best_player_path
+    copies = f" (and {result.best_player_copy})" if result.best_player_copy else ""
+    print(trained)
+    print(champion_summary(player.metadata.get("fitness", {}), result.config))
+    print(f"saved {result.best_player_path}{copies}")
+    print(next_steps(shown_path(saved), result.config.game))
     return 0
+
+
+def shown_path(path: Path) -> str:
+    """``path`` relative to the working folder when it lies inside it (as a user would type it), else as it is."""
+    try:
+        return str(Path(path).absolute().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def plural(count: int, noun: str) -> str:
+    """``"1 generation"``, ``"2 generations"``."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def occupied_folder_advice(run_dir: Path) -> str:
+    """What to do when a new run is asked for in a folder that holds one: a finished run is trained further with
+    ``--resume --generations N`` or left alone for a new folder; an unfinished one is continued with ``--resume``."""
+    from gpquarto import training
+
+    quoted = shlex.quote(str(run_dir))
+    try:
+        folder = training.open_run(run_dir)
+        done, finished = folder.generations_done, folder.finished
+    except (ValueError, OSError):
+        return f"{run_dir} already holds a run: use --resume to continue it, or another --run-dir"
+    if finished:
+        return (
+            f"{run_dir} holds a finished run of {plural(done, 'generation')}: start a new one in another folder "
+            f"with its own player file (--run-dir runs/NAME --filename NAME.p), or train this one further with "
+            f"--resume --run-dir {quoted} --generations N (N > {done})"
+        )
+    return (
+        f"{run_dir} holds an unfinished run ({plural(done, 'generation')} done): continue it with --resume "
+        f"--run-dir {quoted}, or start a new one with another --run-dir"
+    )
+
+
+def champion_summary(fitness: dict, config: EvolutionConfig) -> str:
+    """The champion's final games and its fitness taken apart: the share of the points (a draw is half a win),
+    less the fallback penalty, plus the accuracy term, with the most it can be."""
+    games = fitness.get("games") or 0
+    wins, draws, losses = (int(fitness.get(key, 0)) for key in ("wins", "draws", "losses"))
+    played = wins + draws + losses
+    points = (wins + draws / 2) / played if played else 0.0
+    decisions, fallbacks = int(fitness.get("decisions", 0)), int(fitness.get("fallbacks", 0))
+    parts = [f"{points:.3f} points"]
+    if config.fallback_weight and fallbacks:
+        parts.append(f"- {config.fallback_weight:g} x {fallbacks / decisions:.3f} random fallbacks")
+    accuracy = fitness.get("accuracy")
+    if config.accuracy_weight and isinstance(accuracy, (int, float)):
+        parts.append(f"+ {config.accuracy_weight:g} x {accuracy:.3f} accuracy")
+    most = 1 + (config.accuracy_weight if isinstance(accuracy, (int, float)) else 0)
+    text = (
+        f"champion: {wins} wins, {draws} draws, {losses} losses in {games} final games against the training "
+        f"opponents ({points:.1%} of the points)"
+    )
+    if isinstance(accuracy, (int, float)):
+        text += f"; {accuracy:.1%} of the training bank's decisions kept the solver's value"
+    score = fitness.get("score", float("nan"))
+    return f"{text}\nfitness {score:.3f} = {' '.join(parts)} (at most {most:g})"
+
+
+def next_steps(player_file: str, game: str) -> str:
+    """Commands to try with the new player: read its rules, measure it against the game's yardstick, play it."""
+    from gpquarto.games.defaults import training_defaults
+
+    player = shlex.quote(player_file)
+    where = "" if game == DEFAULT_GAME else f" --game {shlex.quote(game)}"
+    yardstick = training_defaults(game).evaluation_opponents[-1]
+    return "\n".join(
+        [
+            "next:",
+            f"  python -m gpquarto show {player}{where}                                # its rules",
+            f"  python -m gpquarto match {player} {yardstick} --games 200{where}   # its strength",
+            f"  python -m gpquarto play {player}{where}                                # play against it",
+        ]
+    )
 
 
 def _train_with_progress(
@@ -345,11 +423,14 @@ def _train_with_progress(
 
     # The runner is made before the run folder is written: an unreachable scheduler leaves nothing behind.
     with make_runner_from_args(args) as runner:
-        bar = tqdm(total=total, initial=start, unit="gen", disable=args.quiet, dynamic_ncols=True)
+        bars: list[tqdm] = []  # the bar starts once the run is checked: no empty bar above an error
+
+        def start_bar() -> None:
+            bars.append(tqdm(total=total, initial=start, unit="gen", disable=args.quiet, dynamic_ncols=True))
 
         def after_generation(evolution, row: dict) -> None:
-            bar.set_postfix(gen_best=f"{row['best']:.3f}", mean=f"{row['mean']:.3f}", refresh=False)
-            bar.update(1)
+            bars[0].set_postfix(gen_best=f"{row['best']:.3f}", mean=f"{row['mean']:.3f}", refresh=False)
+            bars[0].update(1)
 
         try:
             if config is None:
@@ -359,6 +440,7 @@ def _train_with_progress(
                     plugins=_given(args).get("plugins", ()),
                     runner=runner,
                     on_generation=after_generation,
+                    on_start=start_bar,
                 )
             else:
                 result = training.train(
@@ -367,7 +449,9 @@ def _train_with_progress(
                     best_player_copy=(args.filename or "best_player.p") if rules else None,
                     runner=runner,
                     on_generation=after_generation,
+                    on_start=start_bar,
                 )
         finally:
-            bar.close()
+            for bar in bars:
+                bar.close()
     return result

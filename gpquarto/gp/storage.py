@@ -79,6 +79,19 @@ def save_player(path: str | os.PathLike[str], data: dict) -> None:
     write_bytes_atomic(path, payload)
 
 
+def simplified_path(path: str | os.PathLike[str]) -> Path:
+    """Where the simplified form of the player file ``X.p`` (or ``X.json``) lives: ``X.simplified.json`` beside
+    it. A run writes one beside its best player and beside that player's copy; ``show`` reads it."""
+    file = Path(path)
+    return file.with_name(f"{file.stem}.simplified.json")
+
+
+def same_run(first: dict, second: dict) -> bool:
+    """Whether two players' data name the same training run (or both name none, as hand-made files)."""
+    ids = [data.get("run", {}).get("id") if isinstance(data.get("run"), dict) else None for data in (first, second)]
+    return ids[0] == ids[1]
+
+
 def read_player_file(path: str | os.PathLike[str]) -> dict:
     """The validated plain data of a saved player (rules still as text)."""
     path = str(path)

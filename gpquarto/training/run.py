@@ -17,8 +17,9 @@ plays as :attr:`RunFolder.best_player_spec`). Example::
 
 Runs are reproducible: the same config gives the same run on any runner and any number of workers, and a
 resumed run is bit-identical to an uninterrupted one. A run never writes over a file that belongs to
-another run: the best player's copy is checked first (a copy made by this run, identified by its id in
-the player file, may be replaced; anything else is refused).
+another run: the best player's copy, and the copy of its simplified form beside it (``X.simplified.json`` beside
+``X.p``), are checked first (a copy made by this run, identified by its id in the player file, may be replaced;
+anything else is refused).
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ from gpquarto.folder_lock import folder_lock
 from gpquarto.gp.genome import Genome
 from gpquarto.gp.library import get_library
 from gpquarto.gp.player import RuleListPlayer
-from gpquarto.gp.storage import load_player, read_player_file, save_player
+from gpquarto.gp.storage import load_player, read_player_file, save_player, simplified_path
 from gpquarto.plain_files import file_sha256, one_line, read_plain_file
 from gpquarto.runner import Runner, SerialRunner
 from gpquarto.training.checkpoint import read_checkpoint_data
@@ -275,10 +276,12 @@ def train(
     best_player_copy: str | os.PathLike[str] | None = BEST_PLAYER,
     runner: Runner | None = None,
     on_generation: GenerationHook | None = None,
+    on_start: Callable[[], None] | None = None,
 ) -> RunFolder:
     """Start a new run in ``run_dir`` and train it to the end; the best player is also copied to
     ``best_player_copy`` (None: no copy). Everything is checked before the folder is written: the folder and
-    the copy's folder can be written, the copy is a ``.p`` or ``.json`` file of no other run."""
+    the copy's folder can be written, the copy is a ``.p`` or ``.json`` file of no other run. ``on_start()`` is
+    called once all is checked, before the first generation (a progress bar starts there, after any error)."""
     folder = Path(run_dir)
     if (folder / CHECKPOINT).exists() or (folder / CONFIG_FILE).exists():
         raise RunError(f"{folder} already holds a run: resume it, or use another run folder")
@@ -299,7 +302,7 @@ def train(
         with _saying_how_to_resume(run):
             evolution.save_checkpoint(str(run.checkpoint_path))
             _write_config(run)
-        return _train(run, evolution, runner, on_generation)
+        return _train(run, evolution, runner, on_generation, on_start)
 
 
 def resume(
@@ -309,11 +312,12 @@ def resume(
     plugins: Sequence[str] = (),
     runner: Runner | None = None,
     on_generation: GenerationHook | None = None,
+    on_start: Callable[[], None] | None = None,
 ) -> RunFolder:
     """Continue the run in ``run_dir`` from its checkpoint, bit-identically, to ``generations`` (default: its
     config's), and complete what its end did not write (a run killed while its champion was chosen, or
     stopped by a full disk). A finished run (:attr:`RunFolder.finished`) with nothing left to train returns at
-    once with ``trained_now == 0``.
+    once with ``trained_now == 0``; else ``on_start()`` is called once all is checked, as in :func:`train`.
 
     The run's plugin files are run only if the caller names them again in ``plugins`` (``--plugin``) and they
     are the files recorded at its start (see :meth:`RunFolder.checked_plugins`); a run that recorded no hash
@@ -337,12 +341,20 @@ def resume(
                 _write_config(run)
         if run.finished:
             return run
-        return _train(run, run.evolution(), runner or SerialRunner(), on_generation)
+        return _train(run, run.evolution(), runner or SerialRunner(), on_generation, on_start)
 
 
-def _train(run: RunFolder, evolution: Evolution, runner: Runner, on_generation: GenerationHook | None) -> RunFolder:
+def _train(
+    run: RunFolder,
+    evolution: Evolution,
+    runner: Runner,
+    on_generation: GenerationHook | None,
+    on_start: Callable[[], None] | None = None,
+) -> RunFolder:
     """Train the generations left, then write the run's end (:func:`_finish`)."""
     started_at = evolution.generation
+    if on_start is not None:
+        on_start()
 
     def after_generation(evolution: Evolution, row: dict) -> None:
         with _saying_how_to_resume(run):
@@ -377,9 +389,11 @@ def _finish(run: RunFolder, evolution: Evolution, runner: Runner) -> None:
     info = {"id": run.run_id, "folder": str(run.path.absolute())}
     data = evolution.kind.save_champion(run.path, evolution, best, name, info)  # type: ignore[arg-type]  # one kind's
     _copy_best_player(run, data)
-    outputs = list(run_outputs(config))  # by name in the run folder; the copy by its absolute path
+    outputs = list(run_outputs(config))  # by name in the run folder; the copies by their absolute paths
     if run.best_player_copy is not None and run.best_player_copy.resolve() != run.best_player_path.resolve():
         outputs.append(str(run.best_player_copy))
+        if (run.path / SIMPLIFIED_PLAYER).is_file():
+            outputs.append(str(simplified_path(run.best_player_copy)))
     mark = {
         "format": FINISHED_FORMAT,
         "generations": evolution.generation,
@@ -449,17 +463,18 @@ def _check_copy_target(run: RunFolder) -> None:
         check_writable_folder(target.parent)
     except OSError as error:
         raise RunError(f"{target}: {error.strerror}") from None
-    if not target.exists():
-        return
-    try:
-        owner = read_player_file(target).get("run", {}).get("id")
-    except ValueError:
-        owner = None
-    if owner != run.run_id:
-        raise RunError(
-            f"{target} exists and belongs to another run (or is not a player of this one): "
-            "choose another file for the best player, or move that one away"
-        )
+    for file in (target, simplified_path(target)):
+        if not file.exists():
+            continue
+        try:
+            owner = read_player_file(file).get("run", {}).get("id")
+        except ValueError:
+            owner = None
+        if owner != run.run_id:
+            raise RunError(
+                f"{file} exists and belongs to another run (or is not a player of this one): "
+                "choose another file for the best player (--filename), or move that one away"
+            )
 
 
 def _copy_best_player(run: RunFolder, data: dict) -> None:
@@ -471,3 +486,6 @@ def _copy_best_player(run: RunFolder, data: dict) -> None:
         save_player(target, data)
     else:
         write_bytes_atomic(target, run.best_player_path.read_bytes())
+    simplified = run.path / SIMPLIFIED_PLAYER
+    if simplified.is_file():  # ``show`` finds the readable form beside the copy as beside the original
+        write_bytes_atomic(simplified_path(target), simplified.read_bytes())
