@@ -73,7 +73,11 @@ def test_interrupted_and_resumed_run_matches_an_uninterrupted_one(tmp_path, caps
     assert not (broken / "best_player.p").exists(), "the run finished before it could be interrupted"
 
     again = subprocess.run(train_command(broken), capture_output=True, text=True, timeout=60)
-    assert again.returncode == 2 and "holds an unfinished run" in again.stderr and "continue it with --resume" in again.stderr
+    assert (
+        again.returncode == 2
+        and "holds an unfinished run" in again.stderr
+        and "continue it with --resume" in again.stderr
+    )
     other = subprocess.run(
         train_command(broken, "--resume", "--games", "8"), capture_output=True, text=True, timeout=60
     )
