@@ -11,6 +11,13 @@ def test_match_prints_the_summary_table(cli):
     assert lines[1].split()[:5] == ["player", "wins", "draws", "losses", "score"]
     wins, draws, losses = (int(x) for x in lines[2].split()[2:5])
     assert wins + draws + losses == 300
+    score = float(lines[2].split()[5].rstrip("%"))
+    assert score == round(100 * (wins + draws / 2) / 300, 1) and draws > 0
+    # the two figures differ by the draws, and the summary says so
+    assert lines[4] == (
+        f"score counts a draw as half a win; random (A)'s win rate, wins only: {wins / 300:.1%} "
+        f"(95% CI {lines[4].split('(95% CI ')[1]}"
+    )
     again = cli("match", "random", "random", "--games", "300", "--seed", "1", "--workers", "2")
     # Same seed, any number of workers: the same table (but for the measured ms per decision).
     assert [line.split()[:7] for line in again.stdout.splitlines()] == [line.split()[:7] for line in lines]

@@ -100,7 +100,10 @@ def format_summary(result: MatchResult, *, seed: int | None = None, settings: st
             f"{name:<{width}}  {wins:>6}  {result.draws:>6}  {losses:>6}  {score:>7.1%}  "
             f"{f'{interval[0]:.1%}-{interval[1]:.1%}':>15}  {1000 * result.mean_decision_time(side):>11.3f}  {result.forfeits[side]:>8}"
         )
-    lines.append(f"{a} win rate {result.win_rate:.1%} (95% CI {win_low:.1%}-{win_high:.1%})")
+    lines.append(
+        f"score counts a draw as half a win; {a}'s win rate, wins only: {result.win_rate:.1%} "
+        f"(95% CI {win_low:.1%}-{win_high:.1%})"
+    )
     lines.append(f"distinct games: {describe_distinct(result)}")
     for reason in result.forfeit_reasons[:5]:
         lines.append(f"forfeit: {reason}")
