@@ -105,7 +105,7 @@ def test_train_show_and_match_a_rule_player_of_a_game_without_primitives(tmp_pat
     capsys.readouterr()
     assert main(["show", str(player), "--games", "10"]) == 0
     shown = capsys.readouterr().out
-    assert shown.startswith("player tictactoe, tictactoe (saved by gpquarto ")
+    assert shown.startswith("player tictactoe-simplified, tictactoe (saved by gpquarto ")  # its readable form
     assert "move rules:" in shown and "rule usage over 10 games against random, alphabeta:depth=2" in shown
     assert main(["match", str(player), "random", "--game", "tictactoe", "--games", "40", "--workers", "1"]) == 0
     assert "40 games" in capsys.readouterr().out

@@ -117,3 +117,48 @@ def test_no_progress_bar_is_drawn_above_an_error(trained, capsys):
     error = capsys.readouterr().err
     assert error.startswith("gpquarto: error: ") and error.count("\n") == 1 and "gen/s" not in error
     assert "belongs to another run" in error
+
+
+@pytest.fixture(scope="module")
+def quixo_players(tmp_path_factory) -> dict[int, Path]:
+    """Tiny Quixo players evolved on the 3x3 and the 4x4 board."""
+    folder = tmp_path_factory.mktemp("quixo-players")
+    files = {}
+    for size in (3, 4):
+        files[size] = folder / f"q{size}.p"
+        command = ["train", "--game", "quixo", "--size", str(size), *TINY[:-2], "--workers", "1", "--quiet"]
+        with contextlib.redirect_stdout(io.StringIO()):
+            assert main([*command, "--run-dir", str(folder / f"run{size}"), "--filename", str(files[size])]) == 0
+    return files
+
+
+def first_line(capsys) -> str:
+    return capsys.readouterr().out.splitlines()[0]
+
+
+def test_a_player_file_carries_its_board_to_every_command_that_plays_it(quixo_players, capsys):
+    q3, q4 = (str(quixo_players[size]) for size in (3, 4))
+    game = ["--game", "quixo", "--quiet"]
+    assert main(["match", q4, "random", "--games", "2", *game]) == 0
+    assert ", size 4, " in first_line(capsys)  # not the game's default 5x5
+    assert main(["match", "random", q3, "--games", "2", *game]) == 0
+    assert ", size 3, " in first_line(capsys)
+    assert main(["match", q4, "random", "--games", "2", "--size", "5", *game]) == 0
+    assert ", size 5, " in first_line(capsys)  # what the command line says wins
+    out = ["--out", str(quixo_players[3].parent / "tournament")]
+    assert main(["tournament", q3, "random", "alphabeta:depth=1", "--games", "2", *out, *game]) == 0
+    assert ", size 3, " in first_line(capsys)
+    assert main(["watch", q4, "random", "--game", "quixo", "--delay", "0"]) == 0
+    assert ", size 4, " in first_line(capsys)
+    assert main(["match", q4, q3, "--games", "2", *game]) == 2
+    assert capsys.readouterr().err == (
+        f"gpquarto: error: {q4} was trained with size 4 and {q3} with size 3: choose one with --size\n"
+    )
+    assert main(["match", q4, q3, "--games", "2", "--size", "3", *game]) == 0
+    assert ", size 3, " in first_line(capsys)
+
+
+def test_play_seats_a_saved_opponent_on_its_own_board(quixo_players, capsys, monkeypatch):
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    main(["play", "--game", "quixo", "--opponent", str(quixo_players[4])])
+    assert "size 4" in capsys.readouterr().out.splitlines()[0]

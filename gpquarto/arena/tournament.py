@@ -151,9 +151,12 @@ def tournament_result(
     return TournamentResult(tuple(players), games, seed, rule_set, matches, ratings, get_game(game).name)
 
 
-def format_table(result: TournamentResult, extra_columns: Mapping[str, Sequence[str]] | None = None) -> str:
+def format_table(
+    result: TournamentResult, extra_columns: Mapping[str, Sequence[str]] | None = None, settings: str = ""
+) -> str:
     """The ranked table: rank, player, rating ± 95% interval, score, W/D/L, time per decision, forfeits, then
-    ``extra_columns`` (title -> one cell per player, in the order of ``result.players``), e.g. accuracy."""
+    ``extra_columns`` (title -> one cell per player, in the order of ``result.players``), e.g. accuracy. The first
+    line names the game and its rules, or ``settings`` when given (``"quixo, official rules, size 4, ..."``)."""
     ratings = result.ratings
     extra_columns = extra_columns or {}
     widths = {title: max(len(title), *(len(cell) for cell in cells)) for title, cells in extra_columns.items()}
@@ -162,8 +165,7 @@ def format_table(result: TournamentResult, extra_columns: Mapping[str, Sequence[
     header += "".join(f"  {title:>{widths[title]}}" for title in extra_columns)
     lines = [
         f"round robin: {len(result.players)} players, {result.games} games per pairing, "
-        + f"{result.game}, "
-        + (f"{result.rules} rules, " if result.rules else "")
+        + (f"{settings}, " if settings else f"{result.game}, " + (f"{result.rules} rules, " if result.rules else ""))
         + f"seed {result.seed}",
         header,
     ]

@@ -113,13 +113,20 @@ class _SettingText(argparse.Action):
 
 
 def add_game_arguments(
-    parser: argparse.ArgumentParser, *, settings: bool = True, unset: bool = False, help: str = "the game to play"
+    parser: argparse.ArgumentParser,
+    *,
+    settings: bool = True,
+    unset: bool = False,
+    help: str = "the game to play",
+    players: tuple[str, ...] = (),
 ) -> None:
     """``--game NAME`` and, with ``settings``, an option for every setting of every installed game (from the
     games' settings schemas: ``--rules``, ``--size``, ``--advanced`` ...); :func:`complete_game_settings`
     converts them with the chosen game's schema once the command line is read, and sets ``args.NAME``. With
     ``unset``, ``args.game`` stays None when not given (a resumed run keeps its own game), and the settings are
-    read by the default game's schema."""
+    read by the default game's schema. ``players`` names the arguments that hold player specs: a setting the
+    command line leaves out is the one the saved players among them were trained under (a player file carries
+    its board and rules)."""
     group = parser.add_argument_group("game")
     examples = provided_examples()
     group.add_argument(
@@ -157,7 +164,7 @@ def add_game_arguments(
                         value=value,
                         help=f"same as {setting.flag} {value} ({game})",
                     )
-    parser.set_defaults(game_setting_texts={}, game_settings_schema=True)
+    parser.set_defaults(game_setting_texts={}, game_settings_schema=True, player_arguments=players)
 
 
 def complete_game_settings(args: argparse.Namespace) -> None:
@@ -168,9 +175,78 @@ def complete_game_settings(args: argparse.Namespace) -> None:
         return
     plugin = get_plugin(args.game or DEFAULT_GAME)
     given = settings_from_text(plugin.name, plugin.settings, args.game_setting_texts)
+    specs = [spec for name in getattr(args, "player_arguments", ()) for spec in _specs(getattr(args, name, None))]
+    given = {**players_settings(plugin, specs, given), **given}
     for name, value in given.items():
         setattr(args, name, value)
     args.game_settings_given = given
+
+
+def _specs(value: object) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    return [spec for spec in value if isinstance(spec, str)] if isinstance(value, list | tuple) else []
+
+
+def trained_settings(data: dict) -> dict[str, object] | None:
+    """The game settings a saved player (or evaluator) was trained under, from its config, when the file says so
+    and they are valid; else None (the game's defaults)."""
+    from gpquarto.training.config import EvolutionConfig
+
+    try:
+        settings = EvolutionConfig.from_dict(data.get("config") or {}).game_settings()
+    except (ValueError, TypeError, AttributeError):
+        return None
+    return settings or None
+
+
+def saved_player_settings(spec: str, plugin: GamePlugin) -> dict[str, object] | None:
+    """The complete settings of ``plugin``'s game that the saved player ``spec`` was trained under: an evolved or
+    learned player's file, or the evaluator file of a searching player. None for a zoo player, a player of
+    another game, or a file that cannot be read (what is wrong with it is said when it is loaded)."""
+    from gpquarto.gp.evaluator_player import evaluator_file, is_evaluator_spec
+    from gpquarto.gp.storage import player_game, read_player_file
+    from gpquarto.learned.storage import LEARNED_SUFFIX, read_learned_file
+    from gpquarto.plain_files import read_plain_file
+    from gpquarto.resolve import is_player_file
+
+    try:
+        if is_evaluator_spec(spec):
+            data = read_plain_file(evaluator_file(spec), "evaluator file", json_format=True)
+            if not isinstance(data, dict):
+                return None
+            game, settings = data.get("game", DEFAULT_GAME), trained_settings(data)
+        elif not is_player_file(spec) or not os.path.isfile(spec):
+            return None
+        elif spec.lower().endswith(LEARNED_SUFFIX):
+            header, _ = read_learned_file(spec)
+            game, settings = header["game"], header["settings"]
+        else:
+            data = read_player_file(spec)
+            game, settings = player_game(data), trained_settings(data)
+        if game != plugin.name:
+            return None
+        return plugin.check_settings(dict(settings or {}))
+    except (ValueError, OSError, KeyError, TypeError):
+        return None
+
+
+def players_settings(plugin: GamePlugin, specs: list[str], given: dict[str, object]) -> dict[str, object]:
+    """The settings that the saved players among ``specs`` were trained under, for those the command line did
+    not give (``given``); two players trained under different values of one is a one-line ``ValueError``."""
+    chosen: dict[str, tuple[object, str]] = {}
+    for spec in specs:
+        for name, value in (saved_player_settings(spec, plugin) or {}).items():
+            if name in given:
+                continue
+            if name in chosen and chosen[name][0] != value:
+                flag = next((setting.flag for setting in plugin.settings if setting.name == name), f"--{name}")
+                raise ValueError(
+                    f"{chosen[name][1]} was trained with {name} {chosen[name][0]} and {spec} with {name} {value}: "
+                    f"choose one with {flag}"
+                )
+            chosen.setdefault(name, (value, spec))
+    return {name: value for name, (value, _) in chosen.items()}
 
 
 def game_settings(args: argparse.Namespace) -> tuple[str, dict[str, object]]:

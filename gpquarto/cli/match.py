@@ -33,7 +33,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_openings_argument(parser)
     parser.add_argument("--save-records", metavar="DIR", default=None, help="write every game record as JSON into DIR")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
-    add_game_arguments(parser)
+    add_game_arguments(parser, players=("player_a", "player_b"))
     add_plugin_argument(parser, "primitive plugin file a saved player needs (repeatable)")
     add_runner_arguments(parser, default_workers="1")
     parser.set_defaults(handler=run)

@@ -34,7 +34,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     seat.add_argument("--second", dest="seat", action="store_const", const=1, help="your opponent moves first")
     parser.add_argument("--seed", type=non_negative_int, default=None, help="seed for the opponent's random choices")
-    add_game_arguments(parser)
+    add_game_arguments(parser, players=("opponent",))
     add_plugin_argument(parser, "primitive plugin file a saved opponent needs (repeatable)")
     parser.set_defaults(handler=run, seat=0)
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gpquarto.cli import UsageError
-from gpquarto.cli.common import add_plugin_argument
+from gpquarto.cli.common import add_plugin_argument, trained_settings
 from gpquarto.games.registry import DEFAULT_GAME
 from gpquarto.learned.storage import LEARNED_SUFFIX
 from gpquarto.plain_files import read_plain_file
@@ -252,18 +252,6 @@ def describe_learned(path: str) -> str:
         f"  run: {bounded_text(header['run'])}; gpquarto {printable(header['gpquarto_version'])}",
     ]
     return "\n".join(lines)
-
-
-def trained_settings(data: dict) -> dict[str, object] | None:
-    """The game settings a saved player was trained under (its config's ``game_settings``), when the file says so
-    and they are valid; else None (the game's defaults, and Quarto's players, whose config sets none)."""
-    from gpquarto.training.config import EvolutionConfig
-
-    try:
-        settings = EvolutionConfig.from_dict(data.get("config") or {}).game_settings()
-    except (ValueError, TypeError, AttributeError):
-        return None
-    return settings or None
 
 
 def usage_text(

@@ -49,7 +49,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="size of the grade bank with --grade (default that of 'grade')",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
-    add_game_arguments(parser)
+    add_game_arguments(parser, players=("players",))
     add_plugin_argument(parser, "primitive plugin file a saved player needs (repeatable)")
     add_runner_arguments(parser)
     parser.set_defaults(handler=run)
@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
 
     from gpquarto.arena.plots import save_tournament_plot
     from gpquarto.arena.tournament import format_table
-    from gpquarto.cli.common import game_settings
+    from gpquarto.cli.common import describe_settings, game_settings
     from gpquarto.jobs.matches import run_tournament
     from gpquarto.resolve import check_player_specs
 
@@ -97,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
             )
         elapsed = perf_counter() - began
         reports = grade(args, runner) if args.grade else None
-    print(format_table(result, accuracy_column(reports) if reports else None))
+    print(format_table(result, accuracy_column(reports) if reports else None, describe_settings(game, settings)))
     print(f"{pairings * args.games} games in {elapsed:.1f} s")
     write_results(result, folder, args, per_game=args.per_game)
     save_tournament_plot(result, folder / "tournament.png")

@@ -47,7 +47,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="also draw the game as a grid of frames (PNG; games with pictures: Quarto)",
     )
     parser.add_argument("--record", default=None, metavar="FILE", help="also save the game record (JSON)")
-    add_game_arguments(parser)
+    add_game_arguments(parser, players=("first", "second"))
     parser.set_defaults(handler=run)
 
 
