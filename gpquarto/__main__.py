@@ -1,4 +1,4 @@
-"""``python -m gpquarto``: see :mod:`gpquarto.cli`."""
+"""``python3 -m gpquarto``: see :mod:`gpquarto.cli`."""
 
 import sys
 

@@ -97,7 +97,7 @@ def player_from_saved(
 
 
 #: What the refusal of an interactive player suggests, unless the caller knows better.
-PLAY_IT_INSTEAD = "play it with 'python -m gpquarto play'"
+PLAY_IT_INSTEAD = "play it with 'python3 -m gpquarto play'"
 
 
 def make_unattended_player(

@@ -46,9 +46,9 @@ def test_train_ends_with_its_champion_taken_apart_and_what_to_do_next(trained):
     assert total == pytest.approx(fitness["score"], abs=5e-4) and shown_points == pytest.approx(points, abs=5e-4)
     assert total == pytest.approx(shown_points + accuracy, abs=1.5e-3)
     assert lines[3] == f"saved {Path('runs/default/best_player.p')} (and {folder / 'best_player.p'})"
-    assert lines[4] == "next:" and "python -m gpquarto show best_player.p " in lines[5]
-    assert "python -m gpquarto match best_player.p minimax:depth=2 --games 200" in lines[6]
-    assert "python -m gpquarto play best_player.p" in lines[7]
+    assert lines[4] == "next:" and "python3 -m gpquarto show best_player.p " in lines[5]
+    assert "python3 -m gpquarto match best_player.p minimax:depth=2 --games 200" in lines[6]
+    assert "python3 -m gpquarto play best_player.p" in lines[7]
 
 
 def test_the_copy_of_the_champion_has_its_simplified_form_beside_it(trained, capsys, monkeypatch):

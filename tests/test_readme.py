@@ -27,12 +27,15 @@ README = (REPO / "README.md").read_text()
 BLOCKS = re.findall(r"```(\w*)\n(.*?)```", README, flags=re.DOTALL)
 SCHEDULER = "tcp://HEAD:8786"
 
-#: The first command of the tutorial, in its small size: every other command runs after it.
+#: The Quick start's training command, in its small size: the tutorial fixture runs it, every other command after it.
 FIRST = "train --generations 2 --population 6 --games 4 --final-games 10 --workers 1"
 
 #: A long README command -> the small variant the test runs (the sizes the README gives for it).
 SMALL = {
     "train --generations 120": FIRST,
+    "train --generations 120 --run-dir runs/second --filename second_player.p": (
+        f"{FIRST} --run-dir runs/small --filename small_player.p"
+    ),
     "train --generations 120 --no-tactical --run-dir runs/basic --filename basic_player.p": (
         "train --generations 2 --population 6 --games 4 --final-games 10 --workers 1 --no-tactical "
         "--run-dir runs/basic --filename basic_player.p"
@@ -140,7 +143,9 @@ def test_every_long_command_has_a_small_variant_or_a_reason():
             assert SMALL[command] or command in SKIPPED, f"no small variant and no reason: {command}"
     stale = [command for command in [*SMALL, *SKIPPED, *KNOWN_BUGS] if command not in commands]
     assert not stale, f"SMALL/SKIPPED name commands the README no longer shows: {stale}"
-    assert FIRST in commands, "the README no longer shows the small training run the tutorial starts with"
+    assert SMALL.get("train --generations 120") == FIRST and "train --generations 120" in commands, (
+        "the tutorial starts where the Quick start's training command leaves it, in the small size of FIRST"
+    )
 
 
 def test_ci_runs_the_readme_test_command():
@@ -212,8 +217,8 @@ def test_readme_command_runs(command, comment, tutorial, request):
     if command in SKIPPED:
         pytest.skip(SKIPPED[command])
     commands = [line for line, _ in readme_lines()]
-    if command == FIRST or (command in SMALL and SMALL[command] in commands):
-        return  # the tutorial fixture ran it, or its small variant is a README line of its own
+    if FIRST in (command, SMALL.get(command)) or (command in SMALL and SMALL[command] in commands):
+        return  # the tutorial fixture ran it (the Quick start's run), or its small variant is a README line of its own
     arguments = shlex.split(SMALL.get(command) or command)
     if arguments[0] == "serve":
         serve_once(arguments, tutorial)

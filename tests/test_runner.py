@@ -155,7 +155,7 @@ def test_ctrl_c_during_training_keeps_the_checkpoint_resumable(tmp_path):
     assert code == 130 and "Traceback" not in error
     assert error.strip().splitlines()[-1] == (
         f"gpquarto: interrupted; {run} keeps every finished generation; "
-        f"continue with: python -m gpquarto train --resume --run-dir {run}"
+        f"continue with: python3 -m gpquarto train --resume --run-dir {run}"
     )
     resumed = subprocess.run(
         [sys.executable, "-m", "gpquarto", "train", "--resume", "--generations", "3", "--run-dir", str(run), "--quiet"],

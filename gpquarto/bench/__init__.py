@@ -1,1 +1,1 @@
-"""Benchmarks run by ``python -m gpquarto bench TARGET``: measured, never asserted in tests."""
+"""Benchmarks run by ``python3 -m gpquarto bench TARGET``: measured, never asserted in tests."""

@@ -1,4 +1,4 @@
-"""Command-line interface: ``python -m gpquarto COMMAND ...`` (also the ``gpquarto`` script).
+"""Command-line interface: ``python3 -m gpquarto COMMAND ...`` (also the ``gpquarto`` script).
 
 Each command lives in its own module with a ``register(subparsers)`` function that adds its parser and
 sets ``handler`` to a function ``handler(args) -> int``. Expected failures (bad arguments, unreadable

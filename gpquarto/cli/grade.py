@@ -1,6 +1,6 @@
 """``gpquarto grade PLAYER ...``: accuracy against perfect play on a bank of solved endgame decisions.
 
-``python -m gpquarto grade novice minimax:depth=2 --positions 300 --seed 1`` prints the bank it graded on (its
+``python3 -m gpquarto grade novice minimax:depth=2 --positions 300 --seed 1`` prints the bank it graded on (its
 positions, choices and placements, empty squares, rules and seed), then a row per player: the accuracy with its 95%
 interval, the accuracy by kind of decision and by empty squares, the blunders (won positions thrown away, drawn
 positions lost), the forfeits and the time per decision (the README's section 2 shows a table).

@@ -2,13 +2,13 @@
 
 Example::
 
-    $ python -m gpquarto solve ".DC9/.3../.8../F045 -"
+    $ python3 -m gpquarto solve ".DC9/.3../.8../F045 -"
     ...
     value: win for player 1 (to choose a piece)
     best actions (1): choose piece 6 (SDOR)
     nodes: 33, time: 0.001 s
 
-    $ python -m gpquarto solve --game quixo --size 3
+    $ python3 -m gpquarto solve --game quixo --size 3
     ...
     value: win in 7 plies for X (player 0, to move)
     best actions (4): a1 to bottom, ...

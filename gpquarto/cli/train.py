@@ -305,7 +305,7 @@ def run(args: argparse.Namespace) -> int:
         if (run_dir / "checkpoint.dill").exists():
             raise KeyboardInterrupt(
                 f"{run_dir} keeps every finished generation; continue with: "
-                f"python -m gpquarto train --resume --run-dir {shlex.quote(str(run_dir))}"
+                f"python3 -m gpquarto train --resume --run-dir {shlex.quote(str(run_dir))}"
             ) from None
         raise
     elapsed = time.perf_counter() - began
@@ -405,9 +405,9 @@ def next_steps(player_file: str, game: str) -> str:
     return "\n".join(
         [
             "next:",
-            f"  python -m gpquarto show {player}{where}                                # its rules",
-            f"  python -m gpquarto match {player} {yardstick} --games 200{where}   # its strength",
-            f"  python -m gpquarto play {player}{where}                                # play against it",
+            f"  python3 -m gpquarto show {player}{where}                                # its rules",
+            f"  python3 -m gpquarto match {player} {yardstick} --games 200{where}   # its strength",
+            f"  python3 -m gpquarto play {player}{where}                                # play against it",
         ]
     )
 

@@ -411,7 +411,7 @@ def _saying_how_to_resume(run: RunFolder) -> Iterator[None]:
     except OSError as error:
         raise RunError(
             f"{error.strerror or error}; the run is saved up to its last checkpoint: make room, then "
-            f"python -m gpquarto train --resume --run-dir {run.path}"
+            f"python3 -m gpquarto train --resume --run-dir {run.path}"
         ) from None
 
 

@@ -11,7 +11,7 @@ The search is the fair comparison: the built-in heuristics' last ply evaluates e
 pieces given there, while an evolved evaluator is called for every piece given (its value may depend on it).
 :func:`time_per_search` measures that end to end, beside ``lines``, ``quarticity``, ``guaranteed_loss`` (the
 strongest hand-written heuristic, and a costly one: it walks the board one placement past the leaf) and ``lines``
-one ply deeper (what the evaluator's time would buy as depth); ``python -m gpquarto bench evaluators --evaluator
+one ply deeper (what the evaluator's time would buy as depth); ``python3 -m gpquarto bench evaluators --evaluator
 FILE`` prints both tables (:func:`evaluator_benchmark`), and with ``--games N`` the time per decision of each
 evaluator's ``minimax:depth=2`` against ``minimax:depth=2``, ``minimax:depth=2,heuristic=guaranteed_loss`` and
 ``minimax:depth=3``, each in N seeded games between the two (:func:`time_per_decision`).

@@ -5,7 +5,7 @@ propose ``Move`` values: a legal action of the mover (``4*cell + direction``) or
 primitive is deterministic: where it must pick one move among several it takes the lowest action. What a move
 "wins" or "loses" follows the board's rules (official or course). The neutral primitives (logic, arithmetic,
 ``Count`` and ``bool`` constants) of the top-level package join every Quixo library too.
-``python -m gpquarto primitives --game quixo`` lists the library; ``docs/quixo-primitives.md`` describes it.
+``python3 -m gpquarto primitives --game quixo`` lists the library; ``docs/quixo-primitives.md`` describes it.
 
 * ``quixo_counts``: cubes in lines (the mover's and the opponent's), lines one cube short, regions, cubes the
   mover may take;
