@@ -162,7 +162,7 @@ def test_the_learn_command_makes_a_run_folder_and_a_player_every_command_loads(t
     shown = run_cli("show", player)
     assert shown.returncode == 0 and "td-ntuple" in shown.stdout and "540 weights" in shown.stdout
     again = run_cli("learn", "--run-dir", str(folder), "--episodes", "100")
-    assert again.returncode == 2 and "already holds a run" in again.stderr
+    assert again.returncode == 2 and "already holds a learning run: continue it with --resume" in again.stderr
 
 
 @pytest.mark.parametrize(

@@ -162,3 +162,18 @@ def test_play_seats_a_saved_opponent_on_its_own_board(quixo_players, capsys, mon
     monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
     main(["play", "--game", "quixo", "--opponent", str(quixo_players[4])])
     assert "size 4" in capsys.readouterr().out.splitlines()[0]
+
+
+def test_learn_and_experiment_say_their_errors_without_a_bar_or_an_os_message(trained, tmp_path, capsys):
+    folder, _ = trained
+    learn = ["learn", "--game", "quixo", "--size", "3", "--episodes", "300", "--seed", "1"]
+    assert main([*learn, "--run-dir", str(tmp_path / "l1"), "--opponents", "nobody"]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith("gpquarto: error: unknown player 'nobody'") and error.count("\n") == 1
+    assert main([*learn, "--run-dir", str(folder / "runs" / "default")]) == 2  # a training run's folder
+    assert capsys.readouterr().err == (
+        f"gpquarto: error: {folder / 'runs' / 'default'} already holds another run (a training run?): "
+        "use another --run-dir\n"
+    )
+    assert main(["experiment", "--seeds", "1", "--out", str(folder / "best_player.p")]) == 2
+    assert capsys.readouterr().err == f"gpquarto: error: --out {folder / 'best_player.p'}: exists and is not a folder\n"

@@ -9,6 +9,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from gpquarto.games.interface import GameState
 from gpquarto.games.plugin import GamePlugin
@@ -390,6 +391,33 @@ def make_runner_from_args(args: argparse.Namespace, *, tasks: int | None = None,
         raise ValueError("give --scheduler or --dask-workers, not both")
     workers = args.workers if args.workers is not None else default_workers
     return make_runner(workers, scheduler=args.scheduler, dask_workers=args.dask_workers, tasks=tasks)
+
+
+class DeferredBar:
+    """A tqdm bar on stderr drawn only from :meth:`start` on, once the work it counts has begun: a command whose
+    checks fail prints its one-line error with no empty bar above it. ``options`` are tqdm's."""
+
+    def __init__(self, **options: object) -> None:
+        self.options = options
+        self.bar: Any = None
+
+    def start(self) -> None:
+        """Draw the bar (once)."""
+        if self.bar is None:
+            from tqdm import tqdm
+
+            self.bar = tqdm(file=sys.stderr, **self.options)
+
+    def update(self, count: int = 1, **postfix: str) -> None:
+        """Count ``count`` more done (drawing the bar if :meth:`start` was not called), showing ``postfix``."""
+        self.start()
+        if postfix:
+            self.bar.set_postfix(refresh=False, **postfix)
+        self.bar.update(count)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
 
 
 @contextmanager

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from gpquarto.cli import UsageError
 from gpquarto.cli.common import (
     add_game_arguments,
     add_plugin_argument,
@@ -122,6 +123,8 @@ def run(args: argparse.Namespace) -> int:
 
     plan = build_plan(args)
     out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {args.out}: exists and is not a folder")
 
     def said(variant: str, seed: int, what: str) -> None:
         if not args.quiet:

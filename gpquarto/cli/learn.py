@@ -12,13 +12,13 @@ import time
 
 from gpquarto.cli import UsageError
 from gpquarto.cli.common import (
+    DeferredBar,
     add_game_arguments,
     add_runner_arguments,
     given_settings,
     make_runner_from_args,
     non_negative_int,
     positive_int,
-    progress_bar,
 )
 
 
@@ -142,11 +142,20 @@ def run(args: argparse.Namespace) -> int:
         total, left = config_obj.episodes, config_obj.episodes
     clock = time.perf_counter()
     with make_runner_from_args(args, default_workers=1) as runner:
-        with progress_bar(left, "episodes", disable=args.quiet) as bar:
+        bar = DeferredBar(total=left, unit="episodes", disable=args.quiet or left < 200, leave=False)
+        try:
             if args.resume:
-                result = resume(args.run_dir, episodes=given.get("episodes"), runner=runner, on_episodes=bar.update)
+                result = resume(
+                    args.run_dir,
+                    episodes=given.get("episodes"),
+                    runner=runner,
+                    on_episodes=bar.update,
+                    on_start=bar.start,
+                )
             else:
-                result = learn(config_obj, args.run_dir, runner=runner, on_episodes=bar.update)
+                result = learn(config_obj, args.run_dir, runner=runner, on_episodes=bar.update, on_start=bar.start)
+        finally:
+            bar.close()
     elapsed = time.perf_counter() - clock
     print(
         f"learned {result.learned_now} episodes ({result.episodes_done} in all) of {result.config.game} by "

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from gpquarto.cli import UsageError
 from gpquarto.cli.common import (
+    DeferredBar,
     add_game_arguments,
     add_plugin_argument,
     add_runner_arguments,
@@ -417,20 +418,14 @@ def _train_with_progress(
 ) -> RunFolder:
     """Start (``config``) or resume (None) the run in ``run_dir`` on the runner the arguments name, with a
     progress bar of generations."""
-    from tqdm import tqdm
-
     from gpquarto import training
 
     # The runner is made before the run folder is written: an unreachable scheduler leaves nothing behind.
     with make_runner_from_args(args) as runner:
-        bars: list[tqdm] = []  # the bar starts once the run is checked: no empty bar above an error
-
-        def start_bar() -> None:
-            bars.append(tqdm(total=total, initial=start, unit="gen", disable=args.quiet, dynamic_ncols=True))
+        bar = DeferredBar(total=total, initial=start, unit="gen", disable=args.quiet, dynamic_ncols=True)
 
         def after_generation(evolution, row: dict) -> None:
-            bars[0].set_postfix(gen_best=f"{row['best']:.3f}", mean=f"{row['mean']:.3f}", refresh=False)
-            bars[0].update(1)
+            bar.update(1, gen_best=f"{row['best']:.3f}", mean=f"{row['mean']:.3f}")
 
         try:
             if config is None:
@@ -440,7 +435,7 @@ def _train_with_progress(
                     plugins=_given(args).get("plugins", ()),
                     runner=runner,
                     on_generation=after_generation,
-                    on_start=start_bar,
+                    on_start=bar.start,
                 )
             else:
                 result = training.train(
@@ -449,9 +444,8 @@ def _train_with_progress(
                     best_player_copy=(args.filename or "best_player.p") if rules else None,
                     runner=runner,
                     on_generation=after_generation,
-                    on_start=start_bar,
+                    on_start=bar.start,
                 )
         finally:
-            for bar in bars:
-                bar.close()
+            bar.close()
     return result

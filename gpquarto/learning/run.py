@@ -182,22 +182,33 @@ def learn(
     runner: Runner | None = None,
     on_batch: BatchHook | None = None,
     on_episodes: EpisodeHook | None = None,
+    on_start: Callable[[], None] | None = None,
 ) -> LearnRun:
-    """Start a new learning run in ``run_dir`` and learn to the end (opponents are checked first)."""
+    """Start a new learning run in ``run_dir`` and learn to the end (opponents are checked first; ``on_start()``
+    is called once everything is checked, before the first episode)."""
     folder = Path(run_dir)
     if (folder / CONFIG_FILE).exists() or (folder / CHECKPOINT).exists():
-        raise LearnRunError(f"{folder} already holds a run: resume it, or use another run folder")
+        raise LearnRunError(_occupied(folder))
     _check_opponents(config)
     run = LearnRun(folder, config, uuid.uuid4().hex)
     learner = make_learner(config)
     folder.mkdir(parents=True, exist_ok=True)
     with folder_lock(folder, LOCK_FILE, "learning"):
         if (folder / CONFIG_FILE).exists() or (folder / CHECKPOINT).exists():  # started meanwhile by another
-            raise LearnRunError(f"{folder} already holds a run: resume it, or use another run folder")
+            raise LearnRunError(_occupied(folder))
         _write_config(run)
         _save_checkpoint(run, learner, 0, [])
         write_text_atomic(folder / TIMING, json.dumps({"seconds": 0.0}) + "\n")
+        if on_start is not None:
+            on_start()
         return _learn(run, learner, 0, [], runner or SerialRunner(), on_batch, on_episodes)
+
+
+def _occupied(folder: Path) -> str:
+    """Why a new learning run cannot start in ``folder``, and what to do instead."""
+    if (folder / CHECKPOINT).exists():
+        return f"{folder} already holds a learning run: continue it with --resume, or use another --run-dir"
+    return f"{folder} already holds another run (a training run?): use another --run-dir"
 
 
 def resume(
@@ -207,15 +218,17 @@ def resume(
     runner: Runner | None = None,
     on_batch: BatchHook | None = None,
     on_episodes: EpisodeHook | None = None,
+    on_start: Callable[[], None] | None = None,
 ) -> LearnRun:
     """Continue the run in ``run_dir`` from its checkpoint, bit-identically, to ``episodes`` (default: its
     config's; a new total also stretches the exploration schedule, so it is a different run from there). One
     process at a time works in a run folder: another one holding its lock is a one-line
-    :class:`~gpquarto.folder_lock.FolderInUse`."""
+    :class:`~gpquarto.folder_lock.FolderInUse`. ``on_start()`` is called as in :func:`learn`, when there is
+    something left to learn."""
     run = LearnRun.open(run_dir)
     with folder_lock(run.path, LOCK_FILE, "learning"):
         run = LearnRun.open(run_dir)  # as the lock's holder left it
-        return _resume_locked(run, episodes, runner, on_batch, on_episodes)
+        return _resume_locked(run, episodes, runner, on_batch, on_episodes, on_start)
 
 
 def _resume_locked(
@@ -224,6 +237,7 @@ def _resume_locked(
     runner: Runner | None,
     on_batch: BatchHook | None,
     on_episodes: EpisodeHook | None,
+    on_start: Callable[[], None] | None = None,
 ) -> LearnRun:
     header, arrays = run.checkpoint()
     if episodes is not None and episodes != run.config.episodes:
@@ -236,6 +250,8 @@ def _resume_locked(
     done = int(header["episodes"])
     if done >= run.config.episode_count and (run.path / LEARNED_PLAYER).is_file():
         return run
+    if on_start is not None:
+        on_start()
     return _learn(run, learner, done, list(header["curve"]), runner or SerialRunner(), on_batch, on_episodes)
 
 
