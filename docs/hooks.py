@@ -1,5 +1,5 @@
 """MkDocs hooks of the documentation site (``mkdocs.yml``): the tutorial page is the README itself, its links made
-relative to the site; the command-line reference is written from the CLI's own parsers at every build, so that
+relative to the site, and the task guides take their sections of it; the command-line reference is written from the CLI's own parsers at every build, so that
 neither can drift from what it documents."""
 
 from __future__ import annotations
@@ -18,13 +18,34 @@ README_MARKER = "<!-- the README -->"
 README = Path(__file__).resolve().parent.parent / "README.md"
 
 
+#: ``<!-- README section: 1. Train a player -->``: a guide page takes that section of the README (its commands are run
+#: by the README's test), under the section's title without its number.
+_SECTION_MARKER = re.compile(r"<!-- README section: (.+?) -->")
+
+
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
     if README_MARKER in markdown:
-        readme = _DOCS_LINK.sub(r"](\1)", README.read_text(encoding="utf-8"))
-        markdown = markdown.replace(README_MARKER, _REPOSITORY_LINK.sub(r"\1 (`\2`)", readme))
+        markdown = markdown.replace(README_MARKER, site_links(README.read_text(encoding="utf-8")))
+    markdown = _SECTION_MARKER.sub(lambda match: readme_section(match[1]), markdown)
     if CLI_MARKER in markdown:
         markdown = markdown.replace(CLI_MARKER, cli_reference())
     return markdown
+
+
+def site_links(markdown: str) -> str:
+    """README text with its links made the site's: into ``docs/`` as site links, to other files as code."""
+    return _REPOSITORY_LINK.sub(r"\1 (`\2`)", _DOCS_LINK.sub(r"](\1)", markdown))
+
+
+def readme_section(title: str) -> str:
+    """The README's section ``## title``, to the next section, headed ``## `` with the title less its number; a
+    title the README does not have fails the build (``ValueError``)."""
+    text = README.read_text(encoding="utf-8")
+    found = re.search(rf"^## {re.escape(title)}\n(.*?)(?=^## |\Z)", text, flags=re.MULTILINE | re.DOTALL)
+    if found is None:
+        raise ValueError(f"the README has no section '## {title}'")
+    heading = re.sub(r"^\d+\.\s*", "", title)
+    return f"## {heading}\n{site_links(found[1])}"
 
 
 #: A docstring's Sphinx cross-reference, as the API pages render it: ``:class:`~a.b.C``` shows ``C``, else the whole

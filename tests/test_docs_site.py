@@ -71,3 +71,37 @@ def test_docstring_cross_references_read_as_code_without_their_sphinx_role(site)
     pages = "".join(page.read_text(encoding="utf-8") for page in (site / "reference").rglob("index.html"))
     assert ":class:<code>" not in pages and ":func:<code>" not in pages
     assert "<code>PlayerForm</code>" in pages  # :class:`~gpquarto.games.capabilities.PlayerForm` in arena.game
+
+
+#: Each task guide and the README sections it takes (README's own headings, less their numbers).
+GUIDES = {
+    "train": ("Train a player", "Read a run folder", "Experiments over many seeds"),
+    "measure": ("Grade it", "Match", "Tournament"),
+    "browser": ("Play in the browser", "Watch a game"),
+    "primitives": ("Add a primitive",),
+    "dask": ("Run on a Dask cluster",),
+    "quixo": ("Quixo",),
+}
+
+
+def test_each_task_guide_holds_its_readme_sections_whole(site):
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for guide, sections in GUIDES.items():
+        page = text_of(site / guide / "index.html")
+        for title in sections:
+            assert re.search(rf"^## \d+\. {re.escape(title)}$", readme, flags=re.M), title
+            assert f"{title}¶" in page or f"{title}\n" in page, (guide, title)
+        commands = [line for line in readme.splitlines() if line.startswith("python3 -m gpquarto ")]
+        shown = [command for command in commands if command.split("  #")[0].strip() in page]
+        assert shown, guide  # the section's commands, as the README's test runs them
+
+
+def test_a_guide_naming_a_section_the_readme_lacks_fails_the_build():
+    sys.path.insert(0, str(ROOT / "docs"))
+    try:
+        import hooks
+    finally:
+        sys.path.remove(str(ROOT / "docs"))
+    with pytest.raises(ValueError, match="the README has no section '## 99. Nowhere'"):
+        hooks.on_page_markdown("<!-- README section: 99. Nowhere -->", None, None, None)
+    assert hooks.readme_section("2. Grade it").startswith("## Grade it\n")
