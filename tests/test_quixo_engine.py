@@ -196,8 +196,10 @@ def test_bad_settings_are_one_line_errors():
     for settings, message in [
         ({"size": 6}, "a Quixo size is 3, 4 or 5, got 6"),
         ({"rules": "blitz"}, "unknown Quixo rules 'blitz'"),
-        ({"ply_limit": 0}, "ply_limit must be an int >= 1"),
-        ({"repetitions": 1}, "repetitions must be an int >= 2"),
+        ({"ply_limit": 0}, "ply_limit must be an int >= 1 and <= 10000"),
+        ({"ply_limit": 10**9}, "ply_limit must be an int >= 1 and <= 10000, got 1000000000"),  # no endless game
+        ({"repetitions": 1}, "repetitions must be an int >= 2 and <= 100"),
+        ({"repetitions": 10**6}, "repetitions must be an int >= 2 and <= 100, got 1000000"),
         ({"colour": "X"}, "Quixo has no setting 'colour'"),
     ]:
         with pytest.raises(ValueError, match=message):

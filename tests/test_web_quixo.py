@@ -226,8 +226,13 @@ def test_quixo_players_are_listed_by_game(site):
         ({"size": "5"}, 400, "size must be one of 3, 4, 5, got '5'"),
         ({"size": True}, 400, "size must be one of 3, 4, 5, got True"),
         ({"rules": "classic"}, 400, "rules must be one of official, course, got 'classic'"),
-        ({"ply_limit": 0}, 400, "ply_limit must be int >= 1, got 0"),
-        ({"ply_limit": 10**9}, 400, "ply_limit must be at most 300 here, got 1000000000"),
+        ({"ply_limit": 0}, 400, "ply_limit must be int from 1 to 10000, got 0"),
+        ({"ply_limit": 10**9}, 400, "ply_limit must be int from 1 to 10000, got 1000000000"),
+        (
+            {"ply_limit": 5000},
+            400,
+            "ply_limit must be at most 300 here, got 5000",
+        ),  # the game allows it, the server not
         ({"game": "quarto", "size": 4}, 400, "quarto has no setting 'size' (settings: rules)"),
         ({"position": "XX/OO X"}, 400, "malformed position: a Quixo board has 3, 4 or 5 rows"),
         ({"position": "..../..../..../.... -"}, 400, "malformed position"),

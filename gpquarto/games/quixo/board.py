@@ -45,6 +45,9 @@ NO_WINNER = -1
 DEFAULT_SIZE = 5
 DEFAULT_PLY_LIMIT = 300
 DEFAULT_REPETITIONS = 3
+#: The largest ply limit and repetition count a game may set: far beyond any useful game, small enough that a game's
+#: history (kept for the repetition rule) stays small.
+MAX_PLY_LIMIT, MAX_REPETITIONS = 10_000, 100
 
 
 class QuixoRules(enum.StrEnum):

@@ -7,6 +7,8 @@ from gpquarto.games.quixo.board import (
     DEFAULT_PLY_LIMIT,
     DEFAULT_REPETITIONS,
     DEFAULT_SIZE,
+    MAX_PLY_LIMIT,
+    MAX_REPETITIONS,
     QuixoBoard,
     QuixoRules,
 )
@@ -37,11 +39,11 @@ class QuixoGame:
         if size.__class__ is not int or size not in SIZES:
             raise ValueError(f"a Quixo size is 3, 4 or 5, got {size!r:.40}")
         ply_limit = settings.get("ply_limit", DEFAULT_PLY_LIMIT)
-        if ply_limit.__class__ is not int or ply_limit < 1:
-            raise ValueError(f"ply_limit must be an int >= 1, got {ply_limit!r:.40}")
+        if ply_limit.__class__ is not int or not 1 <= ply_limit <= MAX_PLY_LIMIT:
+            raise ValueError(f"ply_limit must be an int >= 1 and <= {MAX_PLY_LIMIT}, got {ply_limit!r:.40}")
         repetitions = settings.get("repetitions", DEFAULT_REPETITIONS)
-        if repetitions.__class__ is not int or repetitions < 2:
-            raise ValueError(f"repetitions must be an int >= 2, got {repetitions!r:.40}")
+        if repetitions.__class__ is not int or not 2 <= repetitions <= MAX_REPETITIONS:
+            raise ValueError(f"repetitions must be an int >= 2 and <= {MAX_REPETITIONS}, got {repetitions!r:.40}")
         return {"rules": str(rules), "size": size, "ply_limit": ply_limit, "repetitions": repetitions}
 
     def new_state(self, **settings: object) -> QuixoBoard:

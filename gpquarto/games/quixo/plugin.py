@@ -14,7 +14,14 @@ from gpquarto.games.capabilities import (
     ZooPlayers,
 )
 from gpquarto.games.plugin import GamePlugin
-from gpquarto.games.quixo.board import DEFAULT_PLY_LIMIT, DEFAULT_REPETITIONS, DEFAULT_SIZE, QuixoRules
+from gpquarto.games.quixo.board import (
+    DEFAULT_PLY_LIMIT,
+    DEFAULT_REPETITIONS,
+    DEFAULT_SIZE,
+    MAX_PLY_LIMIT,
+    MAX_REPETITIONS,
+    QuixoRules,
+)
 from gpquarto.games.quixo.game import QUIXO
 from gpquarto.games.quixo.tables import SIZES
 from gpquarto.games.settings import Setting
@@ -33,8 +40,17 @@ PLUGIN = GamePlugin(
             label="{} rules",
         ),
         Setting("size", int, DEFAULT_SIZE, choices=tuple(SIZES), help="board size (3 and 4 for exact solving)"),
-        Setting("ply_limit", int, DEFAULT_PLY_LIMIT, minimum=1, help="a game this long is a draw"),
-        Setting("repetitions", int, DEFAULT_REPETITIONS, minimum=2, help="the n-th repetition of a position draws"),
+        Setting(
+            "ply_limit", int, DEFAULT_PLY_LIMIT, minimum=1, maximum=MAX_PLY_LIMIT, help="a game this long is a draw"
+        ),
+        Setting(
+            "repetitions",
+            int,
+            DEFAULT_REPETITIONS,
+            minimum=2,
+            maximum=MAX_REPETITIONS,
+            help="the n-th repetition of a position draws",
+        ),
     ),
     capabilities={
         BoardDrawing: "gpquarto.games.quixo.drawing:DRAWING",
