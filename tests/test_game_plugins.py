@@ -42,6 +42,11 @@ def test_a_setting_checks_type_choices_and_range_and_reads_text():
             size.check(bad)
     limit = Setting("ply_limit", int, 300, minimum=1)
     assert limit.flag == "--ply-limit" and limit.shown(20) == "ply_limit 20"
+    # what the web server accepts: the served maximum, else the maximum, else the default; none for choices
+    assert limit.served_bound == 300 and Setting("n", int, 3, maximum=9).served_bound == 9
+    assert Setting("n", int, 3, maximum=9, served_maximum=5).served_bound == 5
+    assert Setting("n", int, 3, maximum=9, served_maximum=5).to_json()["maximum"] == 5
+    assert Setting("size", int, 5, choices=(3, 4, 5)).served_bound is None
     with pytest.raises(ValueError, match="ply_limit must be int >= 1, got 0"):
         limit.from_text("0")
     weight = Setting("weight", float, 0.5, minimum=0, maximum=1)

@@ -228,6 +228,7 @@ def test_quixo_players_are_listed_by_game(site):
         ({"rules": "classic"}, 400, "rules must be one of official, course, got 'classic'"),
         ({"ply_limit": 0}, 400, "ply_limit must be int from 1 to 10000, got 0"),
         ({"ply_limit": 10**9}, 400, "ply_limit must be int from 1 to 10000, got 1000000000"),
+        ({"repetitions": 4}, 400, "repetitions must be at most 3 here, got 4"),
         (
             {"ply_limit": 5000},
             400,

@@ -44,6 +44,20 @@ class Setting:
     #: How a value reads in a summary line, ``{}`` standing for the value (default ``"NAME {}"``; Quarto's
     #: rules: ``"{} rules"``).
     label: str = ""
+    #: The largest value a request to the web server may set, where it is below ``maximum`` (a server bounds the
+    #: work one visitor can ask for); None: ``maximum``, or the default when the setting has no maximum.
+    served_maximum: float | None = None
+
+    @property
+    def served_bound(self) -> float | None:
+        """The largest value of a number setting the web server accepts (see :attr:`served_maximum`); None for a
+        setting with choices or of another type."""
+        if self.type not in (int, float) or self.choices:
+            return None
+        for bound in (self.served_maximum, self.maximum):
+            if bound is not None:
+                return bound
+        return self.default  # type: ignore[return-value]  # a number setting's default is a number
 
     def __post_init__(self) -> None:
         if not self.name.isidentifier() or self.name.startswith("_"):
@@ -55,14 +69,15 @@ class Setting:
             self.check(value)
 
     def to_json(self) -> dict:
-        """The setting as plain data (what the web page builds a game's form from)."""
+        """The setting as plain data (what the web page builds a game's form from: its maximum is the one the
+        server accepts)."""
         return {
             "name": self.name,
             "type": self.type.__name__,
             "default": self.default,
             "choices": list(self.choices),
             "minimum": self.minimum,
-            "maximum": self.maximum,
+            "maximum": self.served_bound if self.served_bound is not None else self.maximum,
             "help": self.help,
         }
 

@@ -344,8 +344,8 @@ def parse_start(body: dict) -> GameState:
     carries what its game's text carries, Quarto's rules, a Quixo board's size) or the empty board of the game's
     settings, each a field named as in the game's settings schema; ``RequestError`` in one line when one is bad.
 
-    A number a request may give is bounded by the schema's maximum, or where it declares none by the game's
-    default (a Quixo ply limit of 10**9 would let one request hold a worker for hours)."""
+    A number a request may give is bounded by the setting's served bound (:attr:`Setting.served_bound`: a Quixo
+    ply limit of 10,000 would let one request hold a worker for long)."""
     name = body.get("game") or DEFAULT_GAME
     if not isinstance(name, str) or name not in game_names():
         raise RequestError(f"game must be {' or '.join(game_names())}, got {_shown(name)}")
@@ -359,8 +359,8 @@ def parse_start(body: dict) -> GameState:
                 raise ValueError(f"{name} has no setting {key!r} (settings: {', '.join(schema) or 'none'})")
             setting = schema[key]
             setting.check(value)
-            bound = setting.maximum if setting.maximum is not None else setting.default
-            if setting.type in (int, float) and not setting.choices and value > bound:
+            bound = setting.served_bound
+            if bound is not None and value > bound:
                 raise ValueError(f"{key} must be at most {bound} here, got {_shown(value)}")
         game = plugin.game
         position = body.get("position")

@@ -41,7 +41,13 @@ PLUGIN = GamePlugin(
         ),
         Setting("size", int, DEFAULT_SIZE, choices=tuple(SIZES), help="board size (3 and 4 for exact solving)"),
         Setting(
-            "ply_limit", int, DEFAULT_PLY_LIMIT, minimum=1, maximum=MAX_PLY_LIMIT, help="a game this long is a draw"
+            "ply_limit",
+            int,
+            DEFAULT_PLY_LIMIT,
+            minimum=1,
+            maximum=MAX_PLY_LIMIT,
+            served_maximum=DEFAULT_PLY_LIMIT,
+            help="a game this long is a draw",
         ),
         Setting(
             "repetitions",
@@ -49,6 +55,7 @@ PLUGIN = GamePlugin(
             DEFAULT_REPETITIONS,
             minimum=2,
             maximum=MAX_REPETITIONS,
+            served_maximum=DEFAULT_REPETITIONS,
             help="the n-th repetition of a position draws",
         ),
     ),
