@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import io
 import re
+import shlex
 import shutil
 from pathlib import Path
 
@@ -48,7 +49,26 @@ def test_train_ends_with_its_champion_taken_apart_and_what_to_do_next(trained):
     assert lines[3] == f"saved {Path('runs/default/best_player.p')} (and {folder / 'best_player.p'})"
     assert lines[4] == "next:" and "python3 -m gpquarto show best_player.p " in lines[5]
     assert "python3 -m gpquarto match best_player.p minimax:depth=2 --games 200" in lines[6]
-    assert "python3 -m gpquarto play best_player.p" in lines[7]
+    assert "python3 -m gpquarto play --opponent best_player.p" in lines[7]
+
+
+@pytest.mark.parametrize(
+    "game, spec", [("quarto", "best_player.p"), ("quixo", "q4.p"), ("quixo", "minimax:depth=2,evaluator=e.json")]
+)
+def test_every_next_step_train_suggests_is_a_command_line_the_cli_takes(game, spec, tmp_path, monkeypatch):
+    from gpquarto.cli import build_parser
+    from gpquarto.cli.train import next_steps
+
+    monkeypatch.chdir(tmp_path)
+    for name in ("best_player.p", "q4.p", "e.json"):
+        (tmp_path / name).write_text("{}")  # files the parsers may look at
+    lines = next_steps(spec.split("evaluator=")[-1], spec, game).splitlines()
+    assert lines[0] == "next:" and len(lines) == 4
+    for line in lines[1:]:
+        words = shlex.split(line.split("  #")[0])
+        assert words[:3] == ["python3", "-m", "gpquarto"]
+        args = build_parser().parse_args(words[3:])  # argparse exits (SystemExit) on a line it does not take
+        assert getattr(args, "game", game) == game
 
 
 def test_the_copy_of_the_champion_has_its_simplified_form_beside_it(trained, capsys, monkeypatch):

@@ -320,10 +320,10 @@ def run(args: argparse.Namespace) -> int:
 
         path = run_dir / "best_evaluator.json"
         evaluator = load_evaluator(path, plugins=result.config.plugins)
-        print(
-            f"{trained}; best evaluator {format_formula(evaluator.genome.tree)}; saved {path} "
-            f"(play it as {result.best_player_spec})"
-        )
+        print(trained)
+        print(f"best evaluator: {format_formula(evaluator.genome.tree)}")
+        print(f"saved {path} (it plays as {result.best_player_spec})")
+        print(next_steps(shown_path(path), result.best_player_spec, result.config.game))
         return 0
     player = result.best_player()
     saved = result.best_player_copy or result.best_player_path
@@ -331,7 +331,7 @@ def run(args: argparse.Namespace) -> int:
     print(trained)
     print(champion_summary(player.metadata.get("fitness", {}), result.config))
     print(f"saved {result.best_player_path}{copies}")
-    print(next_steps(shown_path(saved), result.config.game))
+    print(next_steps(shown_path(saved), shown_path(saved), result.config.game))
     return 0
 
 
@@ -396,21 +396,21 @@ def champion_summary(fitness: dict, config: EvolutionConfig) -> str:
     return f"{text}\nfitness {score:.3f} = {' '.join(parts)} (at most {most:g})"
 
 
-def next_steps(player_file: str, game: str) -> str:
-    """Commands to try with the new player: read its rules, measure it against the game's yardstick, play it."""
+def next_steps(shown_file: str, spec: str, game: str) -> str:
+    """Commands to try with the new champion: read it (``shown_file``), measure it against the game's yardstick and
+    play against it (``spec``: the player file, or the search an evaluator was trained for)."""
     from gpquarto.games.defaults import training_defaults
 
-    player = shlex.quote(player_file)
+    player = shlex.quote(spec)
     where = "" if game == DEFAULT_GAME else f" --game {shlex.quote(game)}"
     yardstick = training_defaults(game).evaluation_opponents[-1]
-    return "\n".join(
-        [
-            "next:",
-            f"  python3 -m gpquarto show {player}{where}                                # its rules",
-            f"  python3 -m gpquarto match {player} {yardstick} --games 200{where}   # its strength",
-            f"  python3 -m gpquarto play {player}{where}                                # play against it",
-        ]
-    )
+    commands = [
+        (f"show {shlex.quote(shown_file)}", "what it is"),
+        (f"match {player} {yardstick} --games 200{where}", "its strength"),
+        (f"play --opponent {player}{where}", "play against it"),
+    ]
+    width = max(len(command) for command, _ in commands)
+    return "\n".join(["next:"] + [f"  python3 -m gpquarto {command:<{width}}   # {why}" for command, why in commands])
 
 
 def _train_with_progress(
