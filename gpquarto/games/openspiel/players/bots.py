@@ -12,8 +12,8 @@ gives (0 when none is given).
 
 ``openspiel-alphabeta`` takes ``seconds``, the budget per decision of every searching player
 (:mod:`gpquarto.search.budget`): with a budget (its own or a timed game's) it calls OpenSpiel's search depth after
-depth to ``depth``, the clock read every :data:`CHECK_LEAVES` leaf evaluations, and the deepest depth completed answers
-(depth 1 always completes); without one, one search at ``depth`` as before. ``openspiel-mcts`` has no such budget:
+depth to ``depth``, the clock read every :data:`CHECK_LEAVES` leaf evaluations, and the deepest depth completed
+answers (depth 1 always completes); without one, one search at ``depth`` as before. ``openspiel-mcts`` has no such budget:
 OpenSpiel's bots count simulations and offer no way to stop one on time from outside (the C++ bot in particular);
 at equal time, use gpquarto's ``mcts:iterations=N,seconds=S``.
 """
@@ -51,8 +51,9 @@ def spiel_state(state: GameState) -> tuple[Any, bool]:
 class OpenSpielMCTSPlayer(BasePlayer):
     """OpenSpiel's MCTS with random rollouts, ``simulations`` a decision (no ``seconds``: see the module).
 
-    Its C++ bot on OpenSpiel's games, its Python bot on the others; ``simulations`` per decision, ``rollouts`` random rollouts per leaf, UCT exploration ``exploration``, proven
-    nodes solved (OpenSpiel's defaults); seeded by the arena's seed (0 when none is given)."""
+    Its C++ bot on OpenSpiel's games, its Python bot on the others; ``simulations`` per decision, ``rollouts``
+    random rollouts per leaf, UCT exploration ``exploration``, proven nodes solved (OpenSpiel's defaults); seeded by
+    the arena's seed (0 when none is given)."""
 
     game = None
 
