@@ -135,8 +135,10 @@ def test_the_generic_players_play_every_game_and_perfect_play_never_loses():
     result = play_match(solver, rival, games=40, seed=2, game="tictactoe")
     assert result.losses == 0 and result.wins > 20
     assert make_named_player("alphabeta:depth=3,seconds=0.5").name == "alphabeta:depth=3,seconds=0.5"
-    with pytest.raises(ValueError, match="parameter depth must be 1 to 64"):
+    with pytest.raises(ValueError, match="parameter depth must be 0 to 64"):
         make_named_player("alphabeta:depth=1000")
+    with pytest.raises(ValueError, match="give depth >= 1 or seconds > 0"):
+        make_named_player("alphabeta:depth=0")
     with pytest.raises(ValueError, match="parameter iterations must be 1 to 10,000,000"):
         make_named_player("mcts:iterations=1000000000", game="tictactoe")
 

@@ -22,7 +22,9 @@ from gpquarto.games.quixo.adapters.course import (
     from_course_quixo_player,
 )
 from gpquarto.games.quixo.players.search_players import QuixoAlphaBetaPlayer
+from gpquarto.players.base import BasePlayer
 from gpquarto.players.registry import make_named_player
+from gpquarto.resolve import make_player
 from tests.reference import quixo as ref
 
 
@@ -179,3 +181,89 @@ def test_a_course_player_with_no_legal_move_is_refused_in_one_line():
     with pytest.raises(IllegalActionError, match="no legal move in 3 tries .* not on the border") as caught:
         player.decide(QuixoBoard().view())
     assert "\n" not in str(caught.value)
+
+
+class Recorder(BasePlayer):
+    """A gpquarto Quixo player that notes what it is shown (the game's position keys: its history) and what it
+    answers; it asks ``inner`` (a player) or plays ``script`` (actions, in order)."""
+
+    game = "quixo"
+
+    def __init__(self, inner=None, script=()) -> None:
+        self.inner, self.script = inner, list(script)
+        self.shown: list[tuple[tuple[int, ...], int]] = []
+        self.seeds: list[int | None] = []
+        self.new_games = 0
+
+    def seed(self, seed):
+        self.seeds.append(seed)
+        if self.inner is not None:
+            self.inner.seed(seed)
+
+    def new_game(self, seat):
+        self.new_games += 1
+        if self.inner is not None:
+            self.inner.new_game(seat)
+
+    def decide(self, view):
+        action = self.inner.decide(view) if self.inner is not None else self.script[len(self.shown)]
+        self.shown.append((view.position_keys(), action))
+        return action
+
+
+class Replayer:
+    """A course player that plays the given actions in order."""
+
+    def __init__(self, actions) -> None:
+        self.actions = iter(actions)
+
+    def make_move(self, game):
+        (x, y), direction = course_from_action(next(self.actions))
+        return (x, y), Move(direction)
+
+
+@pytest.mark.parametrize("spec", ["examples/players/quixo_trap_proof_new.json", "alphabeta:depth=2"])
+@pytest.mark.parametrize("seat", [0, 1])
+def test_a_seated_player_sees_the_history_it_sees_in_our_arena(spec, seat):
+    # The arena's game, the player against the random player, then the same game in the course game: the
+    # player is shown the same history at every decision and answers the same (history-dependent players).
+    arena_player = Recorder(make_player(spec, game="quixo", seed=7))
+    players = [make_named_player("random", game="quixo", seed=8)]
+    players.insert(seat, arena_player)
+    record = play_game(tuple(players), game="quixo", settings={"rules": "course"}, seed=9)
+    course_player = Recorder(make_player(spec, game="quixo"))
+    course_player.seed(arena_player.seeds[-1])
+    others = Replayer(action for ply, action in enumerate(record.actions) if ply % 2 != seat)
+    seated = as_course_quixo_player(course_player, move_type=Move)
+    game = StandInGame()
+    game.play(*((seated, others) if seat == 0 else (others, seated)), max_plies=len(record.actions))
+    assert course_player.shown == arena_player.shown
+    assert [len(keys) for keys, _ in course_player.shown] == list(range(seat + 1, len(record.actions) + 1, 2))
+    assert course_player.new_games == 1
+
+
+def test_the_seat_follows_past_a_draw_the_course_game_does_not_have():
+    # X and O each move a cube to the far end of their row and back: the position comes back a third time after
+    # O's tenth ply (a draw in gpquarto, not in the course game, which goes on)
+    cycle = [QuixoBoard().parse_action(name) for name in ("a1 to right", "a5 to right", "e1 to left", "e5 to left")]
+    moves = cycle * 3 + cycle[:2]
+    first, second = Recorder(script=moves[0::2]), Recorder(script=moves[1::2])
+    game = StandInGame()
+    game.play(as_course_quixo_player(first, move_type=Move), as_course_quixo_player(second), max_plies=len(moves))
+    lengths = [len(keys) for keys, _ in first.shown]
+    assert lengths == [1, 3, 5, 7, 9, 1, 3]  # X's sixth decision: the history starts again after the draw
+    assert [len(keys) for keys, _ in second.shown] == [2, 4, 6, 8, 10, 2, 4]
+    assert first.new_games == second.new_games == 1
+
+
+def test_one_seat_can_play_both_sides_and_a_new_game_starts_afresh():
+    player = Recorder(make_named_player("random", game="quixo", seed=4))
+    seat = as_course_quixo_player(player, move_type=Move)
+    for _ in range(2):
+        StandInGame().play(seat, seat, max_plies=6)
+    assert [len(keys) for keys, _ in player.shown] == [1, 2, 3, 4, 5, 6] * 2
+    assert player.new_games == 2
+    game = StandInGame()
+    game._board[2, 0] = 1  # a position set up by hand: its history starts there
+    seat.make_move(game)
+    assert len(player.shown[-1][0]) == 1 and player.new_games == 3

@@ -3,6 +3,7 @@ parameters are capped; a decision completed within the budget is the decision wi
 
 from __future__ import annotations
 
+import importlib.util
 import time
 
 import pytest
@@ -16,6 +17,8 @@ from gpquarto.games.quarto.search.solver import solve
 from gpquarto.games.quixo.board import QuixoBoard
 from gpquarto.games.quixo.search.alphabeta import QuixoSearch
 from gpquarto.players.random_player import RandomPlayer
+from gpquarto.players.registry import available_players
+from gpquarto.players.searchers import SolverPlayer as GenericSolver
 from gpquarto.resolve import make_player
 from gpquarto.search import budget
 from gpquarto.search.budget import SHARE, Deadline, OutOfTime, decision_budget, decision_deadline, time_budget
@@ -172,3 +175,93 @@ def test_searches_stop_inside_when_their_deadline_passes():
     placing.apply(5)
     assert negamax.deepening(placing, 16, Deadline.after(0.1)).best_moves  # the deepest completed depth answers
     assert negamax.deepening(placing, 2, Deadline.after(60)) == negamax.best_placement(placing, 2)
+
+
+#: Every searching player with its own budget per decision, ``seconds``, at caps far beyond it (issue 36, item 4).
+OWN_BUDGET = {
+    "quarto": [
+        "minimax:depth=16,seconds=0.3",
+        "minimax:depth=6,strategy=deepest,node_bound=1000000000,seconds=0.3",
+        "minimax:depth=2,solver_below=16,seconds=0.3",
+        "frontier:depth=16,seconds=0.3",
+        "mcts:iterations=10000000,seconds=0.3",
+        "mcts:iterations=100000,solver_below=16,seconds=0.3",
+        "mcts:time=3600,seconds=0.3",
+        "solver:empties=16,seconds=0.3",
+        "alphabeta:depth=0,seconds=0.3",
+        "alphabeta:depth=64,seconds=0.3",
+    ],
+    "quixo": [
+        "minimax:depth=8,seconds=0.3",
+        "alphabeta:depth=0,seconds=0.3",
+        "mcts:iterations=10000000,seconds=0.3",
+    ],
+}
+if importlib.util.find_spec("pyspiel") is not None:
+    for _game in OWN_BUDGET:
+        OWN_BUDGET[_game].append("openspiel-alphabeta:depth=64,seconds=0.3")
+
+
+@pytest.mark.parametrize(("game", "spec"), [(game, spec) for game, specs in OWN_BUDGET.items() for spec in specs])
+def test_a_players_own_seconds_is_a_budget_kept_inside_the_search(game, spec, monkeypatch):
+    # as above, on the CPU clock; the margin is generous: this checks that the budget is read, not the speed
+    monkeypatch.setattr(budget, "_clock", time.process_time)
+    player = make_player(spec, seed=1, game=game)
+    for state in positions(game):
+        player.new_game(state.player)
+        started = time.process_time()
+        action = player.decide(state.view())
+        elapsed = time.process_time() - started
+        assert action in state.legal_actions()
+        assert elapsed < 1.0, f"{spec} took {elapsed:.2f} s of CPU on its own 0.3 s budget"
+
+
+@pytest.mark.parametrize(
+    ("game", "spec"),
+    [
+        ("quarto", "minimax:depth=2"),
+        ("quarto", "minimax:depth=2,strategy=deepest,node_bound=2000"),
+        ("quarto", "minimax:depth=1,solver_below=8"),
+        ("quarto", "frontier:depth=3"),
+        ("quarto", "mcts:iterations=200"),
+        ("quarto", "mcts:iterations=100,solver_below=6"),
+        ("quarto", "solver:empties=8"),
+        ("quarto", "alphabeta:depth=2"),
+        ("quixo", "alphabeta:depth=2"),
+        ("quixo", "minimax:depth=2"),
+        ("quixo", "mcts:iterations=30"),
+        *([("quarto", "openspiel-alphabeta:depth=2")] if importlib.util.find_spec("pyspiel") is not None else []),
+    ],
+)
+def test_a_large_budget_at_a_fixed_depth_plays_the_moves_of_no_budget(game, spec):
+    assert records(f"{spec},seconds=600", game, None) == records(spec, game, None)
+
+
+def test_the_players_budget_is_named_the_same_everywhere_and_old_specs_still_work():
+    for game in ("quarto", "quixo"):
+        for info in available_players(game):
+            names = {parameter.name for parameter in info.parameters}
+            searches = names & {"depth", "iterations", "empties", "max_nodes"}
+            if searches and not info.name.startswith("openspiel-mcts"):
+                assert "seconds" in names, f"{game} {info.name} takes no seconds"
+    assert make_player("mcts:time=0.05", game="quarto").time == 0.05  # Quarto's fixed-time search stays
+    assert make_player("mcts:seconds=0.5", game="quarto").seconds == 0.5
+    for spec, game in [
+        ("minimax:seconds=-1", "quarto"),
+        ("mcts:seconds=1e9", "quixo"),
+        ("frontier:seconds=1e4", "quarto"),
+    ]:
+        with pytest.raises(ValueError, match="parameter seconds must be 0 to 3,600"):
+            make_player(spec, game=game)
+
+
+def test_the_generic_solver_answers_with_what_it_solved_when_its_budget_runs_out(monkeypatch):
+    monkeypatch.setattr(budget, "_clock", time.process_time)
+    board = Board()
+    started = time.process_time()
+    action = GenericSolver(seconds=0.2).decide(board.view())
+    assert action in board.legal_actions() and time.process_time() - started < 1.0
+    state = QuixoBoard(3)
+    for action in (0, 5, 9):
+        state.apply(state.legal_actions()[action])
+    assert GenericSolver(seconds=600).decide(state.view()) == GenericSolver().decide(state.view())

@@ -119,6 +119,8 @@ def assert_one_line_4xx(response, status: int | None = None, text: str = "") -> 
         ({"opponent": "mcts:iterations=1000000"}, "mcts iterations is at most"),
         ({"opponent": "mcts:time=1e9"}, "time must be 0 to 3,600"),
         ({"opponent": "mcts:time=100"}, "mcts time is at most the 1 s time limit"),
+        ({"opponent": "mcts:seconds=100"}, "mcts seconds is at most the 1 s time limit"),
+        ({"opponent": "minimax:depth=2,seconds=100"}, "minimax seconds is at most the 1 s time limit"),
         ({"opponent": "solver:empties=16"}, "solver empties is at most 10"),
         ({"opponent": "minimax:depth=2,node_bound=99999999999"}, "node_bound must be 1 to"),
         ({"opponent": "minimax:depth=2,node_bound=99999999"}, "node_bound is at most"),

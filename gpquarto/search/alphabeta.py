@@ -43,7 +43,12 @@ _UNLIMITED = 1 << 30
 
 
 class SearchTimeout(Exception):
-    """The time budget ran out inside the search (caught by :meth:`AlphaBeta.search`)."""
+    """The time budget ran out inside the search (caught by :meth:`AlphaBeta.search`; :meth:`AlphaBeta.solve`
+    lets it through with the exact values of the actions it solved in time, in :attr:`values`)."""
+
+    def __init__(self, values: dict[int, float] | None = None) -> None:
+        super().__init__("the search's time budget ran out")
+        self.values: dict[int, float] = values or {}
 
 
 class TooLargeToSolve(ValueError):
@@ -117,11 +122,12 @@ class AlphaBeta:
                 break
         return best
 
-    def solve(self, state: GameState, max_nodes: int) -> dict[int, float]:
+    def solve(self, state: GameState, max_nodes: int, deadline: Deadline | None = None) -> dict[int, float]:
         """The exact value of every legal action of ``state`` for its side to move (searched to the end of the
-        game: for games small enough); :class:`TooLargeToSolve` past ``max_nodes`` positions. The table keeps
+        game: for games small enough); :class:`TooLargeToSolve` past ``max_nodes`` positions, and past ``deadline``
+        (None: none) :class:`SearchTimeout` holding the values of the actions solved by then. The table keeps
         what it learned, so solving the positions of one game one after the other is cheap."""
-        self._nodes, self._deadline, self._max_nodes = 0, None, max_nodes
+        self._nodes, self._deadline, self._max_nodes = 0, deadline, max_nodes
         seat, values = state.player, {}
         try:
             for action in list(state.legal_actions()):
@@ -130,8 +136,10 @@ class AlphaBeta:
                     values[action] = self._child_value(state, seat, _UNLIMITED, 1, -float("inf"), float("inf"))
                 finally:
                     state.undo()
+        except SearchTimeout:
+            raise SearchTimeout(values) from None
         finally:
-            self._max_nodes = None
+            self._max_nodes, self._deadline = None, None
         return values
 
     def _tick(self) -> None:

@@ -5,6 +5,12 @@ every node, and raises :class:`OutOfTime` once it has passed; the player then an
 far (for iterative deepening, the deepest depth completed). A search that completes within its budget decides
 exactly as it would without one.
 
+Every searching player takes its own budget per decision the same way, a parameter ``seconds`` (0, the default:
+none; at most :data:`MAX_SECONDS`), passed to :func:`decision_deadline`: a search that deepens answers with the
+deepest depth completed in time, one that cannot (an exact solver) with its fallback, and a tree search with the
+iterations run so far; so a match at equal time is one spec on each side (``alphabeta:depth=0,seconds=1``,
+``minimax:depth=16,seconds=1``, ``mcts:iterations=10000000,seconds=1``).
+
 Where a decision has a time limit (a match's ``--time-limit``, the web server's), the arena says so for the whole
 game with :func:`time_budget`, and every searching player asks :func:`decision_deadline` when it starts a decision:
 the sooner of its own time parameter and :func:`search_share` of the limit (the rest is left for the player's own
@@ -31,6 +37,8 @@ from contextlib import contextmanager
 CHECK_EVERY = 512
 #: The share of a decision's time limit a search may use.
 SHARE = 0.75
+#: The largest budget per decision a player's ``seconds`` may give (an hour: far beyond any useful decision).
+MAX_SECONDS = 3600.0
 
 _clock = time.perf_counter
 _budget: contextvars.ContextVar[float | None] = contextvars.ContextVar("gpquarto_decision_budget", default=None)
@@ -68,6 +76,12 @@ class Deadline:
 
     def __repr__(self) -> str:
         return f"Deadline(in {self.remaining():.3f} s)"
+
+
+def check_seconds(seconds: float) -> None:
+    """One-line ``ValueError`` unless ``seconds`` is a player's budget per decision: 0 (none) to :data:`MAX_SECONDS`."""
+    if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not 0 <= seconds <= MAX_SECONDS:
+        raise ValueError(f"seconds must be 0 (no budget) to {MAX_SECONDS:,.0f}, got {seconds!r}")
 
 
 def search_share(limit: float) -> float:

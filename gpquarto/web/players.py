@@ -151,11 +151,13 @@ class RequestPlayers:
             cap = caps.get(key)
             if cap is not None and isinstance(value, int) and value > cap:
                 raise RequestError(f"{name} {key} is at most {cap:,} on this server, got {value:,}")
-        timed = support.time_parameters.get(name)
-        if timed is not None and kwargs.get(timed, 0) > self.time_limit:
-            raise RequestError(
-                f"{name} {timed} is at most the {self.time_limit:g} s time limit on this server, got {kwargs[timed]:g}"
-            )
+        # ``seconds`` is every searching player's budget per decision; a game may name another time parameter
+        for timed in dict.fromkeys((support.time_parameters.get(name), "seconds")):
+            if timed is not None and kwargs.get(timed, 0) > self.time_limit:
+                raise RequestError(
+                    f"{name} {timed} is at most the {self.time_limit:g} s time limit on this server, "
+                    f"got {kwargs[timed]:g}"
+                )
         if self.hints is not None:
             self.hints.for_game(game).prepare(name, start)
 

@@ -9,6 +9,13 @@
 
 They are the zoo's outside yardstick: nobody here wrote them. Every random choice comes from the seed the arena
 gives (0 when none is given).
+
+``openspiel-alphabeta`` takes ``seconds``, the budget per decision of every searching player
+(:mod:`gpquarto.search.budget`): with a budget (its own or a timed game's) it calls OpenSpiel's search depth after
+depth to ``depth``, the clock read every :data:`CHECK_LEAVES` leaf evaluations, and the deepest depth completed
+answers (depth 1 always completes); without one, one search at ``depth`` as before. ``openspiel-mcts`` has no such budget:
+OpenSpiel's bots count simulations and offer no way to stop one on time from outside (the C++ bot in particular);
+at equal time, use gpquarto's ``mcts:iterations=N,seconds=S``.
 """
 
 from __future__ import annotations
@@ -21,9 +28,14 @@ from gpquarto.games.openspiel.state import OpenSpielState
 from gpquarto.players.base import BasePlayer
 from gpquarto.players.registry import register_player
 from gpquarto.players.searchers import search_hooks
+from gpquarto.search.budget import MAX_SECONDS, Deadline, OutOfTime, check_seconds, decision_deadline
 
 #: OpenSpiel's exploration constant in its examples.
 UCT_C = 2.0
+#: Leaf evaluations between two readings of the clock in ``openspiel-alphabeta`` with a budget: OpenSpiel's search
+#: clones a state at every node, which costs about a millisecond on gpquarto's games (Quixo), so the clock is read
+#: far more often than :data:`~gpquarto.search.budget.CHECK_EVERY` nodes.
+CHECK_LEAVES = 16
 
 
 def spiel_state(state: GameState) -> tuple[Any, bool]:
@@ -37,10 +49,11 @@ def spiel_state(state: GameState) -> tuple[Any, bool]:
 
 
 class OpenSpielMCTSPlayer(BasePlayer):
-    """OpenSpiel's MCTS with random rollouts (its C++ bot on OpenSpiel's games, its Python bot on the others).
+    """OpenSpiel's MCTS with random rollouts, ``simulations`` a decision (no ``seconds``: see the module).
 
-    ``simulations`` per decision, ``rollouts`` random rollouts per leaf, UCT exploration ``exploration``, proven
-    nodes solved (OpenSpiel's defaults); seeded by the arena's seed (0 when none is given)."""
+    Its C++ bot on OpenSpiel's games, its Python bot on the others; ``simulations`` per decision, ``rollouts``
+    random rollouts per leaf, UCT exploration ``exploration``, proven nodes solved (OpenSpiel's defaults); seeded by
+    the arena's seed (0 when none is given)."""
 
     game = None
 
@@ -85,16 +98,17 @@ class OpenSpielMCTSPlayer(BasePlayer):
 
 
 class OpenSpielAlphaBetaPlayer(BasePlayer):
-    """OpenSpiel's minimax.alpha_beta_search to depth plies, the game's evaluation (or 0) at the leaves.
+    """OpenSpiel's minimax.alpha_beta_search to depth plies within ``seconds``, the game's evaluation at the leaves.
 
-    The evaluation is the game's :class:`~gpquarto.games.capabilities.SearchHooks` where it has them; among equal
-    actions, the first in OpenSpiel's order."""
+    The evaluation is the game's :class:`~gpquarto.games.capabilities.SearchHooks` where it has them (else 0); among
+    equal actions, the first in OpenSpiel's order. With a budget it deepens depth by depth (see the module)."""
 
     game = None
 
-    def __init__(self, depth: int = 4) -> None:
-        self.depth = depth
-        self.name = f"openspiel-alphabeta:depth={depth}"
+    def __init__(self, depth: int = 4, seconds: float = 0.0) -> None:
+        check_seconds(seconds)
+        self.depth, self.seconds = depth, seconds
+        self.name = f"openspiel-alphabeta:depth={depth}" + (f",seconds={seconds:g}" if seconds else "")
 
     def decide(self, view: GameView) -> int:
         from open_spiel.python.algorithms.minimax import alpha_beta_search
@@ -102,18 +116,37 @@ class OpenSpielAlphaBetaPlayer(BasePlayer):
         state, native = spiel_state(view.copy())
         me = view.player
         hooks = None if native else search_hooks(view.game_name)
+        deadline: Deadline | None = None
+        leaves = 0
 
         def value(leaf: Any) -> float:
+            nonlocal leaves
+            leaves += 1
+            if deadline is not None and not leaves % CHECK_LEAVES:
+                deadline.check()
             if hooks is None:
                 return 0.0
             position = leaf.position
             worth = hooks.evaluate(position)
             return worth if position.player == me else -worth
 
-        _, action = alpha_beta_search(
-            state.get_game(), state=state, value_function=value, maximum_depth=self.depth, maximizing_player_id=me
-        )
-        return int(action)
+        def search(depth: int) -> int:
+            _, action = alpha_beta_search(
+                state.get_game(), state=state, value_function=value, maximum_depth=depth, maximizing_player_id=me
+            )
+            return int(action)
+
+        budget = decision_deadline(self.seconds)
+        if budget is None:
+            return search(self.depth)
+        action = search(1)
+        deadline = budget
+        for depth in range(2, self.depth + 1):
+            try:
+                action = search(depth)
+            except OutOfTime:
+                break
+        return action
 
 
 if importlib.util.find_spec("pyspiel") is not None:
@@ -122,4 +155,6 @@ if importlib.util.find_spec("pyspiel") is not None:
         game=None,
         limits={"simulations": (1, 10_000_000), "rollouts": (1, 1000), "exploration": (0, 100)},
     )(OpenSpielMCTSPlayer)
-    register_player("openspiel-alphabeta", game=None, limits={"depth": (1, 64)})(OpenSpielAlphaBetaPlayer)
+    register_player("openspiel-alphabeta", game=None, limits={"depth": (1, 64), "seconds": (0, MAX_SECONDS)})(
+        OpenSpielAlphaBetaPlayer
+    )

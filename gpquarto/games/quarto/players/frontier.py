@@ -29,6 +29,9 @@ Decisions:
 Ties (equal scores, equal search values) are broken uniformly at random by the player's own seeded
 generator, so that games against a deterministic opponent vary; the same seed gives the same play.
 
+``seconds`` (0, the default: none) is a time budget per decision for the threat-mode search
+(:mod:`gpquarto.search.budget`): it deepens to ``depth`` and the deepest depth completed in time answers.
+
 Seed 000 cut its minimax after three levels of (place, choose); ``depth=3`` is the default here. The
 seed's "horizontal pruning" (searching only squares with a positive score) is left out: our search
 prunes with alpha-beta and exact tactics instead.
@@ -47,7 +50,7 @@ from gpquarto.games.quarto.search.negamax import Negamax
 from gpquarto.games.quarto.search.tactics import safe_placements_mask, threat_characteristics, winning_squares
 from gpquarto.games.quarto.tables import CELL_CHARACTERISTICS, LINE_TABLE, PIECES_MEETING
 from gpquarto.players.registry import register_player
-from gpquarto.search.budget import decision_deadline
+from gpquarto.search.budget import MAX_SECONDS, check_seconds, decision_deadline
 
 #: Weight of a source by its number of pieces (index 1..3).
 SOURCE_WEIGHTS = (0, 1, 10, 100)
@@ -79,16 +82,18 @@ def score_board(board: Board, piece: int) -> list[int]:
     return scores
 
 
-@register_player("frontier", limits={"depth": (1, SQUARE_COUNT)})
+@register_player("frontier", limits={"depth": (1, SQUARE_COUNT), "seconds": (0, MAX_SECONDS)})
 class FrontierPlayer(QuartoPlayer):
-    """Seed 000's agent: frontier score board in safe mode, negamax in threat mode."""
+    """Seed 000's agent: frontier score board in safe mode, negamax in threat mode (``depth``, within ``seconds``)."""
 
     name = "frontier"
 
-    def __init__(self, depth: int = 3, seed: int | None = None) -> None:
+    def __init__(self, depth: int = 3, seconds: float = 0.0, seed: int | None = None) -> None:
         if not isinstance(depth, int) or isinstance(depth, bool) or depth < 1:
             raise ValueError(f"depth must be an int >= 1, got {depth!r}")
+        check_seconds(seconds)
         self.depth = depth
+        self.seconds = seconds
         self.search = Negamax("wins")
         self._plan = PlannedChoice()
         self._rng = random.Random(seed)
@@ -113,7 +118,7 @@ class FrontierPlayer(QuartoPlayer):
             winning = winning_squares(position, piece)
             if winning:
                 return self._pick_lowest(winning, lambda square: -scores[square])
-            result = self.search.deepening(position, self.depth, decision_deadline())
+            result = self.search.deepening(position, self.depth, decision_deadline(self.seconds))
             square, next_piece = self._rng.choice(result.best_moves)
             if next_piece != NO_PIECE:
                 self._plan.remember(position, square, next_piece)
@@ -129,7 +134,8 @@ class FrontierPlayer(QuartoPlayer):
             return planned
         position = board.copy()
         if PIECES_MEETING[threat_characteristics(position)] & position.available_mask:
-            return self._rng.choice(self.search.deepening(position, self.depth, decision_deadline()).best_moves)[1]
+            deadline = decision_deadline(self.seconds)
+            return self._rng.choice(self.search.deepening(position, self.depth, deadline).best_moves)[1]
         return self._pick_lowest(MEMBERS[position.available_mask], lambda piece: sum(score_board(position, piece)))
 
     def _pick_lowest(self, options, key) -> int:

@@ -17,6 +17,11 @@ rescanning the lines (the same draws and results as a rescan: tests check it aga
 ``solver_below``: once at most that many squares are empty, the exact solver decides (as the ``solver``
 player does: :class:`~gpquarto.games.quarto.players.solver_player.SolverPlayer`); 0 (the default) never.
 
+Time: ``seconds`` is the budget per decision every searching player takes (0, the default: none;
+:mod:`gpquarto.search.budget`): at most ``iterations`` iterations, fewer when the budget runs out first, so a large
+budget decides as none does. ``time`` (kept for the specs that use it) is another thing: a search of that many
+seconds whatever ``iterations`` says (the iterations are then as many as fit); given both, the sooner ends it.
+
 ``nodes`` counts the tree nodes built and the solver's positions since the player was made (for benchmarks).
 """
 
@@ -45,11 +50,10 @@ from gpquarto.games.quarto.tables import (
     UNSAFE_OF_COUNTERS,
 )
 from gpquarto.players.registry import register_player
-from gpquarto.search.budget import decision_deadline
+from gpquarto.search.budget import MAX_SECONDS, check_seconds, decision_deadline
 
-#: The most iterations and seconds a spec may ask for per decision (far beyond any useful search).
+#: The most iterations a spec may ask for per decision (far beyond any useful search).
 MAX_ITERATIONS = 10_000_000
-MAX_SECONDS = 3600.0
 
 
 def novice_playout(board: Board, rng: random.Random) -> int:
@@ -130,12 +134,13 @@ class _Node:
     limits={
         "iterations": (1, MAX_ITERATIONS),
         "time": (0, MAX_SECONDS),
+        "seconds": (0, MAX_SECONDS),
         "exploration": (0, 100),
         "scale": (0.01, 1000),
     },
 )
 class MCTSPlayer(QuartoPlayer):
-    """UCT search with random or novice playouts; optional exact solver near the end."""
+    """UCT search with random or novice playouts, ``iterations`` within ``seconds``; optional exact solver near the end."""
 
     name = "mcts"
 
@@ -148,12 +153,14 @@ class MCTSPlayer(QuartoPlayer):
         solver_below: int = 0,
         heuristic: str = "",
         scale: float = 10.0,
+        seconds: float = 0.0,
         seed: int | None = None,
     ) -> None:
         if iterations < 1:
             raise ValueError(f"iterations must be at least 1, got {iterations}")
         if time < 0:
             raise ValueError(f"time must be >= 0 seconds, got {time}")
+        check_seconds(seconds)
         if exploration < 0:
             raise ValueError(f"exploration must be >= 0, got {exploration}")
         if playout not in PLAYOUTS:
@@ -164,6 +171,7 @@ class MCTSPlayer(QuartoPlayer):
             raise ValueError(f"scale must be > 0, got {scale}")
         self.iterations = iterations
         self.time = time
+        self.seconds = seconds
         self.exploration = exploration
         self.playout = playout
         self._playout = PLAYOUTS[playout]
@@ -171,7 +179,7 @@ class MCTSPlayer(QuartoPlayer):
         self.heuristic = get_heuristic(heuristic) if heuristic else None
         self.scale = scale
         self._rng = random.Random(seed)
-        self._solver = SolverPlayer(empties=solver_below, seed=seed) if solver_below > 0 else None
+        self._solver = SolverPlayer(empties=solver_below, seconds=seconds, seed=seed) if solver_below > 0 else None
         #: Iterations run by the last search and overall, and tree nodes built overall (for benchmarks).
         self.last_iterations = 0
         self.total_iterations = 0
@@ -216,7 +224,8 @@ class MCTSPlayer(QuartoPlayer):
         root = _Node(-1, 1 - root_board.player, root_board)
         nodes = 1
         timed = self.time > 0  # the time parameter replaces the iterations
-        budget = decision_deadline(self.time if timed else None)
+        own = min(limit for limit in (self.time, self.seconds, MAX_SECONDS) if limit)
+        budget = decision_deadline(own if timed or self.seconds else None)
         deadline = budget.end if budget is not None else 0.0
         iteration = 0
         while True:

@@ -13,6 +13,11 @@ Options from the seeds:
 * ``random_opening`` (seed 004): a random opening piece, and a random first placement on a diagonal.
 * ``solver_below``: once at most that many squares are empty, the exact solver decides (as the ``solver``
   player does: :class:`~gpquarto.games.quarto.players.solver_player.SolverPlayer`); 0 (the default) never.
+* ``seconds``: a time budget per decision (0, the default: none), read inside the search
+  (:mod:`gpquarto.search.budget`): the search deepens depth by depth to the depth of the strategy and the deepest
+  depth completed in time answers (``minimax:depth=16,seconds=1`` deepens for a second, to the end of the game
+  if it can); the solver of ``solver_below`` keeps to it too. A budget large enough to complete the depth
+  decides as no budget does.
 
 Among root moves of equal value the player draws one uniformly at random from its own seeded generator,
 so that two deterministic players do not replay one game over and over; the search itself is deterministic.
@@ -38,7 +43,7 @@ from gpquarto.games.quarto.players.solver_player import SolverPlayer
 from gpquarto.games.quarto.search.heuristics import get_heuristic
 from gpquarto.games.quarto.search.negamax import Negamax, estimated_tree_size
 from gpquarto.players.registry import register_player
-from gpquarto.search.budget import Deadline, OutOfTime, decision_deadline
+from gpquarto.search.budget import MAX_SECONDS, Deadline, OutOfTime, check_seconds, decision_deadline
 from gpquarto.seeding import derive_seed
 
 #: The depth strategies, by name.
@@ -90,10 +95,15 @@ class PlannedChoice:
 
 @register_player(
     "minimax",
-    limits={"depth": (1, SQUARE_COUNT), "node_bound": (1, 10**9), "novice_moves": (0, SQUARE_COUNT)},
+    limits={
+        "depth": (1, SQUARE_COUNT),
+        "node_bound": (1, 10**9),
+        "novice_moves": (0, SQUARE_COUNT),
+        "seconds": (0, MAX_SECONDS),
+    },
 )
 class MinimaxPlayer(QuartoPlayer):
-    """Negamax with alpha-beta and a transposition table, searching whole turns (place, then choose)."""
+    """Negamax with alpha-beta and a transposition table over whole turns (place, then choose), within ``seconds``."""
 
     name = "minimax"
     #: Root answers remembered (``fixed`` strategy), at most this many; the memory is emptied when full.
@@ -108,6 +118,7 @@ class MinimaxPlayer(QuartoPlayer):
         novice_moves: int = 0,
         random_opening: bool = False,
         solver_below: int = 0,
+        seconds: float = 0.0,
         seed: int | None = None,
     ) -> None:
         if strategy not in STRATEGIES:
@@ -121,7 +132,9 @@ class MinimaxPlayer(QuartoPlayer):
                 raise ValueError(f"{label} must be an int >= {least}, got {value!r}")
         if not isinstance(solver_below, int) or isinstance(solver_below, bool) or not 0 <= solver_below <= SQUARE_COUNT:
             raise ValueError(f"solver_below must be 0..16 (empty squares), got {solver_below!r}")
+        check_seconds(seconds)
         self.depth = depth
+        self.seconds = seconds
         self.strategy = strategy
         self.node_bound = node_bound
         self.novice_moves = novice_moves
@@ -131,7 +144,7 @@ class MinimaxPlayer(QuartoPlayer):
         self._rng = random.Random()
         self._novice = NovicePlayer()
         self._plan = PlannedChoice()
-        self._solver = SolverPlayer(empties=solver_below) if solver_below > 0 else None
+        self._solver = SolverPlayer(empties=solver_below, seconds=seconds) if solver_below > 0 else None
         self._memo: dict[tuple, tuple[tuple[int, int], ...]] = {}
         self.seed(seed)
 
@@ -185,9 +198,9 @@ class MinimaxPlayer(QuartoPlayer):
         """The best root moves of ``position`` from ``search`` (a placement or a choice search), remembered by
         position with the ``fixed`` strategy (see the module docstring). Within a decision's time budget
         (:func:`~gpquarto.search.budget.decision_deadline`) the search deepens step by step and the deepest depth
-        completed answers (not remembered, unless it is the whole depth)."""
+        completed answers (not remembered, unless it is the whole depth); so within the player's own ``seconds``."""
         depth = self.depth_for(position)
-        deadline = decision_deadline()
+        deadline = decision_deadline(self.seconds)
         if self.strategy != "fixed":
             if deadline is None:
                 return search(position, depth).best_moves

@@ -3,7 +3,8 @@
 Once at most ``empties`` squares are empty it asks the exact solver (:mod:`gpquarto.games.quarto.search.solver`) for
 every optimal action and picks one at random. Earlier, the game tree is too big to solve, so it plays
 like the novice: a winning square when there is one, a piece the opponent cannot win with at once; so it does
-when the solver runs out of the decision's time budget (:mod:`gpquarto.search.budget`).
+when the solver runs out of the decision's time budget (its own ``seconds``, 0 for none, or a timed game's:
+:mod:`gpquarto.search.budget`): an exact search cannot answer with a shallower depth.
 
 When the position is lost whatever it does, every action is "optimal"; it then still prefers the actions
 that do not lose at once, so that an imperfect opponent has to find the win.
@@ -19,19 +20,21 @@ from gpquarto.games.quarto.players.base import QuartoPlayer
 from gpquarto.games.quarto.search import tactics
 from gpquarto.games.quarto.search.solver import SolverTable, solve
 from gpquarto.players.registry import register_player
-from gpquarto.search.budget import OutOfTime, decision_deadline
+from gpquarto.search.budget import MAX_SECONDS, OutOfTime, check_seconds, decision_deadline
 
 
-@register_player("solver")
+@register_player("solver", limits={"empties": (0, SQUARE_COUNT), "seconds": (0, MAX_SECONDS)})
 class SolverPlayer(QuartoPlayer):
-    """Exact play once at most `empties` squares are empty (default 9); before that, a random safe move."""
+    """Exact play once at most `empties` squares are empty (default 9), within ``seconds``; else a random safe move."""
 
     name = "solver"
 
-    def __init__(self, empties: int = 9, seed: int | None = None) -> None:
+    def __init__(self, empties: int = 9, seconds: float = 0.0, seed: int | None = None) -> None:
         if not 0 <= empties <= SQUARE_COUNT:
             raise ValueError(f"empties must be 0..16, got {empties}")
+        check_seconds(seconds)
         self.empties = empties
+        self.seconds = seconds
         self._rng = random.Random(seed)
         self._table = SolverTable()
         #: Positions searched by the solver since the player was made (for benchmarks).
@@ -62,7 +65,7 @@ class SolverPlayer(QuartoPlayer):
         """Every optimal action; none when the decision's time budget ran out first (then the player moves as it
         does before the endgame: a win now, else a safe random move)."""
         try:
-            result = solve(position, table=self._table, deadline=decision_deadline())
+            result = solve(position, table=self._table, deadline=decision_deadline(self.seconds))
         except OutOfTime:
             return ()
         self.nodes += result.nodes

@@ -8,7 +8,9 @@ first complete line found (our ``course`` rules), and it has no repetition rule.
 numpy 2 (``np.ones(..., dtype=np.uint8) * -1`` overflows), so nothing here constructs one.
 
 * :func:`as_course_quixo_player` seats a gpquarto player at a course game: each ``make_move(game)`` reads the
-  board and the player to move, asks the wrapped player, and answers ``((x, y), Move)``.
+  board and the player to move, follows the game with a gpquarto board that keeps its history (so that the
+  player sees the game's past positions, as in gpquarto's arena: :class:`CourseQuixoSeat`), asks the wrapped
+  player, and answers ``((x, y), Move)``.
 * :func:`from_course_quixo_player` lets a course player play gpquarto games: its ``make_move`` gets a
   :class:`CourseQuixoShim` (``get_board``, ``get_current_player``, ``move``, ``check_winner``, ``_board`` and
   ``current_player_idx`` for players that read them, ``deepcopy``) loaded with the position. Like the course game,
@@ -25,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from gpquarto.adapters.course_seeding import seed_course_player
-from gpquarto.games.interface import GameView, IllegalActionError
+from gpquarto.games.interface import GameView, IllegalActionError, Termination
 from gpquarto.games.quixo.board import QuixoBoard, QuixoRules, QuixoView, never_legal_reason
 from gpquarto.games.quixo.tables import tables
 from gpquarto.players.base import BasePlayer, Player
@@ -68,25 +70,71 @@ class CourseQuixoSeat:
     """A gpquarto player as a course player: ``make_move(game) -> ((x, y), Move)``.
 
     ``move_type`` turns a direction value 0..3 into the course's ``Move`` (default: the ``Move`` of the game's own
-    module when it has one, else the plain int). The wrapped player's ``new_game(seat)`` is called when a new game
-    is seen (the first decision, or fewer cubes on the board than at the previous one).
+    module when it has one, else the plain int).
+
+    The course game shows only the board, but a Quixo player may read the game's history (the searches count
+    repetitions, and primitives such as ``new_trap_proof_move`` look for positions not seen yet in the game). So
+    the seat keeps the game as gpquarto plays it (a :class:`QuixoBoard` with its history, the start position
+    first) and follows the course board with it: at each ``make_move`` the course position is the kept one after
+    the seat's own last move and one move of the opponent (or none, when one seat plays both sides), and the
+    player is shown the kept board, as gpquarto's arena shows its own games. When the course position does not
+    follow (the first decision, a new game, a position set up by hand), the kept game starts again from the empty
+    board if the position is the empty board or one move after it, else from the course position itself (its
+    history then starts there), and the wrapped player's ``new_game(seat)`` is called. The course game has no
+    repetition or ply-limit draw: when the kept game reaches one of gpquarto's draws and the course game goes on,
+    the kept history starts again from the position reached (:meth:`QuixoBoard.forget_history`).
     """
 
     def __init__(self, player: Player, rules: QuixoRules | str = QuixoRules.COURSE, move_type: Any = None) -> None:
         self.player = player
         self.rules = QuixoRules(rules)
         self.move_type = move_type
-        self._cubes: int | None = None
+        self._game: QuixoBoard | None = None
+
+    @property
+    def game(self) -> QuixoBoard | None:
+        """The game as the seat keeps it (with its history), as of its last decision; None before the first."""
+        return self._game
 
     def make_move(self, game: Any) -> tuple[tuple[int, int], Any]:
-        board = board_from_course(game.get_board(), game.get_current_player(), self.rules)
-        cubes = (board.x_mask | board.o_mask).bit_count()
-        if self._cubes is None or cubes < self._cubes:
-            self.player.new_game(board.player)
-        self._cubes = cubes + 1
-        (x, y), direction = course_from_action(self.player.decide(board.view()))
+        board = self._follow(board_from_course(game.get_board(), game.get_current_player(), self.rules))
+        action = self.player.decide(board.view())
+        board.apply(action)  # the course game plays it too: the next position follows from this one
+        (x, y), direction = course_from_action(action)
         move_type = self.move_type or getattr(sys.modules.get(type(game).__module__), "Move", None)
         return (x, y), (move_type(direction) if move_type is not None else direction)
+
+    def _follow(self, seen: QuixoBoard) -> QuixoBoard:
+        """The kept game advanced to the position ``seen`` on the course board (see the class docstring)."""
+        kept = self._game
+        if kept is not None and kept.termination is not None and kept.termination is not Termination.WIN:
+            kept.forget_history()  # a gpquarto draw the course game does not have: it goes on
+        if kept is None or not _advance(kept, seen):
+            kept = QuixoBoard(SIDE, self.rules)
+            if not _advance(kept, seen):
+                kept = seen
+            self.player.new_game(kept.player)
+        if kept.termination is not None:  # the opponent's move made a gpquarto draw; the course game goes on
+            kept.forget_history()
+        self._game = kept
+        return kept
+
+
+def _advance(kept: QuixoBoard, seen: QuixoBoard) -> bool:
+    """Play on ``kept`` the move (or none) that reaches the position of ``seen``; False (``kept`` unchanged) when
+    there is none. Of two moves reaching the same position (they can), the lowest action is played: the position
+    keys, which repetitions and the history primitives read, are the same either way."""
+    target = (seen.x_mask, seen.o_mask, seen.player)
+    if (kept.x_mask, kept.o_mask, kept.player) == target:
+        return True
+    if kept.termination is not None:
+        return False
+    for action in kept.legal_actions():
+        kept.apply(action)
+        if (kept.x_mask, kept.o_mask, kept.player) == target:
+            return True
+        kept.undo()
+    return False
 
 
 def as_course_quixo_player(

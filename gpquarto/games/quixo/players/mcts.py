@@ -1,6 +1,7 @@
 """``mcts`` for Quixo: UCT over the legal actions, a uniformly random playout from every new leaf
 (:func:`gpquarto.games.quixo.playout.random_playout`), a fixed number of iterations per decision, fewer when the
-decision's time budget runs out first (:mod:`gpquarto.search.budget`)."""
+decision's time budget runs out first (its own ``seconds``, 0 for none, or a timed game's:
+:mod:`gpquarto.search.budget`)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from gpquarto.games.quixo.board import QuixoBoard
 from gpquarto.games.quixo.playout import random_playout
 from gpquarto.players.base import BasePlayer
 from gpquarto.players.registry import register_player
-from gpquarto.search.budget import decision_deadline
+from gpquarto.search.budget import MAX_SECONDS, check_seconds, decision_deadline
 
 #: The most iterations a spec may ask for per decision (as Quarto's ``mcts``).
 MAX_ITERATIONS = 10_000_000
@@ -28,16 +29,21 @@ class _Node:
         self.wins = 0.0  # for the player who moved into this node
 
 
-@register_player("mcts", game="quixo", limits={"iterations": (1, MAX_ITERATIONS), "c": (0, 100)})
+@register_player(
+    "mcts", game="quixo", limits={"iterations": (1, MAX_ITERATIONS), "c": (0, 100), "seconds": (0, MAX_SECONDS)}
+)
 class QuixoMCTSPlayer(BasePlayer):
-    """UCT with ``iterations`` playouts per decision and exploration constant ``c``; the most visited root
-    action is played. Random draws come from the player's own seeded generator."""
+    """UCT: ``iterations`` playouts a decision within ``seconds``, exploration constant ``c``; the most visited move.
+
+    Random draws come from the player's own seeded generator."""
 
     game = "quixo"
 
-    def __init__(self, iterations: int = 300, c: float = 1.4, seed: int | None = None) -> None:
+    def __init__(self, iterations: int = 300, c: float = 1.4, seconds: float = 0.0, seed: int | None = None) -> None:
         if iterations < 1:
             raise ValueError(f"iterations must be >= 1, got {iterations}")
+        check_seconds(seconds)
+        self.seconds = seconds
         self.iterations = iterations
         self.c = c
         self.name = f"mcts:iterations={iterations}"
@@ -50,7 +56,7 @@ class QuixoMCTSPlayer(BasePlayer):
         board: QuixoBoard = view.copy()  # type: ignore[assignment]  # Quixo's view
         root = _Node(board.legal_actions())
         rng, c = self._rng, self.c
-        budget = decision_deadline()
+        budget = decision_deadline(self.seconds)
         for iteration in range(self.iterations):
             if budget is not None and iteration and not iteration & 7 and budget.expired():
                 break  # the decision's time budget ran out first: the most visited action so far
