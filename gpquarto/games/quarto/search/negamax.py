@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from gpquarto.games.quarto.board import Board
 from gpquarto.games.quarto.lines import ALL_SQUARES_MASK
 from gpquarto.games.quarto.pieces import CHARACTERISTICS, MEMBERS, NO_PIECE
+from gpquarto.games.quarto.search import compiled_tactics
 from gpquarto.games.quarto.search.fast_search import (
     EXACT,
     FAST_KINDS,
@@ -132,6 +133,12 @@ class Negamax:
     def clear(self) -> None:
         """Forget the transposition table (not the node counter)."""
         self.table.clear()
+
+    def warm_up(self) -> None:
+        """Load the compiled search this search calls, if any (:func:`~gpquarto.games.quarto.search.compiled_tactics.
+        warm_up`), before a game: the first timed decision does not pay for loading it."""
+        if self._fast is not None and self._fast.compiled_kind is not None:
+            compiled_tactics.warm_up()
 
     # ------------------------------------------------------------------ roots
     def best_placement(self, board: Board, depth: int, deadline: Deadline | None = None) -> SearchResult:
