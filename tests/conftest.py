@@ -19,14 +19,25 @@ from pathlib import Path
 import pytest
 from filelock import FileLock
 
+from tests.cli_server import CliServer
+
 REPO = Path(__file__).resolve().parent.parent
+
+
+#: The CLI server of this test process (see :mod:`tests.cli_server`), started by its first command.
+CLI_SERVER = CliServer(REPO)
 
 
 def run_cli(
     *args: str, input_text: str | None = None, cwd: Path | None = None, timeout: float = 300
 ) -> subprocess.CompletedProcess:
-    """Run ``python -m gpquarto ARGS`` as a user would, capturing its output."""
+    """Run ``python -m gpquarto ARGS`` as a user would, capturing its output: in a child of the CLI server (a
+    process of its own, without an interpreter's start), or in a fresh interpreter when a fork cannot stand for
+    one (see :mod:`tests.cli_server`)."""
     env = dict(os.environ, PYTHONIOENCODING="utf-8")
+    served = CLI_SERVER.run(list(args), input_text, cwd or REPO, env, timeout)
+    if served is not None:
+        return served
     return subprocess.run(
         [sys.executable, "-m", "gpquarto", *args],
         input=input_text,
@@ -81,6 +92,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         return
     rank = {name: index for index, name in enumerate(LONGEST_FIRST)}
     items.sort(key=lambda item: rank.get(item.path.stem, len(rank)))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def cli_server():
+    """Stops this process's CLI server at the end of the session."""
+    yield CLI_SERVER
+    CLI_SERVER.close()
 
 
 @pytest.fixture
