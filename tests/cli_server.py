@@ -130,10 +130,12 @@ def _exit(code: object) -> None:  # pragma: no cover - runs in a forked child
 
 # --------------------------------------------------------------------------- the client (in the test process)
 class CliServer:
-    """The server of one test process, started at its first command."""
+    """A server, started at its first command by ``python`` in ``folder`` (``python -m`` imports gpquarto from
+    there, or from ``python``'s environment)."""
 
-    def __init__(self, repo: Path) -> None:
-        self.repo = repo
+    def __init__(self, folder: Path, python: str | Path = sys.executable) -> None:
+        self.start_folder = folder
+        self.python = str(python)
         self.process: subprocess.Popen | None = None
         self.environment: dict[str, str] = {}
         self.folder = Path(tempfile.mkdtemp(prefix="gpquarto-cli-server-"))
@@ -144,14 +146,14 @@ class CliServer:
 
     def _start(self, env: dict[str, str]) -> subprocess.Popen:
         if self.process is None or self.process.poll() is not None:
-            self.environment = dict(env)
+            self.environment, self.pending = dict(env), b""
             source = Path(__file__).read_text()
             self.process = subprocess.Popen(
-                [sys.executable, "-c", f"{source}\nserve()\n"],
+                [self.python, "-c", f"{source}\nserve()\n"],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=open(self.folder / "server.log", "ab"),  # noqa: SIM115 - the server keeps it
-                cwd=self.repo,
+                cwd=self.start_folder,
                 env={key: value for key, value in env.items() if key != "PYTEST_CURRENT_TEST"},
             )
         return self.process
@@ -191,13 +193,13 @@ class CliServer:
             except subprocess.TimeoutExpired:
                 os.kill(pid, 9)
                 self._answer(process, time.monotonic() + 60)
-                raise subprocess.TimeoutExpired([sys.executable, "-m", "gpquarto", *args], timeout) from None
+                raise subprocess.TimeoutExpired([self.python, "-m", "gpquarto", *args], timeout) from None
             returncode, self.cpu = answer["returncode"], self.cpu + answer["cpu"]
             output = [Path(files[name]).read_text(encoding="utf-8", errors="strict") for name in ("stdout", "stderr")]
             for name in ("stdout", "stderr"):
                 os.unlink(files[name])
             return subprocess.CompletedProcess(
-                [sys.executable, "-m", "gpquarto", *args], returncode, stdout=output[0], stderr=output[1]
+                [self.python, "-m", "gpquarto", *args], returncode, stdout=output[0], stderr=output[1]
             )
         finally:
             self.lock.release()
