@@ -59,6 +59,7 @@ class Cluster:
         log = open(self.folder / f"{arguments[0]}-{len(os.listdir(self.folder))}.log", "w")  # noqa: SIM115
         root = str(Path(__file__).resolve().parent.parent)  # workers import the test module's functions
         environment = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
+        environment["DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED"] = "False"  # as the README's worker line has it
         return subprocess.Popen(
             [sys.executable, "-m", "dask", *arguments],
             stdout=log,
