@@ -19,14 +19,25 @@ from pathlib import Path
 import pytest
 from filelock import FileLock
 
+from tests.cli_server import CliServer
+
 REPO = Path(__file__).resolve().parent.parent
+
+
+#: The CLI server of this test process (see :mod:`tests.cli_server`), started by its first command.
+CLI_SERVER = CliServer(REPO)
 
 
 def run_cli(
     *args: str, input_text: str | None = None, cwd: Path | None = None, timeout: float = 300
 ) -> subprocess.CompletedProcess:
-    """Run ``python -m gpquarto ARGS`` as a user would, capturing its output."""
+    """Run ``python -m gpquarto ARGS`` as a user would, capturing its output: in a child of the CLI server (a
+    process of its own, without an interpreter's start), or in a fresh interpreter when a fork cannot stand for
+    one (see :mod:`tests.cli_server`)."""
     env = dict(os.environ, PYTHONIOENCODING="utf-8")
+    served = CLI_SERVER.run(list(args), input_text, cwd or REPO, env, timeout)
+    if served is not None:
+        return served
     return subprocess.run(
         [sys.executable, "-m", "gpquarto", *args],
         input=input_text,
@@ -47,21 +58,26 @@ LONGEST_FIRST = (
     "test_cli_quixo",
     "test_connect_four_package",
     "test_dask",
-    "test_train_evaluator",
-    "test_train_e2e",
-    "test_experiment",
-    "test_cli_watch",
-    "test_train_quixo",
-    "test_quixo_primitives",
-    "test_learning",
-    "test_web_browser",
     "test_web_hardening",
     "test_example_plugin_package",
+    "test_train_evaluator",
+    "test_fuzz_cli",
+    "test_quixo_primitives",
+    "test_experiment",
+    "test_train_e2e",
+    "test_types",
+    "test_learning",
+    "test_cli_watch",
+    "test_train_quixo",
+    "test_web_browser",
+    "test_web_browser_quixo",
+    "test_search_budgets",
+    "test_runner",
+    "test_generic_gp",
+    "test_web_fairness",
     "test_training_run",
     "test_gp_evolution",
-    "test_web_browser_quixo",
     "test_training_opponents",
-    "test_runner",
     "test_cli_grade",
     "test_gp_simplify",
     "test_training_start_from",
@@ -81,6 +97,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         return
     rank = {name: index for index, name in enumerate(LONGEST_FIRST)}
     items.sort(key=lambda item: rank.get(item.path.stem, len(rank)))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def cli_server():
+    """Stops this process's CLI server at the end of the session."""
+    yield CLI_SERVER
+    CLI_SERVER.close()
 
 
 @pytest.fixture

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import subprocess
-import sys
+from pathlib import Path
 
 import pytest
 
@@ -14,6 +14,7 @@ from gpquarto.arena.record import GameRecord
 from gpquarto.games.registry import get_game
 from gpquarto.jobs.matches import run_match
 from gpquarto.runner import make_runner
+from tests.conftest import run_cli
 from tests.helpers import LowestPlayer
 
 
@@ -137,13 +138,10 @@ def test_game_keys_tell_start_positions_and_actions_apart() -> None:
 
 def test_the_match_command_prints_distinct_games_and_takes_openings() -> None:
     def run(*extra: str) -> subprocess.CompletedProcess:
-        return subprocess.run(
-            [sys.executable, "-m", "gpquarto", "match", "alphabeta:depth=1", "alphabeta:depth=2", "--game", "quixo"]
-            + ["--size", "4", "--games", "10", "--quiet", *extra],
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
+        return run_cli(
+            "match", "alphabeta:depth=1", "alphabeta:depth=2", "--game", "quixo",
+            "--size", "4", "--games", "10", "--quiet", *extra, cwd=Path.cwd(),
+        )  # fmt: skip
 
     plain = run()
     assert plain.returncode == 0, plain.stderr

@@ -14,9 +14,11 @@ import subprocess
 import time
 import urllib.error
 import urllib.request
+from pathlib import Path
 
 import pytest
 
+from tests.cli_server import CliServer
 from tests.helpers import REPO, environment_without_checkout, isolated_environment, run_checked
 
 EXAMPLE = REPO / "examples" / "connect-four"
@@ -34,13 +36,25 @@ def environment(tmp_path_factory, gpquarto_wheel):
     python, _ = isolated_environment(folder / "venv", gpquarto_wheel, example, offline=False)
     work = folder / "work"
     work.mkdir()
-    return python, work, environment_without_checkout()
+    SERVERS[python] = CliServer(work, python)
+    yield python, work, environment_without_checkout()
+    SERVERS.pop(python).close()
 
 
-def gpquarto(environment, *args: str, **options) -> str:
+#: The CLI server of the environment's python (see :mod:`tests.cli_server`): its commands run in its children.
+SERVERS: dict[Path, CliServer] = {}
+
+
+def gpquarto(environment, *args: str, input: str | None = None) -> str:
     """The output of ``python -m gpquarto ARGS`` in the environment (asserting it succeeded)."""
     python, work, env = environment
-    return run_checked([str(python), "-m", "gpquarto", *args], cwd=work, env=env, **options).stdout
+    result = SERVERS[python].run(list(args), input, work, env, 300) or subprocess.run(
+        [str(python), "-m", "gpquarto", *args], input=input, cwd=work, env=env, capture_output=True, text=True
+    )
+    assert result.returncode == 0, (
+        f"gpquarto {' '.join(args)} failed:\n{result.stdout[-2000:]}\n{result.stderr[-3000:]}"
+    )
+    return result.stdout
 
 
 def gpquarto_error(environment, *args: str) -> str:

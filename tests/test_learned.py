@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
-import sys
 import zipfile
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -20,6 +19,7 @@ from gpquarto.learned.models import NTupleModel, TableModel, default_encoder, ge
 from gpquarto.learned.player import LearnedPlayer, pick_turn
 from gpquarto.learned.storage import learned_data, load_learned_player, npz_bytes, save_learned_player
 from gpquarto.resolve import make_player
+from tests.conftest import run_cli
 
 
 def random_positions(count: int, seed: int = 0) -> list[Board]:
@@ -179,11 +179,7 @@ def test_corrupt_and_foreign_files_are_refused_in_one_line(tmp_path, model):
 
 def test_the_command_line_refuses_a_corrupt_player_in_one_line(tmp_path, model):
     path = corrupt_files(tmp_path, model)["truncated"]
-    done = subprocess.run(
-        [sys.executable, "-m", "gpquarto", "match", path, "random", "--games", "2", "--quiet"],
-        capture_output=True,
-        text=True,
-    )
+    done = run_cli("match", path, "random", "--games", "2", "--quiet", cwd=Path.cwd())
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and done.stderr.startswith("gpquarto: error:")
 
 

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import io
 import json
-import subprocess
-import sys
 import tracemalloc
 import zipfile
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -26,6 +25,7 @@ from gpquarto.learned.storage import (
 )
 from gpquarto.learning import LearnConfig, learn, open_learn_run
 from gpquarto.learning.run import LearnRunError, resume
+from tests.conftest import run_cli
 
 
 def npy(descr: str, shape: tuple[int, ...], data: bytes) -> bytes:
@@ -163,7 +163,7 @@ def test_a_table_too_large_is_refused_before_it_is_read(tmp_path):
 def test_the_command_line_says_one_line_for_a_hostile_file(tmp_path, command):
     path = zip_of(tmp_path / "deep.npz", {"header.npy": header_member(b"[" * 100_000 + b"]" * 100_000)})
     arguments = [command[0], path, *command[1:]]
-    done = subprocess.run([sys.executable, "-m", "gpquarto", *arguments], capture_output=True, text=True, timeout=120)
+    done = run_cli(*arguments, cwd=Path.cwd(), timeout=120)
     assert done.returncode == 2, done.stderr
     assert done.stderr.count("\n") == 1 and "nests more than 64 levels deep" in done.stderr, done.stderr
 

@@ -5,8 +5,7 @@ value, the fast turn values against playing every move, canonical table keys, an
 from __future__ import annotations
 
 import random
-import subprocess
-import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,6 +13,7 @@ import pytest
 from gpquarto.games.quixo.board import QuixoBoard
 from gpquarto.learned.models import NTupleModel, TableModel, default_encoder, generic_turn_values
 from gpquarto.learned.player import pick_turn
+from tests import conftest
 
 
 def random_positions(count: int, seed: int = 0, size: int = 5, **settings) -> list[QuixoBoard]:
@@ -178,7 +178,7 @@ def _wins(board: QuixoBoard, action: int) -> bool:
 
 
 def run_cli(*args):
-    return subprocess.run([sys.executable, "-m", "gpquarto", *args], capture_output=True, text=True)
+    return conftest.run_cli(*args, cwd=Path.cwd())
 
 
 def test_learn_quixo_end_to_end(tmp_path):

@@ -3,8 +3,7 @@ resume, and the ``learn`` command."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,6 +12,7 @@ from gpquarto.learning import LearnConfig, learn, open_learn_run, resume
 from gpquarto.learning.episodes import Trajectory, make_model, opponent_of, play_episode
 from gpquarto.learning.updates import NTupleLearner, TableLearner
 from gpquarto.runner import make_runner
+from tests import conftest
 
 
 def trajectory(afterstates, best, reward, episode=0, seat=0):
@@ -144,7 +144,7 @@ def test_a_resumed_run_is_bit_identical(tmp_path, config):
 
 
 def run_cli(*args):
-    return subprocess.run([sys.executable, "-m", "gpquarto", *args], capture_output=True, text=True)
+    return conftest.run_cli(*args, cwd=Path.cwd())
 
 
 def test_the_learn_command_makes_a_run_folder_and_a_player_every_command_loads(tmp_path):

@@ -224,8 +224,8 @@ def test_readme_command_runs(command, comment, tutorial, request):
         serve_once(arguments, tutorial)
         return
     if SCHEDULER in arguments:
-        address = request.getfixturevalue("dask_cluster").address
-        arguments = [address if word == SCHEDULER else word for word in arguments]
+        cluster = request.getfixturevalue("dask_cluster")
+        arguments = [cluster.address if word == SCHEDULER else word for word in arguments]
     if arguments[0] in ("train", "experiment", "tournament", "match"):
         arguments.append("--quiet")
     # ``--compare tests.reference`` imports the tests of a source checkout; everything else runs (and writes)
@@ -239,6 +239,13 @@ def test_readme_command_runs(command, comment, tutorial, request):
         pytest.xfail(f"gpquarto bug: {bug}")
     assert result.returncode == 0, (arguments, result.stderr[-2000:])
     assert result.stdout.strip(), arguments
+    if command == cluster_commands()[-1]:
+        request.getfixturevalue("dask_cluster").stop()  # no other command uses it: it would only tick idly
+
+
+def cluster_commands() -> list[str]:
+    """The README commands that run on the Dask cluster, in order."""
+    return [command for command, _ in readme_lines() if SCHEDULER in (SMALL.get(command) or command)]
 
 
 def test_python_examples_run(tutorial, monkeypatch):

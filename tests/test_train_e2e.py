@@ -12,6 +12,7 @@ from pathlib import Path
 
 from gpquarto.cli import main
 from gpquarto.gp.storage import load_player
+from tests.conftest import run_cli
 
 TINY = [
     "--generations",
@@ -60,7 +61,8 @@ def train_command(run_dir: Path, *extra: str) -> list[str]:
 
 def test_interrupted_and_resumed_run_matches_an_uninterrupted_one(tmp_path, capsys):
     straight = tmp_path / "straight"
-    subprocess.run(train_command(straight), check=True, capture_output=True, timeout=300)
+    done = run_cli(*train_command(straight)[3:])
+    assert done.returncode == 0, done.stderr
 
     broken = tmp_path / "broken"
     process = subprocess.Popen(train_command(broken), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -72,17 +74,13 @@ def test_interrupted_and_resumed_run_matches_an_uninterrupted_one(tmp_path, caps
     assert (broken / "checkpoint.dill").exists()
     assert not (broken / "best_player.p").exists(), "the run finished before it could be interrupted"
 
-    again = subprocess.run(train_command(broken), capture_output=True, text=True, timeout=60)
-    assert (
-        again.returncode == 2
-        and "holds an unfinished run" in again.stderr
-        and "continue it with --resume" in again.stderr
-    )
-    other = subprocess.run(
-        train_command(broken, "--resume", "--games", "8"), capture_output=True, text=True, timeout=60
-    )
+    again = run_cli(*train_command(broken)[3:], timeout=60)
+    assert again.returncode == 2
+    assert "holds an unfinished run" in again.stderr and "continue it with --resume" in again.stderr
+    other = run_cli(*train_command(broken, "--resume", "--games", "8")[3:], timeout=60)
     assert other.returncode == 2 and "cannot resume with a different config: --games 8 (run has 6)" in other.stderr
-    subprocess.run(train_command(broken, "--resume"), check=True, capture_output=True, timeout=300)
+    done = run_cli(*train_command(broken, "--resume")[3:])
+    assert done.returncode == 0, done.stderr
 
     for name in OUTPUTS:
         assert without_run_identity(broken / name) == without_run_identity(straight / name), name

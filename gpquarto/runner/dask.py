@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import os
 import queue
 import sys
 import time
@@ -19,8 +20,10 @@ from typing import Any
 
 from gpquarto.runner.base import Progress, Runner, RunnerError, batches, gather_in_order, run_batch
 
-#: Seconds to wait for a scheduler to answer before giving up.
+#: Seconds to wait for a scheduler to answer before giving up, unless the environment variable named by
+#: :data:`CONNECT_TIMEOUT_VARIABLE` gives others (the tests wait one second for a scheduler that is not there).
 CONNECT_TIMEOUT = 10.0
+CONNECT_TIMEOUT_VARIABLE = "GPQUARTO_DASK_CONNECT_TIMEOUT"
 #: Seconds without any worker before the runner warns that it is waiting.
 IDLE_WARNING = 30.0
 #: Dask settings of a local cluster. Workers sample their threads' stacks every 10 ms by default (the
@@ -61,7 +64,7 @@ class DaskRunner(Runner):
         scheduler: str | None = None,
         *,
         local_workers: int | None = None,
-        connect_timeout: float = CONNECT_TIMEOUT,
+        connect_timeout: float | None = None,
         idle_warning: float = IDLE_WARNING,
         quiet: bool = True,
     ) -> None:
@@ -72,6 +75,8 @@ class DaskRunner(Runner):
         self.idle_warning = idle_warning
         self._cluster = None
         if scheduler:
+            if connect_timeout is None:
+                connect_timeout = float(os.environ.get(CONNECT_TIMEOUT_VARIABLE) or CONNECT_TIMEOUT)
             try:
                 self._client = distributed.Client(scheduler, timeout=connect_timeout, set_as_default=False)
             except (OSError, TimeoutError) as error:
