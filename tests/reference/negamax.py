@@ -102,6 +102,9 @@ class Negamax:
         """Forget the transposition table (not the node counter)."""
         self._table.clear()
 
+    def warm_up(self) -> None:
+        """Nothing to load: the reference calls no compiled search (the player calls this before each game)."""
+
     # ------------------------------------------------------------------ roots
     def best_placement(self, board: Board, depth: int) -> SearchResult:
         """Best square for the piece in hand and the piece to give after it, searching ``depth`` plies."""
