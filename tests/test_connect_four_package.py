@@ -202,7 +202,8 @@ def test_train_evolves_a_rule_player_that_show_and_match_use(environment):
     config = json.loads((work / "runs" / "evolved" / "config.json").read_text())["evolution"]
     assert config["game"] == "connect_four" and config["settings"] == {"columns": 5, "rows": 4}
     shown = gpquarto(environment, "show", "evolved.p", "--games", "2")  # the game's evaluation opponents
-    assert "player evolved, connect_four" in shown and "move rules:" in shown and "\n  1. if " in shown
+    assert "player evolved-simplified, connect_four" in shown and "move rules:" in shown  # its readable form
+    assert "\n  1. if " in shown
     played = gpquarto(environment, "match", "evolved.p", "random", *SMALL, "--games", "4", "--quiet")
     assert sum(results(played, "evolved.p")) == 4
 

@@ -34,6 +34,12 @@ COMMAND = [
     "1",
     "--seed",
     "5",
+    # The engine path of the recording: every genome plays --games, on a bank of 200 positions (train's Quarto
+    # defaults race, on a larger bank; tests/test_racing.py holds racing to the same run on 1 and 2 workers and
+    # after a resume).
+    "--no-racing",
+    "--accuracy-positions",
+    "200",
     "--quiet",
 ]
 #: Fields written since the recording, with the value an old Quarto file means: (where, key, value).

@@ -184,3 +184,38 @@ def test_the_train_flag_races(tmp_path):
     assert main(command) == 0
     config = json.loads((folder / "config.json").read_text())["evolution"]
     assert config["racing"] is True
+
+
+def test_train_races_quarto_rule_players_on_a_larger_bank_by_default():
+    config = EvolutionConfig.for_game("quarto")
+    assert config.racing and config.accuracy_positions == 1000
+    assert not EvolutionConfig.for_game("quarto", racing=False).racing
+    assert not EvolutionConfig.for_game("quixo").racing  # other games keep their own defaults
+    evaluator = EvolutionConfig.for_game("quarto", genome="evaluator")
+    assert not evaluator.racing and evaluator.accuracy_positions == EvolutionConfig().accuracy_positions
+
+
+@pytest.mark.parametrize("settings", [{"pooled_fitness": True}, {"islands": 2}])
+def test_default_racing_gives_way_to_pooled_fitness_and_islands(settings):
+    assert not EvolutionConfig.for_game("quarto", **settings).racing
+    with pytest.raises(ValueError, match="racing"):
+        EvolutionConfig.for_game("quarto", racing=True, **settings)
+
+
+def test_a_config_written_before_racing_was_the_default_reads_as_it_was():
+    old = EvolutionConfig().as_dict()  # what a default run wrote: no racing key, a bank of 200 positions
+    assert "racing" not in old and old["accuracy_positions"] == 200
+    config = EvolutionConfig.from_dict(old)
+    assert not config.racing and config.accuracy_positions == 200
+    data = EvolutionConfig.for_game("quarto").as_dict()
+    assert data["racing"] is True and EvolutionConfig.from_dict(data) == EvolutionConfig.for_game("quarto")
+
+
+def test_train_races_by_default_and_not_with_no_racing(tmp_path):
+    for number, (flags, racing) in enumerate((([], True), (["--no-racing"], False), (["--pooled-fitness"], False))):
+        folder = tmp_path / f"run{number}"
+        command = ["train", "--generations", "1", "--population", "4", "--games", "4", "--final-games", "2"]
+        command += ["--accuracy-positions", "8", "--workers", "1", "--quiet", *flags]
+        assert main([*command, "--run-dir", str(folder), "--filename", str(folder / "p.p")]) == 0
+        config = json.loads((folder / "config.json").read_text())["evolution"]
+        assert config.get("racing", False) is racing

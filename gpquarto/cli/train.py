@@ -123,7 +123,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--accuracy-positions",
         type=positive_int,
         default=None,
-        help="size of the training bank of the accuracy term (default 200; built once, then cached)",
+        help="size of the training bank of the accuracy term (default 1000 for Quarto rule players, else 200; "
+        "built once, then cached)",
     )
     parser.add_argument(
         "--accuracy-max-empties",
@@ -168,7 +169,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action=argparse.BooleanOptionalAction,
         default=None,
         help="successive halving in each generation: every genome plays a quarter of --games, then the better half "
-        "of those still racing play as many new games as they have played, until four are left (default off)",
+        "of those still racing play as many new games as they have played, until four are left (default on for "
+        "Quarto rule players unless --pooled-fitness or --islands is given; off for other games; --no-racing: "
+        "every genome plays --games)",
     )
     parser.add_argument(
         "--no-tactical",

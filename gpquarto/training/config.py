@@ -47,6 +47,10 @@ GENOME_DEFAULTS: dict[str, dict[str, object]] = {
         "mutation_rate": 0.4,
         "final_games": 1000,
         "islands": 3,
+        # Racing is a rule genomes' setting, and with no accuracy term the bank's size is moot: an evaluator run
+        # keeps the values of the dataclass whatever its game's rule defaults say.
+        "racing": False,
+        "accuracy_positions": 200,
     },
 }
 
@@ -233,12 +237,16 @@ class EvolutionConfig:
     @classmethod
     def for_game(cls, game: str = DEFAULT_GAME, **settings: object) -> EvolutionConfig:
         """The config of ``game`` with its :func:`training_defaults` and the genome kind's :data:`GENOME_DEFAULTS`
-        under ``settings`` (what ``train --game`` and ``train --genome`` use)."""
+        under ``settings`` (what ``train --game`` and ``train --genome`` use). Racing from the defaults is off
+        where the settings ask for pooled fitness or several islands, which racing does not go with; racing
+        asked for in ``settings`` is kept, and refused there."""
         defaults = training_defaults(game).evolution  # an unknown game is named as such
         genome = settings.get("genome", RULES)
         if genome not in GENOME_DEFAULTS:
             raise ValueError(f"bad evolution config: genome must be one of {', '.join(GENOMES)}, got {genome!r:.40}")
         values: dict[str, Any] = {**defaults, **GENOME_DEFAULTS[genome], **settings, "game": game}  # checked next
+        if "racing" not in settings and (values.get("pooled_fitness") or values.get("islands", 1) != 1):
+            values["racing"] = False  # a default racing gives way to the settings it does not go with
         return cls(**values)
 
     def __post_init__(self) -> None:
