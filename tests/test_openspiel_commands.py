@@ -90,7 +90,9 @@ def test_train_show_and_match_a_rule_player_of_an_openspiel_game(tmp_path, capsy
     capsys.readouterr()
     assert main(["show", str(player), "--games", "4"]) == 0
     shown = capsys.readouterr().out
-    assert shown.startswith("player ttt, openspiel:tic_tac_toe (saved by gpquarto ") and "move rules:" in shown
+    assert (
+        shown.startswith("player ttt-simplified, openspiel:tic_tac_toe (saved by gpquarto ") and "move rules:" in shown
+    )
     assert main(["match", str(player), "random", "--game", TIC_TAC_TOE, "--games", "10", "--workers", "1"]) == 0
     assert "10 games" in capsys.readouterr().out
 

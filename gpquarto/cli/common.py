@@ -17,7 +17,8 @@ from gpquarto.games.registry import DEFAULT_GAME, game_names, get_plugin, plugin
 from gpquarto.games.settings import Setting, settings_from_text
 
 
-def _whole_number(text: str, minimum: int, maximum: int | None = None) -> int:
+def whole_number(text: str, minimum: int, maximum: int | None = None) -> int:
+    """argparse type helper: ``text`` as a whole number from ``minimum`` to ``maximum`` (None: no maximum)."""
     try:
         value = int(text)
     except ValueError:
@@ -31,17 +32,17 @@ def _whole_number(text: str, minimum: int, maximum: int | None = None) -> int:
 
 def positive_int(text: str) -> int:
     """argparse type: an int >= 1."""
-    return _whole_number(text, 1)
+    return whole_number(text, 1)
 
 
 def non_negative_int(text: str) -> int:
     """argparse type: an int >= 0."""
-    return _whole_number(text, 0)
+    return whole_number(text, 0)
 
 
 def port_number(text: str) -> int:
     """argparse type: a TCP port, 0..65535 (0: any free port)."""
-    return _whole_number(text, 0, 65535)
+    return whole_number(text, 0, 65535)
 
 
 #: The most seconds a command-line time may be (a day): a per-decision time limit, a pause, a benchmark's repeat.
@@ -315,7 +316,7 @@ def opening_plies(text: str) -> int:
     """argparse type: a number of random opening plies, 0 to :data:`~gpquarto.arena.openings.MAX_OPENING_PLIES`."""
     from gpquarto.arena.openings import MAX_OPENING_PLIES
 
-    return _whole_number(text, 0, MAX_OPENING_PLIES)
+    return whole_number(text, 0, MAX_OPENING_PLIES)
 
 
 def add_openings_argument(parser: argparse.ArgumentParser) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gpquarto.cli import UsageError
-from gpquarto.cli.common import add_plugin_argument, trained_settings
+from gpquarto.cli.common import add_plugin_argument, trained_settings, whole_number
 from gpquarto.games.registry import DEFAULT_GAME
 from gpquarto.learned.storage import LEARNED_SUFFIX
 from gpquarto.plain_files import read_plain_file
@@ -46,7 +46,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "often its decision was optimal (graded by the exact solver where few squares are empty).",
     )
     usage.add_argument(
-        "--games", type=int, default=100, metavar="N", help="games played to measure rule usage (default 100; 0: none)"
+        "--games",
+        type=usage_games,
+        default=100,
+        metavar="N",
+        help=f"games played to measure rule usage (default 100, at most {MAX_USAGE_GAMES:,}; 0: none)",
     )
     usage.add_argument(
         "--against",
@@ -66,6 +70,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     add_plugin_argument(parser, "primitive plugin file the player needs (repeatable)")
     parser.set_defaults(handler=run)
+
+
+#: The most games ``show`` plays to measure rule usage: far more than a usage table needs, few enough to end.
+MAX_USAGE_GAMES = 100_000
+
+
+def usage_games(text: str) -> int:
+    """argparse type of ``--games``: 0 to :data:`MAX_USAGE_GAMES`."""
+    return whole_number(text, 0, MAX_USAGE_GAMES)
 
 
 def config_summary(config: dict) -> str:

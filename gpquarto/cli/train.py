@@ -405,7 +405,7 @@ def next_steps(shown_file: str, spec: str, game: str) -> str:
     from gpquarto.games.defaults import training_defaults
 
     player = shlex.quote(spec)
-    where = "" if game == DEFAULT_GAME else f" --game {shlex.quote(game)}"
+    where = f" --game {shlex.quote(game)}"
     yardstick = training_defaults(game).evaluation_opponents[-1]
     commands = [
         (f"show {shlex.quote(shown_file)}", "what it is"),

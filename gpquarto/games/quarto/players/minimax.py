@@ -161,7 +161,8 @@ class MinimaxPlayer(QuartoPlayer):
 
     def new_game(self, seat: int) -> None:
         self.search.clear()
-        self.search.warm_up()  # outside the timed decisions
+        if self.strategy == "fixed" and self.depth == 2:  # the only root depth that calls the compiled search
+            self.search.warm_up()  # outside the timed decisions
         self._plan.forget()
 
     def depth_for(self, board: Board | BoardView) -> int:
