@@ -134,12 +134,17 @@ def test_show_prints_usage_unless_told_not_to(saved, capsys):
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
-        (["--games", "-2"], "--games must be >= 0"),
+        (["--games", "-2"], "argument --games: expected a number >= 0, got -2"),
+        (["--games", "100001"], "argument --games: expected a number from 0 to 100000, got 100001"),
         (["--against", "nobody"], "nobody"),
         (["--grade-empties", "17"], "--grade-empties must be 0..16"),
     ],
 )
 def test_show_usage_errors_are_one_line(saved, capsys, arguments, message):
-    assert main(["show", saved, "--games", "4", *arguments]) == 2
+    try:
+        code = main(["show", saved, "--games", "4", *arguments])
+    except SystemExit as exit:  # argparse's own refusal
+        code = exit.code
+    assert code == 2
     err = capsys.readouterr().err.strip()
     assert message in err and "\n" not in err
