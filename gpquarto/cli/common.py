@@ -208,7 +208,7 @@ def saved_player_settings(spec: str, plugin: GamePlugin) -> dict[str, object] | 
     another game, or a file that cannot be read (what is wrong with it is said when it is loaded)."""
     from gpquarto.gp.evaluator_player import evaluator_file, is_evaluator_spec
     from gpquarto.gp.storage import player_game, read_player_file
-    from gpquarto.learned.storage import LEARNED_SUFFIX, read_learned_file
+    from gpquarto.learned.storage import LEARNED_SUFFIX, read_learned_header
     from gpquarto.plain_files import read_plain_file
     from gpquarto.resolve import is_player_file
 
@@ -221,7 +221,7 @@ def saved_player_settings(spec: str, plugin: GamePlugin) -> dict[str, object] | 
         elif not is_player_file(spec) or not os.path.isfile(spec):
             return None
         elif spec.lower().endswith(LEARNED_SUFFIX):
-            header, _ = read_learned_file(spec)
+            header = read_learned_header(spec)  # its arrays are read when the player is made
             game, settings = header["game"], header["settings"]
         else:
             data = read_player_file(spec)

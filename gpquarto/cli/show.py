@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gpquarto.cli import UsageError
-from gpquarto.cli.common import add_plugin_argument, trained_settings, whole_number
+from gpquarto.cli.common import add_plugin_argument, describe_settings, trained_settings, whole_number
 from gpquarto.games.registry import DEFAULT_GAME
 from gpquarto.learned.storage import LEARNED_SUFFIX
 from gpquarto.plain_files import read_plain_file
@@ -89,16 +89,10 @@ def config_summary(config: dict) -> str:
         return printable(str(config.get(key, default)))[:120]
 
     game = value("game", DEFAULT_GAME)
-    settings = config.get("settings") or {}
-    size = config.get("board_size")
-    rules = config.get("game_rules")
-    extras = [f"size {value('board_size')}"] if size else []
-    extras += [f"{value('game_rules')} rules"] if rules else []
-    if isinstance(settings, dict):
-        extras += [
-            f"{printable(str(key))[:40]} {printable(str(item))[:40]}" for key, item in list(settings.items())[:8]
-        ]
-    where = ", ".join([game, *extras])
+    try:  # the game and the settings it was trained under, as every command names them
+        where = describe_settings(game, trained_settings({"config": config}) or {})
+    except (ValueError, KeyError):  # a game not installed here, or settings it does not have
+        where = game
     islands = config.get("islands")
     population = f"{value('population')} genomes" + (
         f" in each of {islands} islands" if isinstance(islands, int) and islands > 1 else ""
@@ -277,8 +271,6 @@ def usage_text(
     from gpquarto.grading.usage import format_usage, rule_usage
     from gpquarto.resolve import check_player_specs
 
-    if args.games < 0:
-        raise UsageError(f"--games must be >= 0, got {args.games}")
     if not 0 <= args.grade_empties <= 16:
         raise UsageError(f"--grade-empties must be 0..16, got {args.grade_empties}")
     opponents = tuple(args.against or training_defaults(genome.game).evaluation_opponents)

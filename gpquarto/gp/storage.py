@@ -86,10 +86,15 @@ def simplified_path(path: str | os.PathLike[str]) -> Path:
     return file.with_name(f"{file.stem}.simplified.json")
 
 
+def saved_run_id(data: dict) -> object:
+    """The id of the training run that saved a player's (or an evaluator's) data, or None (a hand-made file)."""
+    run = data.get("run")
+    return run.get("id") if isinstance(run, dict) else None
+
+
 def same_run(first: dict, second: dict) -> bool:
     """Whether two players' data name the same training run (or both name none, as hand-made files)."""
-    ids = [data.get("run", {}).get("id") if isinstance(data.get("run"), dict) else None for data in (first, second)]
-    return ids[0] == ids[1]
+    return saved_run_id(first) == saved_run_id(second)
 
 
 def read_player_file(path: str | os.PathLike[str]) -> dict:

@@ -149,15 +149,27 @@ def save_learned_player(path: str | os.PathLike[str], header: dict, arrays: dict
     write_bytes_atomic(path, npz_bytes(arrays, header))
 
 
-def read_learned_file(path: str | os.PathLike[str]) -> tuple[dict, dict[str, np.ndarray]]:
-    """The checked header and arrays of a learned player's file: the header first, then each array's declared
-    dtype and shape against what the header's model needs, and only then the arrays themselves."""
+def read_learned_header(path: str | os.PathLike[str]) -> dict:
+    """The checked header of a learned player's file (its game, settings and model), each array's declared dtype and
+    shape checked against it, without reading the arrays."""
     with open_npz(path, "learned player") as archive:
-        try:
-            header = _check_header(read_json_header(archive))
-            check_declared_arrays(learned_arrays(header), {k: v for k, v in archive.members.items() if k != "header"})
-        except ValueError as error:
-            raise ValueError(f"{path}: not a gpquarto learned player ({_short(error)})") from None
+        return _checked_header(archive, path)
+
+
+def _checked_header(archive: NpzArchive, path: str | os.PathLike[str]) -> dict:
+    try:
+        header = _check_header(read_json_header(archive))
+        check_declared_arrays(learned_arrays(header), {k: v for k, v in archive.members.items() if k != "header"})
+    except ValueError as error:
+        raise ValueError(f"{path}: not a gpquarto learned player ({_short(error)})") from None
+    return header
+
+
+def read_learned_file(path: str | os.PathLike[str]) -> tuple[dict, dict[str, np.ndarray]]:
+    """The checked header and arrays of a learned player's file: the header first (:func:`read_learned_header`'s
+    checks), and only then the arrays themselves."""
+    with open_npz(path, "learned player") as archive:
+        header = _checked_header(archive, path)
         arrays = {name: archive.read(name) for name in archive.members if name != "header"}
     try:
         _check(header, arrays)

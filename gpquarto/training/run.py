@@ -41,7 +41,7 @@ from gpquarto.folder_lock import folder_lock
 from gpquarto.gp.genome import Genome
 from gpquarto.gp.library import get_library
 from gpquarto.gp.player import RuleListPlayer
-from gpquarto.gp.storage import load_player, read_player_file, save_player, simplified_path
+from gpquarto.gp.storage import load_player, read_player_file, save_player, saved_run_id, simplified_path
 from gpquarto.plain_files import file_sha256, one_line, read_plain_file
 from gpquarto.runner import Runner, SerialRunner
 from gpquarto.training.checkpoint import read_checkpoint_data
@@ -467,7 +467,7 @@ def _check_copy_target(run: RunFolder) -> None:
         if not file.exists():
             continue
         try:
-            owner = read_player_file(file).get("run", {}).get("id")
+            owner = saved_run_id(read_player_file(file))
         except ValueError:
             owner = None
         if owner != run.run_id:
