@@ -14,6 +14,7 @@ from gpquarto.games.quixo.players.search_players import QuixoSolverPlayer
 from gpquarto.games.quixo.search import solver
 from gpquarto.games.quixo.tables import tables
 from tests.reference import quixo as ref
+from tests.reference import quixo_solver as slow_solver
 
 
 @pytest.fixture(scope="module")
@@ -117,6 +118,14 @@ def test_values_are_the_same_for_every_image(solved3):
         for k in range(8):
             image = solved3.index(map_mask(3, k, own), map_mask(3, k, other))
             assert solved3.values[image] == solved3.values[index] and solved3.dists[image] == solved3.dists[index]
+
+
+@pytest.mark.parametrize("rules", ["official", "course"])
+def test_the_solver_agrees_with_its_kernels_of_before_on_every_3x3_position(solved3, rules):
+    values, dists = slow_solver.compute(3, rules)
+    solution = solved3 if rules == "official" else solver.compute(3, rules, compiled=False)
+    assert np.array_equal(solution.values, values) and np.array_equal(solution.dists, dists)
+    assert {int(v) for v in np.unique(values)} == {solver.WIN, solver.LOSS, solver.TERMINAL}
 
 
 @pytest.mark.skipif(solver.numba is None, reason="numba is not installed (pip install 'gpquarto[fast]')")

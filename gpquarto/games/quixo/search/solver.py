@@ -20,6 +20,7 @@ under ``quixo/``, written atomically, and checked when read.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import os
@@ -74,28 +75,22 @@ def _code_table() -> np.ndarray:
 
 def _make_kernels(jit):
     """The solver's two steps and their helpers, each passed through ``jit`` (the identity, or numba.njit): the
-    same code runs pure and compiled."""
-    has_line = jit(mask_has_line)
+    same code runs pure and compiled. ``line_of[mask]`` says whether a mask holds a line, ``decode_own[i]`` and
+    ``decode_other[i]`` are the two masks of eight cells whose base-3 code is ``i``, and ``counts[index]`` is
+    the number of moves of an open position still unrefuted: 0 once it is decided or when it has a line, so one
+    read tells whether a predecessor is still open."""
 
     @jit
     def _index(own, other, codes):
         return codes[own & 255] + codes[own >> 8] * 6561 + 2 * (codes[other & 255] + codes[other >> 8] * 6561)
 
     @jit
-    def _decode(index, cells):
-        own = 0
-        other = 0
-        for cell in range(cells):
-            digit = index % 3
-            index //= 3
-            if digit == 1:
-                own |= 1 << cell
-            elif digit == 2:
-                other |= 1 << cell
-        return own, other
+    def _decode(index, decode_own, decode_other):
+        low, high = index % 6561, index // 6561
+        return decode_own[low] | (decode_own[high] << 8), decode_other[low] | (decode_other[high] << 8)
 
     @jit
-    def _result(own, other, n, course, lines, masks):
+    def _result(own, other, course, lines, line_of):
         """1 when the mover (whose cubes are now ``own``) has won, -1 lost, 0 no line."""
         if course:
             for line in lines:
@@ -104,22 +99,19 @@ def _make_kernels(jit):
                 if (other & line) == line:
                     return -1
             return 0
-        if has_line(other, n, masks[0], masks[1], masks[2], masks[3]):
+        if line_of[other]:
             return -1
-        if has_line(own, n, masks[0], masks[1], masks[2], masks[3]):
+        if line_of[own]:
             return 1
         return 0
 
     @jit
-    def _initialise(n, course, actions, push, lines, masks, codes, values, dists, counts):
+    def _initialise(course, actions, push, lines, line_of, decode_own, decode_other, values, dists, counts):
         """Step 1 (see the module docstring); returns how many positions are nodes (no line)."""
-        cells = n * n
         nodes = 0
         for index in range(len(values)):
-            own, other = _decode(index, cells)
-            if has_line(own, n, masks[0], masks[1], masks[2], masks[3]) or has_line(
-                other, n, masks[0], masks[1], masks[2], masks[3]
-            ):
+            own, other = _decode(index, decode_own, decode_other)
+            if line_of[own] or line_of[other]:
                 values[index] = TERMINAL
                 continue
             nodes += 1
@@ -138,7 +130,7 @@ def _make_kernels(jit):
                 )
                 own2 = (own & keep) | (((own & moved) << left) >> right) | dest
                 other2 = (other & keep) | (((other & moved) << left) >> right)
-                result = _result(own2, other2, n, course, lines, masks)
+                result = _result(own2, other2, course, lines, line_of)
                 if result == 1:
                     won = True
                     break
@@ -155,15 +147,14 @@ def _make_kernels(jit):
         return nodes
 
     @jit
-    def _wave(d, n, actions, push, masks, codes, values, dists, counts):
+    def _wave(d, actions, push, codes, decode_own, decode_other, values, dists, counts):
         """Step 2 for the positions decided at distance ``d``; returns how many positions it decided."""
-        cells = n * n
         decided = 0
         for index in range(len(values)):
             if dists[index] != d or values[index] == TERMINAL or values[index] == DRAW:
                 continue
             child_value = values[index]
-            own_c, other_c = _decode(index, cells)
+            own_c, other_c = _decode(index, decode_own, decode_other)
             mover_c, opp_c = other_c, own_c  # the player who just moved, and the other one
             for k in range(len(actions)):
                 action = actions[k]
@@ -182,9 +173,10 @@ def _make_kernels(jit):
                 for variant in range(2):
                     mover_p = base | taken if variant == 1 else base
                     parent = _index(mover_p, opp_p, codes)
-                    if values[parent] != DRAW or dists[parent] != 0:
+                    if counts[parent] == 0:
                         continue  # a line (no node), or decided already
                     if child_value == LOSS:
+                        counts[parent] = 0
                         values[parent] = WIN
                         dists[parent] = d + 1
                         decided += 1
@@ -284,6 +276,23 @@ def _arrays(n: int):
     return np.array(table.actions, dtype=np.int64), push, np.array(table.lines, dtype=np.int64), masks
 
 
+@functools.cache
+def _line_table(n: int) -> np.ndarray:
+    """``line_of[mask]``: whether ``mask`` holds a complete line of the ``n x n`` board, for every mask."""
+    table = tables(n)
+    constants = (n, table.row_starts, table.col_starts, table.main, table.anti)
+    return np.array([mask_has_line(mask, *constants) for mask in range(1 << (n * n))], dtype=np.bool_)
+
+
+def _decode_table(digit: int) -> np.ndarray:
+    """For every base-3 code of eight cells, the mask of the cells whose digit is ``digit``."""
+    codes = np.arange(6561)
+    return sum(((codes // 3**cell) % 3 == digit).astype(np.int64) << cell for cell in range(8))
+
+
+_DECODE_OWN, _DECODE_OTHER = _decode_table(1), _decode_table(2)
+
+
 def compute(
     size: int,
     rules: QuixoRules | str = QuixoRules.OFFICIAL,
@@ -301,21 +310,22 @@ def compute(
     if compiled and _numba() is None:
         raise ValueError("the compiled solver needs numba: pip install 'gpquarto[fast]'")
     initialise, wave = _kernels(compiled)
-    actions, push, lines, masks = _arrays(size)
+    actions, push, lines, _ = _arrays(size)
+    arrays = (actions, push, lines, _CODES, _line_table(size), _DECODE_OWN, _DECODE_OTHER)
+    if not compiled:  # plain lists and ints index faster in pure Python than NumPy arrays
+        arrays = tuple(array.tolist() for array in arrays)
+    actions, push, lines, codes, line_of, decode_own, decode_other = arrays
     count = 3 ** (size * size)
     values = np.zeros(count, dtype=np.int8)
     dists = np.zeros(count, dtype=np.uint8)
     counts = np.zeros(count, dtype=np.uint8)
     course = rules is QuixoRules.COURSE
-    if not compiled:  # plain lists and ints index faster in pure Python than NumPy arrays
-        actions, push, lines, masks = actions.tolist(), push.tolist(), lines.tolist(), masks.tolist()
-    codes = _CODES if compiled else _CODES.tolist()
-    nodes = initialise(size, course, actions, push, lines, masks, codes, values, dists, counts)
+    nodes = initialise(course, actions, push, lines, line_of, decode_own, decode_other, values, dists, counts)
     if progress is not None:
         progress(0, int(nodes))
     d = 1
     while True:
-        decided = wave(d, size, actions, push, masks, codes, values, dists, counts)
+        decided = wave(d, actions, push, codes, decode_own, decode_other, values, dists, counts)
         if progress is not None:
             progress(d, int(decided))
         if not decided:
