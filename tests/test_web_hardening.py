@@ -315,17 +315,19 @@ def rss_mb(pids: list[int]) -> float:
 
 
 def test_a_random_game_answers_at_once_while_abusive_requests_run(tmp_path):
-    # a 2 s limit (the searches run to it on each decision) keeps the games in flight while the random games are timed
-    process, base = start_server(tmp_path, "--time-limit", "2", "--workers", "4")
+    # a 2 s limit (the searches run to it on each decision) keeps the games in flight while the random games are
+    # timed, and a watch budget of 6 s ends each of them soon after (the player to move forfeits)
+    process, base = start_server(tmp_path, "--time-limit", "2", "--watch-seconds", "6", "--workers", "4")
     try:
         results: list[int] = []
-        # searches keep within the limit, so whole games are played (at most WATCH_SECONDS each), not forfeited
-        threads = [
-            threading.Thread(
-                target=lambda body=body: results.append(request(base, "POST", "/api/watch", body, timeout=150)[0])
-            )
-            for body in ABUSE
-        ]
+        endings: list[str] = []
+
+        def watch(body: dict) -> None:
+            status, view = request(base, "POST", "/api/watch", body, timeout=150)
+            results.append(status)
+            endings.append(json.dumps(view.get("result")))
+
+        threads = [threading.Thread(target=watch, args=(body,)) for body in ABUSE]
         for thread in threads:
             thread.start()
         time.sleep(1.5)
@@ -343,6 +345,9 @@ def test_a_random_game_answers_at_once_while_abusive_requests_run(tmp_path):
         for thread in threads:
             thread.join(timeout=160)
         assert results == [200] * len(ABUSE)
+        # a few decisions of 2 s fit in 6 s, far fewer than a game needs: each game ended in a forfeit (past the
+        # budget, or over the limit when a loaded machine slowed a search's last step)
+        assert all("forfeits" in ending for ending in endings), endings
         assert max(latencies) < 1.0, latencies
         assert max(memory) < 500, memory
         time.sleep(1.0)

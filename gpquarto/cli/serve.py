@@ -15,6 +15,7 @@ from pathlib import Path
 
 from gpquarto.cli import UsageError
 from gpquarto.cli.common import add_plugin_argument, game_name, port_number, positive_int, positive_seconds
+from gpquarto.web import WATCH_SECONDS
 
 DEFAULT_PORT = 8000
 
@@ -49,6 +50,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=10.0,
         metavar="SECONDS",
         help="seconds a player may take per decision before it forfeits (default 10)",
+    )
+    parser.add_argument(
+        "--watch-seconds",
+        type=positive_seconds,
+        default=WATCH_SECONDS,
+        metavar="SECONDS",
+        help=f"seconds a watched game may take in all before the player to move forfeits (default {WATCH_SECONDS:g})",
     )
     parser.add_argument(
         "--workers",
@@ -95,6 +103,7 @@ def run(args: argparse.Namespace) -> int:
         runs_dir=args.runs_dir,
         players_dirs=args.players_dirs,
         time_limit=args.time_limit,
+        watch_seconds=args.watch_seconds,
         workers=args.workers,
         trusted_hosts=_trusted_hosts(args.host, loopback),
         games=args.games,

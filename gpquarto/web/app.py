@@ -99,13 +99,15 @@ def create_app(
     runs_dir: str | Path = "runs",
     players_dirs: Sequence[str | Path] = (),
     time_limit: float = DEFAULT_TIME_LIMIT,
+    watch_seconds: float | None = None,
     workers: int = 2,
     trusted_hosts: Sequence[str] | None = LOOPBACK_NAMES,
     body_seconds: float = BODY_SECONDS,
     games: Sequence[str] = (),
 ) -> Starlette:
     """The web app. ``runs_dir`` is the folder of training runs, ``players_dirs`` more folders of saved players
-    a request may name; ``time_limit`` the seconds per decision; ``workers`` the processes in which searching
+    a request may name; ``time_limit`` the seconds per decision; ``watch_seconds`` the seconds a watched game may
+    take in all, past which the player to move forfeits (None: :data:`~gpquarto.web.sessions.WATCH_SECONDS`); ``workers`` the processes in which searching
     players decide; ``trusted_hosts`` the host names state-changing requests may be sent to (None: any);
     ``body_seconds`` the seconds a request body may take to arrive; ``games`` the games a provider makes that the
     server offers beside the installed ones (``openspiel:connect_four``: registered for this process).
@@ -207,7 +209,13 @@ def create_app(
         first, second = [await lane(players.is_quick_spec(spec))(players.make, spec, seed, start) for spec in specs]
         names = (str(specs[0]).strip(), str(specs[1]).strip())
         view = await lane(is_quick(first), is_quick(second))(
-            watch_game, (first, second), names=names, start=start, seed=seed, time_limit=time_limit
+            watch_game,
+            (first, second),
+            names=names,
+            start=start,
+            seed=seed,
+            time_limit=time_limit,
+            budget=watch_seconds,
         )
         return JSONResponse(view)
 

@@ -31,6 +31,7 @@ from gpquarto.arena.views import (
 from gpquarto.games.interface import DecisionKind, GameState, IllegalActionError, Termination
 from gpquarto.games.registry import DEFAULT_GAME, game_names, get_game, get_plugin, plugins
 from gpquarto.players.base import Player, PlayerQuit, raised_reason, too_slow_reason
+from gpquarto.web import WATCH_SECONDS
 from gpquarto.web.decisions import worker_for
 from gpquarto.web.support import web_support
 
@@ -45,9 +46,6 @@ IDLE_SECONDS = 3600.0
 HUMAN_NAME = "you"
 #: The longest action name a move request may send.
 MAX_ACTION_TEXT = 100
-#: Seconds a watched game may take in all: past them, the player to move forfeits (a Quixo game may last 300
-#: plies, each up to the time limit: without a budget, one request could hold a worker process for an hour).
-WATCH_SECONDS = 120.0
 #: What each kind of decision is called in a forfeit's reason.
 DECISION_WORDS = {DecisionKind.CHOOSE: "choice", DecisionKind.PLACE: "placement", DecisionKind.MOVE: "move"}
 
@@ -393,14 +391,25 @@ def _not_carried(game, position: str, given: dict) -> dict:
 
 # -------------------------------------------------------------------------------------- watch and replay
 def watch_game(
-    players: tuple[Player, Player], *, names: tuple[str, str], start: GameState, seed: int | None, time_limit: float
+    players: tuple[Player, Player],
+    *,
+    names: tuple[str, str],
+    start: GameState,
+    seed: int | None,
+    time_limit: float,
+    budget: float | None = None,
 ) -> dict:
-    """A whole game between two players (match rules, ``time_limit`` seconds per decision, at most
-    :data:`WATCH_SECONDS` in all), frame by frame, with each decision's explanation; searching players share one
-    worker process, leased before the game."""
+    """A whole game between two players (match rules, ``time_limit`` seconds per decision, at most ``budget``
+    seconds in all, :data:`WATCH_SECONDS` when None), frame by frame, with each decision's explanation; searching
+    players share one worker process, leased before the game."""
     with worker_for(players):
         record, notes = explained_game(
-            players, names=names, start=start, seed=seed, time_limit=time_limit, budget=WATCH_SECONDS
+            players,
+            names=names,
+            start=start,
+            seed=seed,
+            time_limit=time_limit,
+            budget=WATCH_SECONDS if budget is None else budget,
         )
     return game_view(record, notes)
 
