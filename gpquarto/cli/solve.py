@@ -38,7 +38,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "end of the game, for games small enough). Quarto: POSITION is position text, four rows of hex "
             "digits or '.', separated by '/', then the piece in hand (hex digit, or '-' when a piece must be "
             "chosen), optionally 'advanced'. Quixo (--game quixo, --size 3 or 4): the whole board is solved once "
-            "(seconds on 3x3, minutes on 4x4 with the fast extra) and cached; POSITION (default the empty board) "
+            "(seconds on 3x3, and on 4x4 with the fast extra) and cached; POSITION (default the empty board) "
             'is then looked up, e.g. "XX./.O./... O".'
         ),
     )

@@ -13,7 +13,7 @@ on 3x3, 3**16 (43 million) on 4x4, one byte each for the value and one for the d
    (neither side can force a win; the repetition rule ends such a game drawn).
 
 The ply limit is ignored (the longest win is far shorter than 300 plies). The same functions run in pure Python
-(3x3: seconds) and, compiled by numba when it is installed, for 4x4 (minutes). A solution is cached in the
+(3x3: seconds) and, compiled by numba when it is installed, for 4x4 (seconds; minutes in pure Python). A solution is cached in the
 gpquarto cache folder (``$GPQUARTO_CACHE``, as the grading banks: see :func:`gpquarto.cache_dir.cache_folder`)
 under ``quixo/``, written atomically, and checked when read.
 """
@@ -407,7 +407,7 @@ def save(solution: QuixoSolution, cache_dir: str | os.PathLike[str] | None = Non
 
 class QuixoSolver(ExactSolver):
     """Quixo's exact solver as its plug-in offers it: the retrograde solution of the 3x3 or 4x4 board, solved
-    once (seconds on 3x3, minutes on 4x4 with the fast extra) and cached."""
+    once (seconds on 3x3, and on 4x4 with the fast extra) and cached."""
 
     size_word = "blank cubes"
 
