@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -22,6 +23,11 @@ def square(value: int) -> int:
 def fail_on_seven(value: int) -> int:
     if value == 7:
         raise ValueError("seven is refused")
+    return value
+
+
+def sleep_long(value: int) -> int:
+    time.sleep(30)
     return value
 
 
@@ -118,6 +124,25 @@ def signal_group(group: int, number: int) -> None:
         os.killpg(group, number)
     except ProcessLookupError:
         pass
+
+
+def test_a_ctrl_c_taken_by_another_thread_still_stops_the_wait_for_the_workers():
+    """The kernel hands a process's SIGINT to any thread that does not block it: when it is not the main thread,
+    the main thread's wait is not woken, and the KeyboardInterrupt must still come at once, not when a batch ends."""
+    runner = ProcessRunner(2)
+    runner.map(square, [1, 2])  # the workers are up: what follows times the wait alone
+    interrupter = threading.Thread(
+        target=lambda: (time.sleep(1.0), signal.pthread_kill(threading.get_ident(), signal.SIGINT))
+    )
+    started = time.monotonic()
+    try:
+        interrupter.start()
+        with pytest.raises(KeyboardInterrupt):
+            runner.map(sleep_long, [1, 2])
+        assert time.monotonic() - started < 10  # a batch takes 30 s
+    finally:
+        interrupter.join()
+        runner.close()
 
 
 def test_ctrl_c_stops_a_match_on_workers_at_once_with_one_line(tmp_path):

@@ -34,6 +34,10 @@ def _interrupts_deferred() -> Iterator[None]:
 
 #: Seconds between a worker's checks that its parent is alive.
 PARENT_CHECK_SECONDS = 1.0
+#: Seconds the parent waits for a batch before it looks at its signals again: a Ctrl-C that the kernel hands to
+#: another thread of the parent (any thread that does not block it may take it) does not wake the main thread from
+#: its wait, so the wait must end by itself for the KeyboardInterrupt to be raised.
+SIGNAL_CHECK_SECONDS = 0.25
 
 
 def _watch_parent(parent: int) -> None:
@@ -98,7 +102,7 @@ class ProcessRunner(Runner):
                     futures[future] = next_chunk
                     pending.add(future)
                     next_chunk += 1
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                done, pending = wait(pending, timeout=SIGNAL_CHECK_SECONDS, return_when=FIRST_COMPLETED)
                 for future in done:
                     parts[futures[future]] = future.result()
                     if progress is not None:
