@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from collections.abc import Callable
@@ -84,6 +85,14 @@ LONGEST_FIRST = (
 )
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto`` (the README's test command): one worker more than the cores this process may run on. Many
+    tests wait on processes they start (servers, worker pools, installs, a browser) or on the clock, and a worker
+    that waits leaves its core idle; the extra worker fills those gaps."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return cores + 1
+
+
 def in_xdist_worker(config: pytest.Config) -> bool:
     """Whether this process is a pytest-xdist worker (an environment variable would also be inherited by a pytest
     that a test starts)."""
@@ -97,6 +106,24 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         return
     rank = {name: index for index, name in enumerate(LONGEST_FIRST)}
     items.sort(key=lambda item: rank.get(item.path.stem, len(rank)))
+
+
+#: How Ctrl-C stood in this process when the tests began: (blocked in the main thread, its handler).
+CTRL_C_AT_START = (signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, []), signal.getsignal(signal.SIGINT))
+
+
+@pytest.fixture(autouse=True)
+def ctrl_c_left_as_found():
+    """A test must leave Ctrl-C as the tests found it in this process (blocked in the main thread or not, and its
+    handler): every command a later test starts inherits a block, where its Ctrl-C would never arrive. A leak is
+    this test's error, and it is undone here."""
+    yield
+    found = (signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, []), signal.getsignal(signal.SIGINT))
+    if found != CTRL_C_AT_START:
+        blocked, handler = CTRL_C_AT_START
+        signal.pthread_sigmask(signal.SIG_BLOCK if blocked else signal.SIG_UNBLOCK, {signal.SIGINT})
+        signal.signal(signal.SIGINT, handler)
+        pytest.fail(f"the test left Ctrl-C (blocked, handler) at {found}, not at {CTRL_C_AT_START}")
 
 
 @pytest.fixture(scope="session", autouse=True)

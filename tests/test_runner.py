@@ -96,7 +96,13 @@ def interrupt_after(command: list[str], ready, cwd) -> tuple[int, str, float]:
     group is killed: nothing is left running)."""
     command = [command[0], "-X", "faulthandler", *command[1:]]
     process = subprocess.Popen(
-        command, cwd=cwd, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+        command,
+        cwd=cwd,
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=as_from_a_terminal,
     )
     deadline = time.monotonic() + 120
     while not ready() and time.monotonic() < deadline and process.poll() is None:
@@ -118,6 +124,13 @@ def interrupt_after(command: list[str], ready, cwd) -> tuple[int, str, float]:
     return process.returncode, error, time.monotonic() - began
 
 
+def as_from_a_terminal() -> None:
+    """Start a command with Ctrl-C as a terminal gives it (handled by default, not blocked) whatever this test
+    process was given: run as a background job of a script, it ignores Ctrl-C, and so would the command."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def signal_group(group: int, number: int) -> None:
     """Send ``number`` to every process of ``group`` that is left."""
     try:
@@ -129,6 +142,8 @@ def signal_group(group: int, number: int) -> None:
 def test_a_ctrl_c_taken_by_another_thread_still_stops_the_wait_for_the_workers():
     """The kernel hands a process's SIGINT to any thread that does not block it: when it is not the main thread,
     the main thread's wait is not woken, and the KeyboardInterrupt must still come at once, not when a batch ends."""
+    assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     runner = ProcessRunner(2)
     runner.map(square, [1, 2])  # the workers are up: what follows times the wait alone
     interrupter = threading.Thread(
@@ -140,9 +155,13 @@ def test_a_ctrl_c_taken_by_another_thread_still_stops_the_wait_for_the_workers()
         with pytest.raises(KeyboardInterrupt):
             runner.map(sleep_long, [1, 2])
         assert time.monotonic() - started < 10  # a batch takes 30 s
+        # the interrupt did not leave Ctrl-C blocked in this thread (nor in the commands it would start)
+        assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, [])
     finally:
         interrupter.join()
         runner.close()
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        signal.signal(signal.SIGINT, previous)
 
 
 def test_ctrl_c_stops_a_match_on_workers_at_once_with_one_line(tmp_path):

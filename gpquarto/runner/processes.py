@@ -25,8 +25,10 @@ def _interrupts_deferred() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
+        # Inside the try: a Ctrl-C already caught (by another thread) is raised by this very call, and the
+        # block must not outlive it (every later Ctrl-C of the process, and of the commands it starts, would wait).
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
