@@ -69,7 +69,7 @@ def test_forced_loss_equals_its_played_out_definition_on_boards_and_leaves(rules
     assert seen == {False, True} and checked > 200
 
 
-def test_an_old_evaluator_config_reads_without_the_blocks_and_the_default_has_them():
+def test_an_evaluator_config_without_the_setting_reads_without_the_blocks():
     library = get_library(LibraryConfig())
     assert {"forced_loss", "safe_pair_parity"} <= {spec.name for spec in library}
     old = EvolutionConfig.from_dict({**EvolutionConfig(genome=EVALUATOR).as_dict()})
@@ -81,9 +81,9 @@ def test_an_old_evaluator_config_reads_without_the_blocks_and_the_default_has_th
     ]
     with pytest.raises(ValueError, match="forced_loss"):
         EvaluatorGenome.from_text("plus(forced_loss, one)", old_library)
-    default = EvolutionConfig.for_game(genome=EVALUATOR)
-    assert default.evaluator_blocks and default.as_dict()["evaluator_blocks"] is True
-    assert EvolutionConfig.from_dict(default.as_dict()) == default
-    EvaluatorGenome.from_text("plus(forced_loss, one)", get_library(default.library()))
+    blocks = EvolutionConfig.for_game(genome=EVALUATOR, evaluator_blocks=True)
+    assert blocks.as_dict()["evaluator_blocks"] is True
+    assert EvolutionConfig.from_dict(blocks.as_dict()) == blocks
+    EvaluatorGenome.from_text("plus(forced_loss, one)", get_library(blocks.library()))
     with pytest.raises(ValueError, match="evaluator_blocks"):
         EvolutionConfig(evaluator_blocks=True)

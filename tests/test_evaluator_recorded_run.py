@@ -33,7 +33,7 @@ FILES = ("logbook.csv", "hall_of_fame.txt", "best_evaluator.json")
 COMMON = [
     *("train", "--genome", "evaluator", "--depth", "1", "--population", "8", "--games", "8", "--final-games", "8"),
     *("--islands", "1", "--hall-of-fame", "5"),
-    "--no-evaluator-blocks",  # the library of the recording: the building blocks came later
+    "--no-evaluator-blocks",  # the library of the recording (the default): the building blocks came later
 ]
 COMMAND = [
     *COMMON,

@@ -214,7 +214,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         choices=GENOMES,
         default=None,
         help="what evolves: rules (if/then rule players, the default) or evaluator (an evaluation for minimax's "
-        "leaves, with its own defaults: depth 2, 5 generations, 2 islands of 24, 40 games against the "
+        "leaves, with its own defaults: depth 2, 10 generations, 2 islands of 24, 40 games against the "
         "hand-written heuristics at the same depth and minimax one ply deeper, 1,000 final games, no accuracy "
         "term; see gpquarto.training.config.evaluator_opponents)",
     )
@@ -236,7 +236,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action=argparse.BooleanOptionalAction,
         default=None,
         help="evaluator genomes: the building blocks forced_loss and safe_pair_parity join the library (default "
-        "on for evaluator runs; --no-evaluator-blocks: the library of the runs recorded before them)",
+        "off: the library of the runs recorded before them)",
     )
     parser.add_argument(
         "--islands",

@@ -27,17 +27,19 @@ BASIC_DEFAULT_OPPONENTS = "random:1,minimax:depth=2:1"
 RULES, EVALUATOR = "rules", "evaluator"
 GENOMES = (RULES, EVALUATOR)
 #: Each genome kind's defaults where they differ from the dataclass's (rule players'): :meth:`EvolutionConfig.
-#: for_game` applies them under the settings given. An evaluator run's defaults: depth 2, 5 generations of two
-#: islands of 24 trees x 40 games, a hall of fame of one per island, 1,000 final games, no accuracy term, the
-#: building blocks of the family ``evaluation_blocks`` in the library, and the opponents of
-#: :func:`evaluator_opponents`. The final choice of the three-island runs took each island's best, so a hall of one
-#: keeps it; the blocks make each game dearer, so the generations were halved to keep a run short
-#: (docs/defaults.md; docs/lab/evaluator-islands.md, docs/lab/evaluator-blocks.md).
+#: for_game` applies them under the settings given. An evaluator run's defaults: depth 2, 10 generations of two
+#: islands of 24 trees x 40 games, a hall of fame of one per island, 1,000 final games, no accuracy term, and the
+#: opponents of :func:`evaluator_opponents`. Islands make finding the hand's best formula a matter of every seed
+#: rather than of a lucky one, and many final games keep the final choice from taking a lucky member. Each island
+#: is the same whatever the number of islands, and in the three-island runs the champion was island 1's best on
+#: every seed, so two islands with a hall of one choose the same champions at a lower cost. The building blocks
+#: (``evaluator_blocks``) are off: five generations with them evolved weaker champions (docs/defaults.md;
+#: docs/lab/evaluator-islands.md, docs/lab/evaluator-blocks.md).
 GENOME_DEFAULTS: dict[str, dict[str, object]] = {
     RULES: {},
     EVALUATOR: {
         "depth": 2,
-        "generations": 5,
+        "generations": 10,
         "population": 24,
         "games": 40,
         "accuracy_weight": 0.0,
@@ -48,7 +50,6 @@ GENOME_DEFAULTS: dict[str, dict[str, object]] = {
         "mutation_rate": 0.4,
         "final_games": 1000,
         "islands": 2,
-        "evaluator_blocks": True,
         # Racing is a rule genomes' setting, and with no accuracy term the bank's size is moot: an evaluator run
         # keeps the values of the dataclass whatever its game's rule defaults say.
         "racing": False,
@@ -230,7 +231,7 @@ class EvolutionConfig:
     #: Evaluators: a mutation may also insert a new primitive above a subtree (:func:`~gpquarto.gp.variation.
     #: insertion`), one of four operators; off, the three of the runs saved before it existed.
     insertion_mutation: bool = False
-    #: Evaluators: the library has the building blocks of the family ``evaluation_blocks`` (``forced_loss``...);
+    #: Evaluators: the run's library has the building blocks of the family ``evaluation_blocks`` (``forced_loss``...);
     #: off, the library of the runs saved before they existed (a config without the field reads as off).
     evaluator_blocks: bool = False
     #: Independent populations of ``population`` genomes each, bred apart (no migration) from seeds of their own,

@@ -11,8 +11,9 @@
 
 A search's leaves compute them through the leaf's shared facts (:class:`~gpquarto.games.quarto.gp.features.
 LeafFeatures`), once for every safe piece that could be given there; other positions walk the Board. Both are
-``GIVEN_NOTED``. The family is left out of the library of evaluator runs recorded before it existed (``EvolutionConfig.
-evaluator_blocks`` false), so that they replay as they were.
+``GIVEN_NOTED``. The family is in the library of every player file, and in an evaluator run's only with
+``EvolutionConfig.evaluator_blocks`` (off by default, and for every config saved before it existed, so that those
+runs replay and resume as they were).
 """
 
 from __future__ import annotations
