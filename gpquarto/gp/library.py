@@ -60,6 +60,8 @@ def load_library(
 
 
 _SHARED_LIBRARIES: dict[tuple, PrimitiveLibrary] = {}
+#: The family of evaluator building blocks (Quarto's ``evaluation_blocks``) that a library may leave out.
+EVALUATOR_BLOCKS_FAMILY = "evaluation_blocks"
 
 
 def _file_stamp(path: str) -> tuple:
@@ -72,33 +74,50 @@ def _file_stamp(path: str) -> tuple:
 
 
 def shared_library(
-    plugins: Sequence[str] = (), *, tactical: bool = True, lookahead: bool = True, game: str = DEFAULT_GAME
+    plugins: Sequence[str] = (),
+    *,
+    tactical: bool = True,
+    lookahead: bool = True,
+    game: str = DEFAULT_GAME,
+    evaluator_blocks: bool = True,
 ) -> PrimitiveLibrary:
     """:func:`load_library`, loaded once per process for each game, set of plugin files and families.
+    ``evaluator_blocks=False`` leaves out the family :data:`EVALUATOR_BLOCKS_FAMILY` (the evaluator library of the runs
+    recorded before it existed).
 
     Loading runs every primitive's checks, so code that needs a library many times (each fitness task, each
     saved player) shares one; a plugin file that changes on disk is loaded again. The library is read-only
     once built.
     """
     plugins = tuple(plugins)
-    key = (game, tuple(_file_stamp(path) for path in plugins), tactical, lookahead)
+    key = (game, tuple(_file_stamp(path) for path in plugins), tactical, lookahead, evaluator_blocks)
     library = _SHARED_LIBRARIES.get(key)
     if library is None:
-        library = _SHARED_LIBRARIES[key] = load_library(plugins, tactical=tactical, lookahead=lookahead, game=game)
+        library = load_library(plugins, tactical=tactical, lookahead=lookahead, game=game)
+        if not evaluator_blocks:
+            library = library.without_families(EVALUATOR_BLOCKS_FAMILY)
+        _SHARED_LIBRARIES[key] = library
     return library
 
 
 @dataclass(frozen=True)
 class LibraryConfig:
     """Which primitive library a worker loads: plugin files (absolute paths), the tactical and lookahead families,
-    and the game."""
+    the game, and the evaluator building blocks (:data:`EVALUATOR_BLOCKS_FAMILY`)."""
 
     plugins: tuple[str, ...] = ()
     tactical: bool = True
     lookahead: bool = True
     game: str = DEFAULT_GAME
+    evaluator_blocks: bool = True
 
 
 def get_library(config: LibraryConfig) -> PrimitiveLibrary:
     """The primitive library for ``config``, loaded once per process (plugins are re-loaded in each worker)."""
-    return shared_library(config.plugins, tactical=config.tactical, lookahead=config.lookahead, game=config.game)
+    return shared_library(
+        config.plugins,
+        tactical=config.tactical,
+        lookahead=config.lookahead,
+        game=config.game,
+        evaluator_blocks=config.evaluator_blocks,
+    )

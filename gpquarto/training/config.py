@@ -27,11 +27,14 @@ BASIC_DEFAULT_OPPONENTS = "random:1,minimax:depth=2:1"
 RULES, EVALUATOR = "rules", "evaluator"
 GENOMES = (RULES, EVALUATOR)
 #: Each genome kind's defaults where they differ from the dataclass's (rule players'): :meth:`EvolutionConfig.
-#: for_game` applies them under the settings given. An evaluator run's defaults: depth 2, 10 generations of three
-#: islands of 24 trees x 40 games, a hall of fame of 2 per island, 1,000 final games, no accuracy term, and the
+#: for_game` applies them under the settings given. An evaluator run's defaults: depth 2, 10 generations of two
+#: islands of 24 trees x 40 games, a hall of fame of one per island, 1,000 final games, no accuracy term, and the
 #: opponents of :func:`evaluator_opponents`. Islands make finding the hand's best formula a matter of every seed
-#: rather than of a lucky one, many final games keep the final choice from taking a lucky member, and small halls
-#: keep that choice cheap (docs/defaults.md; docs/lab/evaluator-budget.md, docs/lab/evaluator-islands.md).
+#: rather than of a lucky one, and many final games keep the final choice from taking a lucky member. Each island
+#: is the same whatever the number of islands, and in the three-island runs the champion was island 1's best on
+#: every seed, so two islands with a hall of one choose the same champions at a lower cost. The building blocks
+#: (``evaluator_blocks``) are off: five generations with them evolved weaker champions (docs/defaults.md;
+#: docs/lab/evaluator-islands.md, docs/lab/evaluator-blocks.md).
 GENOME_DEFAULTS: dict[str, dict[str, object]] = {
     RULES: {},
     EVALUATOR: {
@@ -42,11 +45,11 @@ GENOME_DEFAULTS: dict[str, dict[str, object]] = {
         "accuracy_weight": 0.0,
         "tournament_size": 3,
         "elite": 2,
-        "hall_of_fame": 2,
+        "hall_of_fame": 1,
         "crossover_rate": 0.5,
         "mutation_rate": 0.4,
         "final_games": 1000,
-        "islands": 3,
+        "islands": 2,
         # Racing is a rule genomes' setting, and with no accuracy term the bank's size is moot: an evaluator run
         # keeps the values of the dataclass whatever its game's rule defaults say.
         "racing": False,
@@ -86,11 +89,11 @@ RULE_ONLY_FIELDS = (
     "racing",
 )
 #: Settings that only evaluator genomes read: a rule config must leave them at their defaults.
-EVALUATOR_ONLY_FIELDS = ("depth", "cost_weight", "insertion_mutation")
+EVALUATOR_ONLY_FIELDS = ("depth", "cost_weight", "insertion_mutation", "evaluator_blocks")
 #: Config fields written (config files, checkpoints, player files) only when set: a run that leaves them at their
 #: defaults writes the config it wrote before they existed, and :meth:`EvolutionConfig.from_dict` reads a missing one
 #: as its default.
-WRITTEN_WHEN_SET = ("racing", "settings")
+WRITTEN_WHEN_SET = ("racing", "settings", "evaluator_blocks")
 #: Config fields that may change when a run is resumed (they do not change the results of past generations).
 RESUMABLE_CHANGES = ("generations",)
 #: The largest value of each whole-number setting: far beyond any useful run, small enough that a run's plans
@@ -228,6 +231,9 @@ class EvolutionConfig:
     #: Evaluators: a mutation may also insert a new primitive above a subtree (:func:`~gpquarto.gp.variation.
     #: insertion`), one of four operators; off, the three of the runs saved before it existed.
     insertion_mutation: bool = False
+    #: Evaluators: the run's library has the building blocks of the family ``evaluation_blocks`` (``forced_loss``...);
+    #: off, the library of the runs saved before they existed (a config without the field reads as off).
+    evaluator_blocks: bool = False
     #: Independent populations of ``population`` genomes each, bred apart (no migration) from seeds of their own,
     #: playing the same games; the hall of fame keeps ``hall_of_fame`` members of each, and the final choice
     #: replays them all. Island 0 is the run a single population would make (``start_from`` players join it),
@@ -456,7 +462,7 @@ class EvolutionConfig:
 
     def library(self) -> LibraryConfig:
         """Which primitive library the run uses."""
-        return LibraryConfig(self.plugins, self.tactical, self.lookahead, self.game)
+        return LibraryConfig(self.plugins, self.tactical, self.lookahead, self.game, self.evaluator_blocks)
 
     def differences(self, other: EvolutionConfig) -> list[str]:
         """Names of fields that differ, other than those a resume may change."""

@@ -16,5 +16,6 @@ FAMILY_MODULES = [
     "tactical",
     "lookahead",
     "evaluation",
+    "evaluation_blocks",
     "gpquarto_primitives.scores",  # the scores every game has, after Quarto's own, where they always were
 ]
