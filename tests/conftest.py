@@ -85,14 +85,6 @@ LONGEST_FIRST = (
 )
 
 
-def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
-    """``-n auto`` (the README's test command): one worker more than the cores this process may run on. Many
-    tests wait on processes they start (servers, worker pools, installs, a browser) or on the clock, and a worker
-    that waits leaves its core idle; the extra worker fills those gaps."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    return cores + 1
-
-
 def in_xdist_worker(config: pytest.Config) -> bool:
     """Whether this process is a pytest-xdist worker (an environment variable would also be inherited by a pytest
     that a test starts)."""
