@@ -214,7 +214,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         choices=GENOMES,
         default=None,
         help="what evolves: rules (if/then rule players, the default) or evaluator (an evaluation for minimax's "
-        "leaves, with its own defaults: depth 2, 10 generations, 3 islands of 24, 40 games against the "
+        "leaves, with its own defaults: depth 2, 10 generations, 2 islands of 24, 40 games against the "
         "hand-written heuristics at the same depth and minimax one ply deeper, 1,000 final games, no accuracy "
         "term; see gpquarto.training.config.evaluator_opponents)",
     )
@@ -243,7 +243,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=positive_int,
         default=None,
         help="independent populations of --population genomes each, bred apart on the same games; the final "
-        "choice replays every island's hall of fame (default 1; evaluator genomes 3)",
+        "choice replays every island's hall of fame (default 1; evaluator genomes 2)",
     )
     parser.set_defaults(handler=run)
 
