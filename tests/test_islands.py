@@ -212,7 +212,7 @@ def test_checkpoints_with_islands_are_checked_in_one_line(tmp_path):
 
 
 def test_islands_are_a_setting_within_limits(tmp_path, capsys):
-    assert EvolutionConfig.for_game(genome="evaluator").islands == 3
+    assert EvolutionConfig.for_game(genome="evaluator").islands == 2
     assert EvolutionConfig().islands == 1
     for settings, message in (
         ({"islands": 0}, "islands must be at least 1"),

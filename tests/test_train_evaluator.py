@@ -50,8 +50,8 @@ def test_the_evaluator_defaults_play_every_hand_written_heuristic_and_one_ply_de
     assert config.depth == 2
     assert (config.generations, config.population, config.games, config.final_games) == (10, 24, 40, 1000)
     assert (config.elite, config.tournament_size, config.crossover_rate, config.mutation_rate) == (2, 3, 0.5, 0.4)
-    assert (config.hall_of_fame, config.accuracy_weight, config.cost_weight) == (2, 0.0, 0.0)
-    assert (config.islands, config.evaluator_blocks) == (3, False)
+    assert (config.hall_of_fame, config.accuracy_weight, config.cost_weight) == (1, 0.0, 0.0)
+    assert (config.islands, config.evaluator_blocks) == (2, False)
     assert dict(parse_opponents(config.opponents)) == {
         "minimax:depth=2,heuristic=guaranteed_loss": 2,
         "minimax:depth=2": 1,
