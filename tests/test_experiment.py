@@ -225,7 +225,7 @@ def test_an_experiment_compares_evaluator_variants_with_pinned_configs(tmp_path,
     saved = json.loads((out / "experiment.json").read_text())
     pinned = saved["configs"]["cheap"]
     assert (pinned["genome"], pinned["depth"], pinned["cost_weight"]) == ("evaluator", 2, 0.05)
-    assert pinned["opponents"] == evaluator_opponents(2) and pinned["hall_of_fame"] == 2
+    assert pinned["opponents"] == evaluator_opponents(2) and pinned["hall_of_fame"] == 1
     assert saved["configs"]["free"]["cost_weight"] == 0.0
     assert (out / "free" / "seed-0" / "best_evaluator.json").is_file()
     assert "vs random" in capsys.readouterr().out

@@ -197,7 +197,15 @@ def test_a_member_takes_the_longer_mean_of_its_genome_and_keeps_its_place(librar
 
 
 def test_evaluator_genomes_pool_their_games_and_resume_alike(tmp_path):
-    settings = {"genome": "evaluator", "depth": 1, "population": 4, "games": 4, "seed": 5, "islands": 1}
+    settings = {
+        "genome": "evaluator",
+        "depth": 1,
+        "population": 4,
+        "games": 4,
+        "seed": 5,
+        "islands": 1,
+        "hall_of_fame": 2,
+    }
     config = EvolutionConfig.for_game(**settings, opponents="minimax:depth=1", generations=4, pooled_fitness=True)
     library = get_library(config.library())  # the run's library: the workers load it from the config
     straight = Evolution.start(config, library)
