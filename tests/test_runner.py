@@ -13,6 +13,7 @@ import time
 import pytest
 
 from gpquarto.runner import RunnerError, SerialRunner, batches, make_runner
+from gpquarto.runner.killable import KillablePool
 from gpquarto.runner.processes import ProcessRunner
 
 
@@ -29,6 +30,18 @@ def fail_on_seven(value: int) -> int:
 def sleep_long(value: int) -> int:
     time.sleep(30)
     return value
+
+
+def environment_variable(name: str) -> str | None:
+    return os.environ.get(name)
+
+
+#: A module attribute the tests change in the parent: a worker, which starts from a fresh state, never sees the change.
+FRESH_STATE = "as imported"
+
+
+def fresh_state(_: object) -> str:
+    return FRESH_STATE
 
 
 def kill_own_process(value: int) -> int:
@@ -73,6 +86,28 @@ def test_a_task_error_reaches_the_caller_and_a_dead_worker_is_one_line():
             runner.map(kill_own_process, range(8))
         assert "\n" not in str(error.value)
         assert runner.map(square, [3]) == [9]  # a fresh pool after the failure
+
+
+def test_workers_start_fresh_with_the_parents_environment_of_when_they_start(monkeypatch):
+    """A worker shares none of the parent's memory and sees the parent's environment as it is when the worker starts,
+    also when an earlier worker of this process started the machinery that starts them (a forkserver, from its
+    own start, would otherwise hand out its environment of then)."""
+    monkeypatch.setattr(sys.modules[__name__], "FRESH_STATE", "changed in the parent")
+    for value in ("first", "second"):
+        monkeypatch.setenv("GPQUARTO_TEST_VARIABLE", value)
+        with ProcessRunner(2) as runner:
+            assert runner.map(environment_variable, ["GPQUARTO_TEST_VARIABLE"] * 4) == [value] * 4
+            assert runner.map(fresh_state, range(4)) == ["as imported"] * 4
+        pool = KillablePool(1)
+        try:
+            with pool.lease() as worker:
+                assert worker.call(environment_variable, ("GPQUARTO_TEST_VARIABLE",), limit=60) == value
+                assert worker.call(fresh_state, (None,), limit=60) == "as imported"
+        finally:
+            pool.close()
+    monkeypatch.delenv("GPQUARTO_TEST_VARIABLE")
+    with ProcessRunner(1) as runner:
+        assert runner.map(environment_variable, ["GPQUARTO_TEST_VARIABLE"]) == [None]
 
 
 def test_workers_above_the_cores_or_tasks_are_capped_with_a_note():

@@ -1,7 +1,8 @@
 """Calls that can be stopped: a small pool of worker processes, each killed and replaced when a call runs late.
 
 A thread cannot be stopped in Python, so work that may run away (a search with a huge budget, a player that
-never answers) runs in a :class:`Worker`: a process started with ``spawn`` that runs one call at a time.
+never answers) runs in a :class:`Worker`: a process that starts from a fresh state (:func:`~gpquarto.runner.processes.worker_context`) and runs one call
+at a time.
 :meth:`Worker.call` waits at most ``limit`` seconds; past that the process is killed (its memory goes with it),
 :class:`CallTimeout` is raised, and a fresh process is started in its place. :class:`KillablePool` hands out
 at most ``size`` workers at a time (:meth:`KillablePool.lease`), so a caller that leases a worker first, then
@@ -14,6 +15,7 @@ Functions must be importable module-level functions and their arguments picklabl
 from __future__ import annotations
 
 import multiprocessing
+import os
 import pickle
 import threading
 import time
@@ -22,7 +24,7 @@ from contextlib import contextmanager
 from multiprocessing.connection import Connection
 from typing import Any
 
-from gpquarto.runner.processes import setup_worker
+from gpquarto.runner.processes import setup_worker, worker_context
 
 #: Seconds a new worker may take to start (import its modules) before the call fails.
 START_SECONDS = 60.0
@@ -48,10 +50,10 @@ class WorkerDied(RuntimeError):
     """The worker process ended during a call (killed from outside, out of memory, a crash)."""
 
 
-def _serve(connection) -> None:
+def _serve(connection, environment: dict[str, str]) -> None:
     """A worker's main loop: run each ``(function, args)`` received and send back ``(True, result)`` or
     ``(False, "ExceptionName: message")``."""
-    setup_worker()
+    setup_worker(environment)
     connection.send_bytes(_READY)
     while True:
         try:
@@ -88,9 +90,9 @@ class Worker:
         """Start the process (if it is not running) without waiting for it to be ready."""
         if self._process is not None and self._process.is_alive():
             return
-        context = multiprocessing.get_context("spawn")
+        context = worker_context()
         parent, child = context.Pipe()
-        process = context.Process(target=_serve, args=(child,), name="gpquarto-killable", daemon=True)
+        process = context.Process(target=_serve, args=(child, dict(os.environ)), name="gpquarto-killable", daemon=True)
         process.start()
         child.close()
         self._process, self._connection, self._ready = process, parent, False
