@@ -15,7 +15,7 @@ from pathlib import Path
 
 from gpquarto.cli import UsageError
 from gpquarto.cli.common import add_plugin_argument, game_name, port_number, positive_int, positive_seconds
-from gpquarto.web import WATCH_SECONDS
+from gpquarto.web import BODY_SECONDS, WATCH_SECONDS
 
 DEFAULT_PORT = 8000
 
@@ -57,6 +57,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=WATCH_SECONDS,
         metavar="SECONDS",
         help=f"seconds a watched game may take in all before the player to move forfeits (default {WATCH_SECONDS:g})",
+    )
+    parser.add_argument(
+        "--body-seconds",
+        type=positive_seconds,
+        default=BODY_SECONDS,
+        metavar="SECONDS",
+        help=f"seconds a request's body may take to arrive before it gets 408 (default {BODY_SECONDS:g})",
     )
     parser.add_argument(
         "--workers",
@@ -104,6 +111,7 @@ def run(args: argparse.Namespace) -> int:
         players_dirs=args.players_dirs,
         time_limit=args.time_limit,
         watch_seconds=args.watch_seconds,
+        body_seconds=args.body_seconds,
         workers=args.workers,
         trusted_hosts=_trusted_hosts(args.host, loopback),
         games=args.games,

@@ -9,3 +9,6 @@ page (plain HTML, JavaScript and CSS in ``static/``, no build step).
 #: move forfeits (a Quixo game may last 300 plies, each up to the time limit: without a budget, one request could
 #: hold a worker process for an hour). Here, not in :mod:`.sessions`, so that the command line reads it cheaply.
 WATCH_SECONDS = 120.0
+#: Seconds a request's whole body may take to arrive unless ``serve --body-seconds`` says otherwise: past them, the
+#: request gets 408 and its connection is closed (a client that sends half a body does not hold the server).
+BODY_SECONDS = 10.0

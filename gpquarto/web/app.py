@@ -60,7 +60,7 @@ from gpquarto.arena.record import MAX_SEED
 from gpquarto.arena.views import game_view
 from gpquarto.games.registry import DEFAULT_GAME, game_names, get_plugin, register_plugin
 from gpquarto.runner.killable import KillablePool
-from gpquarto.web import runs
+from gpquarto.web import BODY_SECONDS, runs
 from gpquarto.web.decisions import DecisionsStopped
 from gpquarto.web.hints import HintServices
 from gpquarto.web.players import RequestPlayers, is_quick, player_names
@@ -89,8 +89,6 @@ LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
 THREADS = 32
 #: Threads of the quick lane: quick players' games and decisions (microseconds each).
 QUICK_THREADS = 8
-#: Seconds a request's whole body may take to arrive (``create_app(body_seconds=...)``).
-BODY_SECONDS = 10.0
 _log = logging.getLogger(__name__)
 
 
