@@ -22,7 +22,11 @@ from tests.reference.mcts import novice_playout as reference_novice_playout
 from tests.reference.negamax import Negamax as ReferenceNegamax
 from tests.search_bank import position_bank
 
-BANK = position_bank()
+
+@pytest.fixture(scope="module")
+def bank() -> tuple[Board, ...]:
+    """The bank of positions, built where this module runs (not as every test process collects it)."""
+    return position_bank()
 
 
 def answer(search, board: Board, depth: int) -> tuple[int, frozenset[tuple[int, int]]]:
@@ -42,29 +46,29 @@ def depths(board: Board, heuristic: str, index: int) -> set[int]:
     return found
 
 
-def test_bank_covers_both_decisions_from_0_to_12_pieces() -> None:
-    slots = {(board.placed_count, board.choice_due) for board in BANK}
+def test_bank_covers_both_decisions_from_0_to_12_pieces(bank) -> None:
+    slots = {(board.placed_count, board.choice_due) for board in bank}
     assert slots == {(placed, choice) for placed in range(13) for choice in (True, False)}
-    assert len(BANK) >= 250 and len({board.text() for board in BANK}) == len(BANK)
+    assert len(bank) >= 250 and len({board.text() for board in bank}) == len(bank)
 
 
 @pytest.mark.parametrize("heuristic", sorted(HEURISTICS))
-def test_same_values_and_best_moves_as_the_reference(heuristic: str) -> None:
+def test_same_values_and_best_moves_as_the_reference(bank, heuristic: str) -> None:
     checked = 0
     # The default heuristic on the whole bank; the others, slower in the reference, on every other position.
-    for index, board in enumerate(BANK if heuristic == "lines" else BANK[::2]):
+    for index, board in enumerate(bank if heuristic == "lines" else bank[::2]):
         for depth in sorted(depths(board, heuristic, index)):
             fast, slow = Negamax(heuristic), ReferenceNegamax(heuristic)
             assert answer(fast, board, depth) == answer(slow, board, depth), (board.text(), depth)
             checked += 1
-    assert checked > len(BANK) // 2
+    assert checked > len(bank) // 2
 
 
 @pytest.mark.parametrize("heuristic", ["lines", "guaranteed_loss"])
-def test_a_table_kept_through_a_game_gives_the_reference_answers(heuristic: str) -> None:
+def test_a_table_kept_through_a_game_gives_the_reference_answers(bank, heuristic: str) -> None:
     """One searcher for every decision of a game (as a player keeps it) answers like fresh references."""
     fast = Negamax(heuristic)
-    games = [board for board in BANK if board.placed_count == 12][:3]
+    games = [board for board in bank if board.placed_count == 12][:3]
     for final in games:
         fast.clear()
         replay = final.copy()
@@ -77,10 +81,10 @@ def test_a_table_kept_through_a_game_gives_the_reference_answers(heuristic: str)
             replay.apply(action)
 
 
-def test_frontier_threat_search_matches_the_reference() -> None:
+def test_frontier_threat_search_matches_the_reference(bank) -> None:
     """The frontier player's threat-mode search (wins only, depth 3) on the bank's positions with a threat."""
     checked = 0
-    for board in BANK:
+    for board in bank:
         if board.placed_count < 5 or not tactics.threat_line_count(board):
             continue
         assert answer(Negamax("wins"), board, 3) == answer(ReferenceNegamax("wins"), board, 3), board.text()
@@ -89,9 +93,9 @@ def test_frontier_threat_search_matches_the_reference() -> None:
 
 
 @pytest.mark.parametrize("playout", ["random", "novice"])
-def test_mcts_plays_like_the_reference(playout: str) -> None:
+def test_mcts_plays_like_the_reference(bank, playout: str) -> None:
     """Same seed, same search: MCTS picks the reference's action (its playouts draw the same numbers)."""
-    for index, board in enumerate(BANK[::10]):
+    for index, board in enumerate(bank[::10]):
         actions = []
         for player in (
             make_player(f"mcts:iterations=60,playout={playout}", seed=index),
@@ -102,6 +106,6 @@ def test_mcts_plays_like_the_reference(playout: str) -> None:
         assert actions[0] == actions[1], board.text()
 
 
-def test_novice_playout_draws_like_the_reference() -> None:
-    for index, board in enumerate(BANK):
+def test_novice_playout_draws_like_the_reference(bank) -> None:
+    for index, board in enumerate(bank):
         assert novice_playout(board, random.Random(index)) == reference_novice_playout(board, random.Random(index))
