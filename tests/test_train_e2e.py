@@ -45,12 +45,15 @@ def without_run_identity(path: Path) -> str:
 
 
 def train_command(run_dir: Path, *extra: str) -> list[str]:
+    """The tiny run in four generations: enough to stop it after the first and resume the other three."""
     return [
         sys.executable,
         "-m",
         "gpquarto",
         "train",
         *TINY,
+        "--generations",
+        "4",
         "--run-dir",
         str(run_dir),
         "--filename",
