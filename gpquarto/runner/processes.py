@@ -69,13 +69,14 @@ def _preloaded_modules() -> list[str]:
 
 
 def worker_context() -> multiprocessing.context.ForkServerContext | multiprocessing.context.SpawnContext:
-    """How worker processes start: ``forkserver`` where the platform has it, else ``spawn``.
+    """How worker processes start: ``forkserver`` on Linux, else ``spawn`` (Python 3.14's defaults: on macOS a fork,
+    even a forkserver's, may break system libraries that the imports started).
 
     Either way a worker starts from a fresh state, none of the parent's memory: its modules are imported anew
     (a spawned worker imports them itself; a forkserver worker is a fork of a server process that imported them
     once, at the first worker of this process, so it is ready in milliseconds instead of a fraction of a second),
     and it takes the parent's current environment variables (:func:`setup_worker`), as a spawned one does."""
-    if "forkserver" not in multiprocessing.get_all_start_methods():
+    if not sys.platform.startswith("linux"):
         return multiprocessing.get_context("spawn")
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(_preloaded_modules())  # read when the server starts, at the first worker
