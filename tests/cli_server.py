@@ -45,6 +45,7 @@ def serve() -> None:  # pragma: no cover - runs in the server process
     import importlib
 
     import gpquarto.cli as cli
+    from gpquarto.runner.compiled_code import load_compiled_code
 
     for name in [*cli.COMMAND_MODULES, "gpquarto.cli.common", "gpquarto.runner", "gpquarto.plain_files"]:
         importlib.import_module(name)
@@ -55,7 +56,7 @@ def serve() -> None:  # pragma: no cover - runs in the server process
         if not line:
             return
         request = json.loads(line)
-        _load_compiled_code(loaded)
+        load_compiled_code(loaded)  # what numba cached since: each command starts with it in memory
         pid = os.fork()
         if pid == 0:
             _become_the_command(request)  # never returns
@@ -65,46 +66,6 @@ def serve() -> None:  # pragma: no cover - runs in the server process
         answer = {"returncode": os.waitstatus_to_exitcode(status), "cpu": usage.ru_utime + usage.ru_stime}
         answers.write(json.dumps(answer).encode() + b"\n")
         answers.flush()
-
-
-def _load_compiled_code(loaded: set[tuple[object, object]]) -> None:  # pragma: no cover - runs in the server
-    """Load into the server the machine code that numba has cached on disk for gpquarto's compiled functions, so
-    that each command forked from it finds it loaded rather than reading it again (a few hundredths of a second
-    per function, a few tenths per command that searches). The code is what the command would load itself (numba
-    loads a function's code from its cache at the first call), the same whatever the command; what other
-    commands compiled and cached since the last look is loaded before the next fork. Best effort: anything
-    unexpected (no numba, a cache being written, another numba version's internals) leaves the command to load
-    its code itself, as a fresh interpreter would."""
-    import importlib
-
-    import gpquarto
-
-    try:
-        package = Path(gpquarto.__file__).parent
-        for index in package.rglob("__pycache__/*.nbi"):  # numba's cache indexes: module.function-line.tag.nbi
-            parts = index.parent.parent.relative_to(package).parts
-            name = ".".join(["gpquarto", *parts, index.name.split(".")[0]])
-            if name not in sys.modules and (index.parent.parent / f"{index.name.split('.')[0]}.py").is_file():
-                importlib.import_module(name)
-        if "numba" not in sys.modules:
-            return
-        from numba.core.registry import CPUDispatcher
-
-        for name, module in list(sys.modules.items()):
-            if not name.startswith("gpquarto") or module is None:
-                continue
-            for function in list(vars(module).values()):
-                cache = getattr(function, "_cache", None) if isinstance(function, CPUDispatcher) else None
-                if cache is None:
-                    continue
-                machine = function.targetctx.codegen().magic_tuple()
-                for key in cache._cache_file._load_index():  # (argument types, machine, source stamp)
-                    signature, target = key[0], key[1]
-                    if target == machine and (function, signature) not in loaded:
-                        loaded.add((function, signature))
-                        function.compile(signature)  # read from the cache: its entry is there
-    except Exception:  # noqa: BLE001, S110 - only a speed-up: the commands load their code themselves
-        pass
 
 
 def _become_the_command(request: dict) -> None:  # pragma: no cover - runs in a forked child

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import math
 import os
 import signal
@@ -290,3 +291,25 @@ def test_workers_leave_when_their_parent_is_killed_outright(tmp_path):
     while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not any(alive(pid) for pid in workers)
+
+
+@pytest.mark.skipif(importlib.util.find_spec("numba") is None, reason="the compiled code needs numba")
+def test_the_compiled_code_numba_cached_is_loaded_before_its_first_call(tmp_path):
+    """A forkserver loads the machine code numba cached for gpquarto before it forks the workers, so that they do
+    not read it at their first search: in a fresh interpreter, the kernel is loaded without being called."""
+    from gpquarto.games.quarto.search import compiled_tactics
+
+    if not compiled_tactics.enabled():
+        pytest.skip("the compiled tactics are off here (GPQUARTO_PURE_PYTHON)")
+    compiled_tactics.warm_up()  # its code is in numba's cache from here on (compiled now, if it was not)
+    script = (
+        "from gpquarto.runner.compiled_code import load_compiled_code\n"
+        "from gpquarto.games.quarto.search import tactics_kernels\n"
+        "before = len(tactics_kernels.best_placement_2.signatures)\n"
+        "load_compiled_code()\n"
+        "print(before, len(tactics_kernels.best_placement_2.signatures))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    before, after = map(int, done.stdout.split())
+    assert before == 0 and after >= 1

@@ -63,9 +63,14 @@ PARENT_CHECK_SECONDS = 1.0
 
 def _preloaded_modules() -> list[str]:
     """The modules a forkserver imports once for all its workers: the gpquarto modules this process has loaded
-    (those its workers will need; never a ``__main__``, which would run a program) and the libraries they build on."""
+    (those its workers will need; never a ``__main__``, which would run a program), the libraries they build on,
+    and last :data:`PRELOAD`, which loads the machine code numba cached for them."""
     ours = [name for name in sys.modules if name.split(".")[0] == "gpquarto" and not name.endswith("__main__")]
-    return ["numpy", "deap", "dill", *sorted(ours)]
+    return ["numpy", "deap", "dill", *sorted(set(ours) - {PRELOAD}), PRELOAD]
+
+
+#: The module a forkserver imports last: it loads the compiled code of the modules before it.
+PRELOAD = "gpquarto.runner.preload"
 
 
 def worker_context() -> multiprocessing.context.ForkServerContext | multiprocessing.context.SpawnContext:
