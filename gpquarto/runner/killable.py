@@ -1,8 +1,8 @@
 """Calls that can be stopped: a small pool of worker processes, each killed and replaced when a call runs late.
 
 A thread cannot be stopped in Python, so work that may run away (a search with a huge budget, a player that
-never answers) runs in a :class:`Worker`: a process that starts from a fresh state (:func:`~gpquarto.runner.processes.worker_context`) and runs one call
-at a time.
+never answers) runs in a :class:`Worker`: a process that starts from a fresh state
+(:func:`~gpquarto.runner.processes.worker_context`) and runs one call at a time.
 :meth:`Worker.call` waits at most ``limit`` seconds; past that the process is killed (its memory goes with it),
 :class:`CallTimeout` is raised, and a fresh process is started in its place. :class:`KillablePool` hands out
 at most ``size`` workers at a time (:meth:`KillablePool.lease`), so a caller that leases a worker first, then

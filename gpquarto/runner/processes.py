@@ -40,6 +40,10 @@ def _interrupts_deferred() -> Iterator[None]:
 #: another thread of the parent (any thread that does not block it may take it) does not wake the main thread from
 #: its wait, so the wait must end by itself for the KeyboardInterrupt to be raised.
 SIGNAL_CHECK_SECONDS = 0.25
+#: Seconds between checks that the parent is alive, for a worker not started by multiprocessing.
+PARENT_CHECK_SECONDS = 1.0
+#: The module a forkserver imports last: it loads the compiled code of the modules before it.
+PRELOAD = "gpquarto.runner.preload"
 
 
 def _watch_parent() -> None:
@@ -57,20 +61,12 @@ def _watch_parent() -> None:
     os._exit(1)
 
 
-#: Seconds between checks that the parent is alive, for a worker not started by multiprocessing.
-PARENT_CHECK_SECONDS = 1.0
-
-
 def _preloaded_modules() -> list[str]:
     """The modules a forkserver imports once for all its workers: the gpquarto modules this process has loaded
     (those its workers will need; never a ``__main__``, which would run a program), the libraries they build on,
     and last :data:`PRELOAD`, which loads the machine code numba cached for them."""
     ours = [name for name in sys.modules if name.split(".")[0] == "gpquarto" and not name.endswith("__main__")]
     return ["numpy", "deap", "dill", *sorted(set(ours) - {PRELOAD}), PRELOAD]
-
-
-#: The module a forkserver imports last: it loads the compiled code of the modules before it.
-PRELOAD = "gpquarto.runner.preload"
 
 
 def worker_context() -> multiprocessing.context.ForkServerContext | multiprocessing.context.SpawnContext:
