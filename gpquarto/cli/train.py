@@ -33,7 +33,7 @@ from gpquarto.cli.common import (
     positive_int,
 )
 from gpquarto.games.registry import DEFAULT_GAME
-from gpquarto.training.config import EVALUATOR, GENOMES, game_setting_fields
+from gpquarto.training.config import EVALUATOR, GENOME_DEFAULTS, GENOMES, game_setting_fields
 
 if TYPE_CHECKING:
     from gpquarto.training.config import EvolutionConfig
@@ -147,7 +147,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=positive_int,
         default=None,
         metavar="N",
-        help="members the hall of fame keeps for the final choice, per island (default 10; evaluator genomes 2)",
+        help="members the hall of fame keeps for the final choice, per island (default 10; evaluator genomes "
+        f"{GENOME_DEFAULTS[EVALUATOR]['hall_of_fame']})",
     )
     parser.add_argument(
         "--no-hall-of-fame-per-generation",
