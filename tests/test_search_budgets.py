@@ -4,8 +4,6 @@ parameters are capped; a decision completed within the budget is the decision wi
 from __future__ import annotations
 
 import importlib.util
-import subprocess
-import sys
 import time
 
 import pytest
@@ -267,26 +265,3 @@ def test_the_generic_solver_answers_with_what_it_solved_when_its_budget_runs_out
     for action in (0, 5, 9):
         state.apply(state.legal_actions()[action])
     assert GenericSolver(seconds=600).decide(state.view()) == GenericSolver().decide(state.view())
-
-
-@pytest.mark.parametrize("spec", ["minimax:depth=2", "minimax:depth=16", "minimax:depth=3,strategy=deepest"])
-def test_a_minimax_whose_deepening_reaches_the_compiled_search_loads_it_before_the_game(spec, tmp_path):
-    """Loading the compiled depth-2 search (numba reads it from its cache, or compiles it) takes tenths of a second
-    the first time in a process: inside a timed decision it could cost a forfeit. Every minimax player whose
-    search passes depth 2 loads it as its game starts. Checked in a fresh interpreter, where nothing loaded it."""
-    from gpquarto.games.quarto.search import compiled_tactics
-
-    if not compiled_tactics.enabled():
-        pytest.skip("the compiled search is off here (no numba, or GPQUARTO_PURE_PYTHON)")
-    compiled_tactics.warm_up()  # in numba's cache from here on
-    script = (
-        "from gpquarto.resolve import make_player\n"
-        "from gpquarto.games.quarto.search import tactics_kernels\n"
-        f"player = make_player({spec!r}, seed=1)\n"
-        "before = len(tactics_kernels.best_placement_2.signatures)\n"
-        "player.new_game(0)\n"
-        "print(before, len(tactics_kernels.best_placement_2.signatures))\n"
-    )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path, timeout=300)
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout.split() == ["0", "1"]

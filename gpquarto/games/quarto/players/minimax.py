@@ -161,7 +161,7 @@ class MinimaxPlayer(QuartoPlayer):
 
     def new_game(self, seat: int) -> None:
         self.search.clear()
-        if self.depth >= 2 or self.strategy != "fixed":  # a search of depth 2 (deepening passes it) is compiled
+        if self.strategy == "fixed" and self.depth == 2:  # the only root depth that calls the compiled search
             self.search.warm_up()  # outside the timed decisions
         self._plan.forget()
 
