@@ -3,10 +3,12 @@
 Each run of the command line in the tests (:func:`tests.conftest.run_cli`) used to start a fresh interpreter that
 imported gpquarto's commands again: half a CPU second before any work, a few hundred times a session. A *CLI
 server* per test process (a pytest-xdist worker, or the one process) starts once, imports what ``python -m
-gpquarto`` imports before it reads its arguments (the command modules), and then forks one child per command. The
+gpquarto`` imports before it reads its arguments (the command modules), and then forks one child per command; before
+each fork it also loads the machine code numba cached for gpquarto, with the modules that hold it
+(:func:`gpquarto.runner.compiled_code.load_compiled_code`), which each command would read again otherwise. The
 child is a process of its own, as before: it takes the command's working folder, environment, standard input and
 output files, puts the working folder first on ``sys.path`` (as ``-m`` does), and runs ``gpquarto.__main__`` as the
-``__main__`` module (as ``-m`` does: a spawned process pool finds it), and ends as the interpreter ends (its
+``__main__`` module (as ``-m`` does: a process pool's workers find it), and ends as the interpreter ends (its
 threads waited for, ``atexit`` handlers run, standard output and error flushed) with the command's exit code.
 
 What a fork cannot give is what the interpreter reads from the environment as it starts (``PYTHONPATH``, ``-X``
