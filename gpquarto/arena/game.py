@@ -82,12 +82,13 @@ def play_game(
     if seed is not None:
         first_hooks[0](derive_seed(seed, 0))
         second_hooks[0](derive_seed(seed, 1))
-    first_hooks[1](0)
-    second_hooks[1](1)
     state.forget_history()  # the record's actions are the state's history from the start position
     times: list[float] = []
     limit = float("inf") if time_limit is None else time_limit
     with nullcontext() if time_limit is None else time_budget(search_share(time_limit)):
+        # in the budget, before the clock: a player that will search within it prepares (loads code) here
+        first_hooks[1](0)
+        second_hooks[1](1)
         form = player_form(the_game)
         if form is not None and form.speaks(first) and form.speaks(second):
             outcome = form.play(state, players, times, limit)

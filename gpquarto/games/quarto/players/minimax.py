@@ -43,7 +43,14 @@ from gpquarto.games.quarto.players.solver_player import SolverPlayer
 from gpquarto.games.quarto.search.heuristics import get_heuristic
 from gpquarto.games.quarto.search.negamax import Negamax, estimated_tree_size
 from gpquarto.players.registry import register_player
-from gpquarto.search.budget import MAX_SECONDS, Deadline, OutOfTime, check_seconds, decision_deadline
+from gpquarto.search.budget import (
+    MAX_SECONDS,
+    Deadline,
+    OutOfTime,
+    check_seconds,
+    decision_budget,
+    decision_deadline,
+)
 from gpquarto.seeding import derive_seed
 
 #: The depth strategies, by name.
@@ -161,9 +168,18 @@ class MinimaxPlayer(QuartoPlayer):
 
     def new_game(self, seat: int) -> None:
         self.search.clear()
-        if self.strategy == "fixed" and self.depth == 2:  # the only root depth that calls the compiled search
+        if self._calls_compiled_search():
             self.search.warm_up()  # outside the timed decisions
         self._plan.forget()
+
+    def _calls_compiled_search(self) -> bool:
+        """Whether a timed decision may run the compiled two-ply search: at a fixed depth of 2, or when the search
+        deepens through depth 2 within a time budget (the player's ``seconds``, or a match's time limit around
+        :meth:`new_game`)."""
+        if self.strategy == "fixed" and self.depth == 2:
+            return True
+        deepens = self.seconds > 0 or decision_budget() is not None
+        return deepens and (self.depth >= 2 or self.strategy != "fixed")
 
     def depth_for(self, board: Board | BoardView) -> int:
         """Plies to search in this position, under the player's strategy."""
