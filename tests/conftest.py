@@ -85,6 +85,17 @@ LONGEST_FIRST = (
 )
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto``: one worker per CPU core this process may run on, and one more. Many tests wait on processes they
+    started (servers, a browser, a cluster, commands), and a spare worker runs tests in those waits. The environment
+    variable ``PYTEST_XDIST_AUTO_NUM_WORKERS`` still sets the number, as with pytest-xdist's own default."""
+    configured = os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS")
+    if configured:
+        return int(configured)
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return cores + 1
+
+
 def in_xdist_worker(config: pytest.Config) -> bool:
     """Whether this process is a pytest-xdist worker (an environment variable would also be inherited by a pytest
     that a test starts)."""

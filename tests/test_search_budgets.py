@@ -69,8 +69,8 @@ def test_a_greedy_search_answers_within_its_budget(game, spec, monkeypatch):
     monkeypatch.setattr(budget, "_clock", time.process_time)
     player = make_player(spec, seed=1, game=game)
     for state in positions(game):
-        player.new_game(state.player)
         with time_budget(0.1):
+            player.new_game(state.player)  # as in a match: the player prepares in the budget, before the clock
             started = time.process_time()
             action = player.decide(state.view())
             elapsed = time.process_time() - started

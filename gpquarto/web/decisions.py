@@ -70,8 +70,8 @@ def remote_decision(
         for action in actions:
             state.apply(action)
         player.seed(seed)
-        player.new_game(seat)
         with time_budget(None if time_limit is None else search_share(time_limit)):
+            player.new_game(seat)  # in the budget, as in a match: a player that will search within it prepares
             return True, player.decide(state.view())
     except (Exception, SystemExit) as error:  # the player's failure is its forfeit, reported in the server
         return False, raised_reason(error)
