@@ -34,7 +34,9 @@ class Player(Protocol):
         ...
 
     def new_game(self, seat: int) -> None:
-        """Called before each game with the player's seat (0 moves first)."""
+        """Called before each game with the player's seat (0 moves first), off the clock: under a time limit,
+        :func:`~gpquarto.search.budget.decision_budget` already gives each decision's budget, so a player that will
+        search within it can prepare here (load compiled code, size its tables)."""
         ...
 
     def seed(self, seed: int | None) -> None:
@@ -56,7 +58,8 @@ class BasePlayer:
         raise NotImplementedError(f"{type(self).__name__} does not implement decide(view)")
 
     def new_game(self, seat: int) -> None:
-        """Called before each game with the seat (0 moves first; in Quarto, 0 opens by choosing)."""
+        """Called before each game with the seat (0 moves first; in Quarto, 0 opens by choosing), off the clock;
+        under a time limit, :func:`~gpquarto.search.budget.decision_budget` already gives each decision's budget."""
 
     def seed(self, seed: int | None) -> None:
         """Reset the player's random source; the same seed must give the same play."""
