@@ -44,6 +44,7 @@ FRESH = "GPQUARTO_TEST_FRESH_INTERPRETER"
 def serve() -> None:  # pragma: no cover - runs in the server process
     """Read one request per line on standard input, fork a child per request, answer with its pid and then its
     exit code, one JSON line each on standard output. A child never returns from it (it ends in :func:`_exit`)."""
+    import gc
     import importlib
 
     import gpquarto.cli as cli
@@ -59,6 +60,7 @@ def serve() -> None:  # pragma: no cover - runs in the server process
             return
         request = json.loads(line)
         load_compiled_code(loaded)  # what numba cached since: each command starts with it in memory
+        gc.freeze()  # the server's objects, out of the children's collections (see gpquarto.runner.preload)
         pid = os.fork()
         if pid == 0:
             _become_the_command(request)  # never returns

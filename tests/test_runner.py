@@ -45,6 +45,13 @@ def fresh_state(_: object) -> str:
     return FRESH_STATE
 
 
+def collected_and_frozen(_: object) -> tuple[int, int]:
+    """How many objects this process's garbage collector walks, and how many it leaves frozen."""
+    import gc
+
+    return len(gc.get_objects()), gc.get_freeze_count()
+
+
 def kill_own_process(value: int) -> int:
     if value == 3:
         os.kill(os.getpid(), signal.SIGKILL)
@@ -109,6 +116,15 @@ def test_workers_start_fresh_with_the_parents_environment_of_when_they_start(mon
     monkeypatch.delenv("GPQUARTO_TEST_VARIABLE")
     with ProcessRunner(1) as runner:
         assert runner.map(environment_variable, ["GPQUARTO_TEST_VARIABLE"]) == [None]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers are forked from a server on Linux only")
+def test_a_workers_collections_leave_the_servers_objects_alone():
+    """A forked worker's garbage collections do not walk the objects of the server it was forked from (its imports):
+    walking them would write to their pages and copy them into every worker, inside the worker's work."""
+    with ProcessRunner(2) as runner:
+        for walked, frozen in runner.map(collected_and_frozen, range(2)):
+            assert frozen > 10 * walked, (walked, frozen)
 
 
 def test_workers_above_the_cores_or_tasks_are_capped_with_a_note():
