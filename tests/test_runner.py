@@ -239,6 +239,17 @@ def test_ctrl_c_stops_a_match_on_workers_at_once_with_one_line(tmp_path):
     assert error.strip() == "gpquarto: interrupted"
 
 
+@pytest.mark.parametrize("delay", [0.3, 0.6, 1.0])
+def test_ctrl_c_while_a_command_starts_its_workers_is_one_line(delay, tmp_path):
+    """Ctrl-C at any moment of a command's start (its modules loading, the worker server starting, workers being
+    born and reading their start-up data from a program that is leaving) is the one line, never a traceback of the
+    command or of a worker."""
+    started = time.monotonic()
+    command = [sys.executable, "-m", "gpquarto", "match", "random", "random", "--games", "2000000", "--workers", "2"]
+    code, error, _ = interrupt_after([*command, "--quiet"], lambda: time.monotonic() - started > delay, tmp_path)
+    assert (code, error.strip()) == (130, "gpquarto: interrupted")
+
+
 def test_ctrl_c_during_training_keeps_the_checkpoint_resumable(tmp_path):
     run = tmp_path / "run"
     common = ["--population", "6", "--games", "4", "--opponents", "random", "--final-games", "0", "--quiet"]

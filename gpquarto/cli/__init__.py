@@ -69,11 +69,15 @@ def _one_line_warning(message, category, filename, lineno, file=None, line=None)
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit code."""
-    from gpquarto.cli.common import complete_game_settings
-    from gpquarto.runner import RunnerError
+    try:
+        from gpquarto.cli.common import complete_game_settings
+        from gpquarto.runner import RunnerError
 
-    parser = build_parser()
-    args = parser.parse_args(argv)
+        parser = build_parser()
+        args = parser.parse_args(argv)
+    except KeyboardInterrupt:  # Ctrl-C while the command's modules load: one line, as at any later moment
+        print("gpquarto: interrupted", file=sys.stderr)
+        return 130
     shown, warnings.showwarning = warnings.showwarning, _one_line_warning
     try:
         complete_game_settings(args)

@@ -44,6 +44,8 @@ SIGNAL_CHECK_SECONDS = 0.25
 PARENT_CHECK_SECONDS = 1.0
 #: The module a forkserver imports last: it loads the compiled code of the modules before it.
 PRELOAD = "gpquarto.runner.preload"
+#: The module a forkserver imports first (see :mod:`gpquarto.runner.server_start`).
+SERVER_START = "gpquarto.runner.server_start"
 
 
 def _watch_parent() -> None:
@@ -62,11 +64,12 @@ def _watch_parent() -> None:
 
 
 def _preloaded_modules() -> list[str]:
-    """The modules a forkserver imports once for all its workers: the gpquarto modules this process has loaded
-    (those its workers will need; never a ``__main__``, which would run a program), the libraries they build on,
-    and last :data:`PRELOAD`, which loads the machine code numba cached for them."""
+    """The modules a forkserver imports once for all its workers: first :data:`SERVER_START` (Ctrl-C left to the
+    program), then the gpquarto modules this process has loaded (those its workers will need; never a ``__main__``,
+    which would run a program) and the libraries they build on, and last :data:`PRELOAD`, which loads the machine
+    code numba cached for them and freezes the server's objects."""
     ours = [name for name in sys.modules if name.split(".")[0] == "gpquarto" and not name.endswith("__main__")]
-    return ["numpy", "deap", "dill", *sorted(set(ours) - {PRELOAD}), PRELOAD]
+    return [SERVER_START, "numpy", "deap", "dill", *sorted(set(ours) - {PRELOAD, SERVER_START}), PRELOAD]
 
 
 def worker_context() -> multiprocessing.context.ForkServerContext | multiprocessing.context.SpawnContext:
