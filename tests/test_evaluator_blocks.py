@@ -6,15 +6,17 @@ from __future__ import annotations
 import pytest
 
 from gpquarto.games.quarto.board import Board
-from gpquarto.games.quarto.gp.features import Features
+from gpquarto.games.quarto.gp.features import Features, LeafFeatures
 from gpquarto.games.quarto.lines import Rules
+from gpquarto.games.quarto.primitives.evaluation import forced_win
 from gpquarto.games.quarto.primitives.evaluation_blocks import (
     FORCED_LOSS_HORIZON,
     _forced_losses,
     forced_loss,
+    forced_outcome,
     safe_pair_parity,
 )
-from gpquarto.games.quarto.search.tactics import SearchLeaf
+from gpquarto.games.quarto.search.tactics import FORCED_WIN_HORIZON, SearchLeaf
 from gpquarto.gp.evaluator import EvaluatorGenome
 from gpquarto.gp.library import EVALUATOR_BLOCKS_FAMILY, LibraryConfig, get_library
 from gpquarto.training.config import EVALUATOR, EvolutionConfig
@@ -67,6 +69,44 @@ def test_forced_loss_equals_its_played_out_definition_on_boards_and_leaves(rules
             seen.add(expected)
             checked += 1
     assert seen == {False, True} and checked > 200
+
+
+def slow_forced_outcome(board: Board) -> int:
+    """100 when the player to move has a forced win within the horizon (:func:`slow_forced_win`, played out on the
+    board), -100 when it cannot escape the opponent's (:func:`slow_forced_loss`), else 0; both at once fails the
+    test."""
+    won = len(board.empty_squares()) <= FORCED_WIN_HORIZON and slow_forced_win(board.copy())
+    lost = slow_forced_loss(board.copy())
+    assert not (won and lost), board.text()
+    return 100 if won else -100 if lost else 0
+
+
+@pytest.mark.parametrize("rules", [Rules.CLASSIC, Rules.ADVANCED])
+def test_forced_outcome_equals_its_played_out_definition_on_boards_and_leaves(rules):
+    boards = [
+        *random_positions(93, 80, rules, min_actions=18, max_actions=26),
+        *random_positions(94, 60, rules, min_actions=22, max_actions=30),
+    ]
+    seen = set()
+    checked = 0
+    for board in boards:
+        if board.placement_due:
+            expected = slow_forced_outcome(board)
+            assert forced_outcome(Features(board)) == expected, board.text()
+            seen.add(expected)
+            checked += 1
+            continue
+        leaf = SearchLeaf.from_board(board)
+        for piece in range(16):
+            if board.available_mask >> piece & 1:
+                expected = slow_forced_outcome(given(board, piece))
+                features = LeafFeatures(leaf, board.available_mask ^ 1 << piece, piece)
+                assert forced_outcome(features) == expected, (board.text(), piece)
+                again = LeafFeatures(leaf, board.available_mask ^ 1 << piece, piece)  # the facts the leaf keeps
+                assert forced_win(again) + forced_loss(again) == expected, (board.text(), piece)
+                seen.add(expected)
+                checked += 1
+    assert seen == {-100, 0, 100} and checked > 200
 
 
 def test_an_evaluator_config_without_the_setting_reads_without_the_blocks():

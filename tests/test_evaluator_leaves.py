@@ -71,7 +71,14 @@ def test_each_mark_holds_for_every_safe_piece_given_at_a_leaf(rules):
     """A primitive's value for a piece given equals the Board's, and is the value of every other safe piece that
     agrees with it on the attributes it read (by its mark, or as its facts noted: ``GIVEN_NOTED``)."""
     marked = [spec for spec in EVALUATOR_SPECS if given_piece_reads(spec.function, True) != GIVEN_PIECE]
-    assert {spec.name for spec in marked} >= {"safe_piece_count", "live_threats", "pieces_left", "in_hand_has"}
+    assert {spec.name for spec in marked} >= {
+        "safe_piece_count",
+        "live_threats",
+        "pieces_left",
+        "in_hand_has",
+        "forced_loss",
+        "forced_outcome",
+    }
     assert {given_piece_reads(spec.function, True) for spec in marked} == {
         GIVEN_NOTHING,
         GIVEN_CHARACTERISTIC,

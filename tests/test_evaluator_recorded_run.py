@@ -8,8 +8,8 @@ say so in the commit). They were recorded when evaluator training joined the loo
 the hall not entered again: that generation's next best takes its place), which the loop before had not (its
 hall was each generation's best tree, once, the earlier on a tie). Recorded again when the evaluator primitives
 ``safe_pair_count`` and ``forced_win`` joined the vocabulary (the random trees changed). The building blocks
-that came after (``forced_loss``, ``safe_pair_parity``) are left out by ``--no-evaluator-blocks``, so the run replays
-as recorded. ``logbook.csv`` and ``hall_of_fame.txt`` must
+that came after (``forced_loss``, ``forced_outcome``, ``safe_pair_parity``) are left out by
+``--no-evaluator-blocks``, so the run replays as recorded. ``logbook.csv`` and ``hall_of_fame.txt`` must
 match byte for byte, ``best_evaluator.json`` once the run's identity and the gpquarto version are left out.
 
 :data:`BEFORE_THE_FOLD` is what the evaluator loop before the fold logged and chose for a run without ``hof``

@@ -236,8 +236,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--evaluator-blocks",
         action=argparse.BooleanOptionalAction,
         default=None,
-        help="evaluator genomes: the building blocks forced_loss and safe_pair_parity join the library (default "
-        "off: the library of the runs recorded before them)",
+        help="evaluator genomes: the building blocks forced_loss, forced_outcome and safe_pair_parity join the library "
+        "(default off: the library of the runs recorded before them)",
     )
     parser.add_argument(
         "--islands",

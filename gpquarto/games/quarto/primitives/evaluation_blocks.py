@@ -5,13 +5,18 @@
   (``forced_win`` seen from the opponent's side), or there is no such square and piece at all (guaranteed loss);
   else 0. It reads the board three placements ahead, on boards of at most six empty squares
   (``FORCED_LOSS_HORIZON``).
+* ``forced_outcome``: the shallow game-theoretic outcome that the player to move can see: +100 where
+  ``forced_win`` is 100, -100 where ``forced_loss`` is -100, else 0. The two never fire together (a square and a
+  safe piece that put the opponent in guaranteed loss leave it no forced win, which is the escape ``forced_loss``
+  looks for); if they did, the forced win would be read first. It reads the same facts as the two, so a leaf that
+  holds it and either of them computes each once.
 * ``safe_pair_parity``: the number of (square, piece to give) pairs for the piece in hand that hand over no win at
   once (``safe_pair_count``), modulo 2: the parity of the safe replies, which decides who runs out of them first
   when neither player can force anything.
 
 A search's leaves compute them through the leaf's shared facts (:class:`~gpquarto.games.quarto.gp.features.
-LeafFeatures`), once for every safe piece that could be given there; other positions walk the Board. Both are
-``GIVEN_NOTED``. The family is in the library of every player file, and in an evaluator run's only with
+LeafFeatures`), once for every safe piece that could be given there; other positions walk the Board. All three
+are ``GIVEN_NOTED``. The family is in the library of every player file, and in an evaluator run's only with
 ``EvolutionConfig.evaluator_blocks`` (off by default, and for every config saved before it existed, so that those
 runs replay and resume as they were).
 """
@@ -66,6 +71,13 @@ def _forced_losses(leaf: SearchLeaf, pieces: int, given: tuple[int, ...]) -> lis
     return [int(board_forced_loss(Board.from_cells(leaf.cells, piece, leaf.rules))) for piece in given]
 
 
+def _is_forced_loss(features: Features) -> bool:
+    """The fact behind ``forced_loss``, computed once per position (at a leaf, once for every piece given)."""
+    if isinstance(features, LeafFeatures):
+        return bool(features.given_piece_fact("evaluation_blocks.forced_loss", _forced_losses))
+    return features.memo("evaluation_blocks.forced_loss", lambda facts: board_forced_loss(facts.board.copy()))
+
+
 @primitive
 @reads_given_piece(GIVEN_NOTED)
 def forced_loss(features: Features) -> Score:
@@ -73,11 +85,18 @@ def forced_loss(features: Features) -> Score:
     for the piece in hand and safe piece to give after it leave the opponent a square and a safe piece after which
     no square keeps a safe piece, or there is none: guaranteed loss), looked for on boards of at most six empty
     squares (``FORCED_LOSS_HORIZON``); else 0 (and when choosing)."""
-    if isinstance(features, LeafFeatures):
-        lost = features.given_piece_fact("evaluation_blocks.forced_loss", _forced_losses)
-    else:
-        lost = features.memo("evaluation_blocks.forced_loss", lambda facts: board_forced_loss(facts.board.copy()))
-    return -HEURISTIC_LIMIT if lost else 0
+    return -HEURISTIC_LIMIT if _is_forced_loss(features) else 0
+
+
+@primitive
+@reads_given_piece(GIVEN_NOTED)
+def forced_outcome(features: Features) -> Score:
+    """The outcome the player to move can see two placements ahead: 100 (``HEURISTIC_LIMIT``) where ``forced_win``
+    is 100, -100 where ``forced_loss`` is -100, else 0 (and when choosing). The two never fire together; the forced
+    win is read first, and the forced loss only when there is none."""
+    if features.forced_win:
+        return HEURISTIC_LIMIT
+    return -HEURISTIC_LIMIT if _is_forced_loss(features) else 0
 
 
 @primitive
