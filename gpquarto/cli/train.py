@@ -34,6 +34,7 @@ from gpquarto.cli.common import (
 )
 from gpquarto.games.registry import DEFAULT_GAME
 from gpquarto.training.config import EVALUATOR, GENOME_DEFAULTS, GENOMES, game_setting_fields
+from gpquarto.training.fitness import game_score
 
 if TYPE_CHECKING:
     from gpquarto.training.config import EvolutionConfig
@@ -49,6 +50,7 @@ CONFIG_OPTIONS = (
     "schedule",
     "seed",
     "fallback_weight",
+    "draw_value",
     "accuracy_weight",
     "accuracy_positions",
     "accuracy_max_empties",
@@ -111,6 +113,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=float,
         default=None,
         help="score paid per unit of fallback rate (default 0.4)",
+    )
+    parser.add_argument(
+        "--draw-value",
+        type=float,
+        default=None,
+        metavar="X",
+        help="what a draw is worth in a genome's score, 0 to 1, a win being 1 and a loss 0: the score of its games "
+        "is (wins + X x draws) / games, in the fitness, racing and the final choice (default 0.5, the points of a "
+        "match; less favours genomes that win over those that draw)",
     )
     parser.add_argument(
         "--accuracy-weight",
@@ -384,14 +395,14 @@ def occupied_folder_advice(run_dir: Path) -> str:
 
 
 def champion_summary(fitness: dict, config: EvolutionConfig) -> str:
-    """The champion's final games and its fitness taken apart: the share of the points (a draw is half a win),
-    less the fallback penalty, plus the accuracy term, with the most it can be."""
+    """The champion's final games and its fitness taken apart: the share of the points (a draw worth the run's
+    ``draw_value``, half a win by default), less the fallback penalty, plus the accuracy term, with the most it can
+    be."""
     games = fitness.get("games") or 0
     wins, draws, losses = (int(fitness.get(key, 0)) for key in ("wins", "draws", "losses"))
-    played = wins + draws + losses
-    points = (wins + draws / 2) / played if played else 0.0
+    points = game_score(wins, draws, wins + draws + losses, config.draw_value)
     decisions, fallbacks = int(fitness.get("decisions", 0)), int(fitness.get("fallbacks", 0))
-    parts = [f"{points:.3f} points"]
+    parts = [f"{points:.3f} points" + (f" (a draw worth {config.draw_value:g})" if config.draw_value != 0.5 else "")]
     if config.fallback_weight and fallbacks:
         parts.append(f"- {config.fallback_weight:g} x {fallbacks / decisions:.3f} random fallbacks")
     accuracy = fitness.get("accuracy")

@@ -93,7 +93,7 @@ EVALUATOR_ONLY_FIELDS = ("depth", "cost_weight", "insertion_mutation", "evaluato
 #: Config fields written (config files, checkpoints, player files) only when set: a run that leaves them at their
 #: defaults writes the config it wrote before they existed, and :meth:`EvolutionConfig.from_dict` reads a missing one
 #: as its default.
-WRITTEN_WHEN_SET = ("racing", "settings", "evaluator_blocks")
+WRITTEN_WHEN_SET = ("racing", "settings", "evaluator_blocks", "draw_value")
 #: Config fields that may change when a run is resumed (they do not change the results of past generations).
 RESUMABLE_CHANGES = ("generations",)
 #: The largest value of each whole-number setting: far beyond any useful run, small enough that a run's plans
@@ -125,6 +125,7 @@ UPPER_LIMITS = {
 }
 #: Settings that are shares (between 0 and 1).
 SHARES = (
+    "draw_value",
     "crossover_rate",
     "rule_crossover_share",
     "mutation_rate",
@@ -176,6 +177,11 @@ class EvolutionConfig:
     schedule: str = ""
     seed: int = 0
     fallback_weight: float = 0.4
+    #: What a draw is worth in a genome's score, a win being 1 and a loss 0: the score of its games is
+    #: ``(wins + draw_value x draws) / games`` (fitness, racing, the final choice). 0.5, the default, is the
+    #: points of a match; less makes a genome that wins some games and loses as many worth more than one that
+    #: draws them all. A config without the field reads as 0.5.
+    draw_value: float = 0.5
     accuracy_weight: float = 1.0
     accuracy_positions: int = 200
     accuracy_max_empties: int = 8

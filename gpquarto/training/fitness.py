@@ -3,8 +3,8 @@
 An :class:`EvaluationTask` is plain data (the genome's rule texts, the games to play, the fallback weight,
 which primitive library to load, whose game is the game played, and the game's settings), so it can be sent
 to any worker; :func:`evaluate` rebuilds the
-genome there from the library and plays. score = (wins + draws / 2) / games - fallback_weight x fallback
-rate, where the fallback rate is the share of the player's decisions that fell back to a random action.
+genome there from the library and plays. score = (wins + draw_value x draws) / games - fallback_weight x
+fallback rate (a draw worth half a win by default: :func:`game_score`), where the fallback rate is the share of the player's decisions that fell back to a random action.
 
 Seeds: the games of generation ``g`` are seeded from ``(run seed, g, game pair)`` and are the same for every
 genome of the generation; ``play_game`` reseeds both players (the evolved player's fallback generator and
@@ -74,6 +74,14 @@ class EvaluationTask:
     #: The settings of the games (sorted ``(name, value)`` pairs; empty: the game's defaults). The game is the
     #: library's.
     settings: tuple[tuple[str, object], ...] = ()
+    #: What a draw is worth (:attr:`~gpquarto.training.config.EvolutionConfig.draw_value`).
+    draw_value: float = 0.5
+
+
+def game_score(wins: int, draws: int, games: int, draw_value: float = 0.5) -> float:
+    """The score of ``games`` games: ``(wins + draw_value x draws) / games``, a win worth 1, a loss 0 (0.0 for no
+    games). With the default 0.5 it is the points of a match, ``(wins + draws / 2) / games``, to the last bit."""
+    return (wins + draw_value * draws) / games if games else 0.0
 
 
 @dataclass(frozen=True)
@@ -316,7 +324,7 @@ def evaluate(task: EvaluationTask) -> EvaluationResult:
     games = len(task.games)
     decisions, fallbacks = player.decisions, player.fallbacks
     rate = fallbacks / decisions if decisions else 0.0
-    score = (wins + draws / 2) / games - task.fallback_weight * rate
+    score = game_score(wins, draws, games, task.draw_value) - task.fallback_weight * rate
     accuracy = (
         bank_accuracy(player, task.accuracy_positions, library.game, task.settings) if task.accuracy_positions else None
     )

@@ -54,7 +54,7 @@ from gpquarto.players.base import Player
 from gpquarto.runner import Runner
 from gpquarto.seeding import derive_seed
 from gpquarto.training.config import EVALUATOR, RULES, EvolutionConfig
-from gpquarto.training.fitness import EvaluationTask, FitnessGame, bank_accuracy, evaluate, play_games
+from gpquarto.training.fitness import EvaluationTask, FitnessGame, bank_accuracy, evaluate, game_score, play_games
 from gpquarto.training.simplified import simplify_champion, simplify_evaluator
 
 
@@ -156,6 +156,7 @@ class RuleKind:
             config.accuracy_weight,
             evolution.accuracy_positions(runner),
             tuple(sorted(config.game_settings().items())),
+            config.draw_value,
         )
 
     evaluate = staticmethod(evaluate)
@@ -292,6 +293,8 @@ class EvaluatorTask:
     accuracy_weight: float = 0.0
     #: Solved decisions ``(position text, best actions)`` graded after the games (the training bank).
     accuracy_positions: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    #: What a draw is worth (:attr:`~gpquarto.training.config.EvolutionConfig.draw_value`).
+    draw_value: float = 0.5
 
 
 @dataclass(frozen=True)
@@ -343,8 +346,8 @@ def evaluate_evaluator(task: EvaluatorTask) -> EvaluatorResult:
     The cost is the evaluations per leaf square of the tree's own searches in those games (1 when it reads nothing
     of the piece given, up to the number of safe pieces when it reads all of it: see
     :mod:`gpquarto.games.quarto.search.fast_search`); counted, not timed, so it is the same on every machine and run. The score
-    is (wins + draws / 2) / games, less ``cost_weight`` times the cost beyond 1, plus ``accuracy_weight`` times the
-    accuracy.
+    is (wins + draw_value x draws) / games (:func:`~gpquarto.training.fitness.game_score`), less ``cost_weight``
+    times the cost beyond 1, plus ``accuracy_weight`` times the accuracy.
     """
     library = get_library(task.library)
     genome = EvaluatorGenome.from_text(task.tree, library)
@@ -357,7 +360,7 @@ def evaluate_evaluator(task: EvaluatorTask) -> EvaluatorResult:
         member_player=lambda text: evaluator_searcher(text, task.depth, task.library),
     )
     cost = evaluators.cost(player)
-    score = (wins + draws / 2) / len(task.games) - task.cost_weight * (cost - 1.0)
+    score = game_score(wins, draws, len(task.games), task.draw_value) - task.cost_weight * (cost - 1.0)
     accuracy = bank_accuracy(player, task.accuracy_positions, library.game) if task.accuracy_positions else None
     if accuracy is not None:
         score += task.accuracy_weight * accuracy
@@ -459,6 +462,7 @@ class EvaluatorKind:
             config.cost_weight,
             config.accuracy_weight,
             evolution.accuracy_positions(runner),
+            config.draw_value,
         )
 
     evaluate = staticmethod(evaluate_evaluator)

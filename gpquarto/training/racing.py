@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from gpquarto.runner import Runner
-from gpquarto.training.fitness import EvaluationResult, EvaluationTask, FitnessGame
+from gpquarto.training.fitness import EvaluationResult, EvaluationTask, FitnessGame, game_score
 
 #: A race's rounds stop when at most this many genomes are left, and the check keeps this many leaders on every
 #: round's games.
@@ -55,8 +55,11 @@ def race_schedule(genomes: int, games: int) -> list[tuple[int, int]]:
     return rounds
 
 
-def combined(results: Sequence[EvaluationResult], fallback_weight: float, accuracy_weight: float) -> EvaluationResult:
-    """The result of all the games of ``results`` (one genome's rounds; the accuracy is the first round's)."""
+def combined(
+    results: Sequence[EvaluationResult], fallback_weight: float, accuracy_weight: float, draw_value: float = 0.5
+) -> EvaluationResult:
+    """The result of all the games of ``results`` (one genome's rounds; the accuracy is the first round's), a draw
+    worth ``draw_value``."""
     wins = sum(result.wins for result in results)
     draws = sum(result.draws for result in results)
     losses = sum(result.losses for result in results)
@@ -64,7 +67,7 @@ def combined(results: Sequence[EvaluationResult], fallback_weight: float, accura
     decisions = sum(result.decisions for result in results)
     accuracy = results[0].accuracy
     rate = fallbacks / decisions if decisions else 0.0
-    score = (wins + draws / 2) / (wins + draws + losses) - fallback_weight * rate
+    score = game_score(wins, draws, wins + draws + losses, draw_value) - fallback_weight * rate
     if accuracy is not None:
         score += accuracy_weight * accuracy
     return EvaluationResult(score, wins, draws, losses, fallbacks, decisions, results[0].size, accuracy)
@@ -106,7 +109,7 @@ def race(
             break
         play(behind)
     return [
-        combined(results, task.fallback_weight, task.accuracy_weight)
+        combined(results, task.fallback_weight, task.accuracy_weight, task.draw_value)
         for results, task in zip(played, tasks, strict=True)
     ]
 
@@ -121,7 +124,7 @@ def _leaders(
 
     def rank(index: int) -> tuple:
         task = tasks[index]
-        result = combined(played[index], task.fallback_weight, task.accuracy_weight)
+        result = combined(played[index], task.fallback_weight, task.accuracy_weight, task.draw_value)
         return (-result.score, result.size, index)
 
     return sorted(sorted(racing, key=rank)[:count])
