@@ -105,3 +105,18 @@ def test_a_guide_naming_a_section_the_readme_lacks_fails_the_build():
     with pytest.raises(ValueError, match="the README has no section '## 99. Nowhere'"):
         hooks.on_page_markdown("<!-- README section: 99. Nowhere -->", None, None, None)
     assert hooks.readme_section("2. Grade it").startswith("## Grade it\n")
+
+
+def test_the_gp_guides_table_of_training_defaults_is_the_codes():
+    """docs/gp.md's table of each game's training sizes reads what ``train`` uses (it drifted once)."""
+    from gpquarto.games.defaults import training_defaults
+    from gpquarto.training.config import EvolutionConfig
+
+    row = next(
+        line for line in (ROOT / "docs" / "gp.md").read_text().splitlines() if "generations, population, games" in line
+    )
+    quarto, quixo = ([int(number) for number in cell.split(",")] for cell in row.strip("|").split("|")[1:3])
+    default = EvolutionConfig()
+    assert quarto == [default.generations, default.population, default.games]
+    generic = training_defaults("quixo").evolution
+    assert quixo == [generic["generations"], generic["population"], generic["games"]]
