@@ -44,12 +44,17 @@ def slow_forced_loss(board: Board) -> bool:
     return True
 
 
+def late_positions(seed: int, rules: Rules) -> list[Board]:
+    """Random positions late enough for the blocks' horizons: 80 from ``seed``, 60 later ones from ``seed + 1``."""
+    return [
+        *random_positions(seed, 80, rules, min_actions=18, max_actions=26),
+        *random_positions(seed + 1, 60, rules, min_actions=22, max_actions=30),
+    ]
+
+
 @pytest.mark.parametrize("rules", [Rules.CLASSIC, Rules.ADVANCED])
 def test_forced_loss_equals_its_played_out_definition_on_boards_and_leaves(rules):
-    boards = [
-        *random_positions(91, 80, rules, min_actions=18, max_actions=26),
-        *random_positions(92, 60, rules, min_actions=22, max_actions=30),
-    ]
+    boards = late_positions(91, rules)
     seen = set()
     checked = 0
     for board in boards:
@@ -83,10 +88,7 @@ def slow_forced_outcome(board: Board) -> int:
 
 @pytest.mark.parametrize("rules", [Rules.CLASSIC, Rules.ADVANCED])
 def test_forced_outcome_equals_its_played_out_definition_on_boards_and_leaves(rules):
-    boards = [
-        *random_positions(93, 80, rules, min_actions=18, max_actions=26),
-        *random_positions(94, 60, rules, min_actions=22, max_actions=30),
-    ]
+    boards = late_positions(93, rules)
     seen = set()
     checked = 0
     for board in boards:
