@@ -320,3 +320,31 @@ def test_a_record_whose_end_disagrees_with_its_replay_is_refused():
     data["game"] = "chess"
     with pytest.raises(ValueError, match="unknown game 'chess'"):
         GameRecord.from_dict(data)
+
+
+class FreezeWatcher(RandomPlayer):
+    """A random player that notes, at each decision, how many objects the garbage collector leaves frozen."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed=seed)
+        self.frozen: list[int] = []
+
+    def decide(self, view):
+        import gc
+
+        self.frozen.append(gc.get_freeze_count())
+        return super().decide(view)
+
+
+def test_a_timed_games_collections_walk_only_the_games_objects():
+    """Under a time limit the program's objects are frozen for the game (a full collection of a large heap would
+    otherwise land inside a timed decision), and thawed after it; without a limit nothing is frozen."""
+    import gc
+
+    assert gc.get_freeze_count() == 0
+    watcher = FreezeWatcher(seed=1)
+    play_game((watcher, RandomPlayer(seed=2)), game="quixo", settings={"size": 3}, seed=3, time_limit=5.0)
+    assert watcher.frozen and min(watcher.frozen) > 1000 and gc.get_freeze_count() == 0
+    watcher.frozen.clear()
+    play_game((watcher, RandomPlayer(seed=2)), game="quixo", settings={"size": 3}, seed=3)
+    assert watcher.frozen and set(watcher.frozen) == {0}

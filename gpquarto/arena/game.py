@@ -13,8 +13,9 @@ zoo's searching players stop within part of it and answer with the best move fou
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from contextlib import nullcontext
+import gc
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager, nullcontext
 from time import perf_counter
 
 from gpquarto.arena.outcomes import forfeit, raised, too_slow
@@ -85,7 +86,7 @@ def play_game(
     state.forget_history()  # the record's actions are the state's history from the start position
     times: list[float] = []
     limit = float("inf") if time_limit is None else time_limit
-    with nullcontext() if time_limit is None else time_budget(search_share(time_limit)):
+    with nullcontext() if time_limit is None else _timed_game(search_share(time_limit)):
         # in the budget, before the clock: a player that will search within it prepares (loads code) here
         first_hooks[1](0)
         second_hooks[1](1)
@@ -147,6 +148,25 @@ def _start_position(game: Game, settings: Mapping[str, object]) -> tuple[GameSta
         template = game.new_state(**settings)
         return template, template.text(), template.settings()
     return template.copy(), text, dict(complete)
+
+
+@contextmanager
+def _timed_game(share: float) -> Iterator[None]:
+    """The block of a game under a time limit: each decision's searches have ``share`` seconds
+    (:func:`~gpquarto.search.budget.time_budget`), and the garbage collector walks only the objects made since the
+    game began. A program with a large heap (a notebook, a test session) would otherwise have a full collection walk
+    all of it inside a timed decision, and the decision could overrun its limit for work that is not its own. When
+    the program froze objects itself (:func:`gc.freeze`, as the worker processes' server does), it is left as it is.
+    """
+    freeze = gc.isenabled() and gc.get_freeze_count() == 0
+    if freeze:
+        gc.freeze()
+    try:
+        with time_budget(share):
+            yield
+    finally:
+        if freeze:
+            gc.unfreeze()
 
 
 def _run(state: GameState, players, times: list[float], limit: float) -> Outcome:
