@@ -162,16 +162,41 @@ def test_the_compiled_placement_search_finds_what_the_fast_search_finds(position
     assert searched > 300
 
 
+def printed_in_a_fresh_interpreter(code: str) -> list[str]:
+    """The words ``code`` prints in a fresh interpreter, where nothing has loaded the compiled search yet; ``code``
+    finds ``compiled_tactics`` as ``c`` and ``make_player`` imported."""
+    prelude = (
+        "from gpquarto.games.quarto.search import compiled_tactics as c\nfrom gpquarto.resolve import make_player\n"
+    )
+    result = subprocess.run([sys.executable, "-c", prelude + code], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr[-2000:]
+    return result.stdout.split()
+
+
 def test_a_minimax_player_loads_its_compiled_search_before_the_game_not_in_a_timed_decision():
     """numba loads a kernel on its first call (a second or more): ``new_game`` makes that call, outside the clock
     that a match's time limit reads, and only for a search that calls the kernel (a depth-6 search never does, and
     a process that does not call it does not import numba: it costs memory in every web worker)."""
     code = (
-        "from gpquarto.games.quarto.search import compiled_tactics as c\n"
-        "from gpquarto.resolve import make_player\n"
         "make_player('minimax:depth=2,heuristic=guaranteed_loss').new_game(0); print(c._warm)\n"
         "make_player('minimax:depth=6').new_game(0); print(c._warm)\n"
         "player = make_player('minimax:depth=2'); print(c._warm); player.new_game(0); print(c._warm)\n"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert result.stdout.split() == ["False", "False", "False", "True"], result.stderr
+    assert printed_in_a_fresh_interpreter(code) == ["False", "False", "False", "True"]
+
+
+@pytest.mark.parametrize("spec", ["minimax:depth=16", "minimax:depth=3,strategy=deepest", "minimax:depth=6,seconds=1"])
+def test_a_minimax_that_deepens_through_depth_2_in_a_budget_loads_the_compiled_search_before_the_clock(spec):
+    """A search that deepens within a budget passes depth 2 and calls the compiled two-ply search. A match's time
+    limit is in force around ``new_game``, which loads it then, outside the timed decisions. Without a budget the
+    same player does not load it (unless its own ``seconds`` is a budget)."""
+    if not compiled_tactics.enabled():
+        pytest.skip("the compiled search is off here (no numba, or GPQUARTO_PURE_PYTHON)")
+    code = (
+        "from gpquarto.search.budget import time_budget\n"
+        f"player = make_player({spec!r}, seed=1)\n"
+        "player.new_game(0); print(c._warm)\n"
+        "with time_budget(0.5):\n"
+        "    player.new_game(0); print(c._warm)\n"
+    )
+    assert printed_in_a_fresh_interpreter(code) == ["True" if "seconds" in spec else "False", "True"]

@@ -4,8 +4,6 @@ parameters are capped; a decision completed within the budget is the decision wi
 from __future__ import annotations
 
 import importlib.util
-import subprocess
-import sys
 import time
 
 import pytest
@@ -267,27 +265,3 @@ def test_the_generic_solver_answers_with_what_it_solved_when_its_budget_runs_out
     for action in (0, 5, 9):
         state.apply(state.legal_actions()[action])
     assert GenericSolver(seconds=600).decide(state.view()) == GenericSolver().decide(state.view())
-
-
-@pytest.mark.parametrize("spec", ["minimax:depth=16", "minimax:depth=3,strategy=deepest", "minimax:depth=6,seconds=1"])
-def test_a_minimax_that_deepens_through_depth_2_in_a_budget_loads_the_compiled_search_before_the_clock(spec):
-    """Loading the compiled two-ply search (numba reads it from its cache, or compiles it) takes tenths of a second
-    the first time in a process; a search that deepens within a budget passes depth 2 and calls it. A match's time
-    limit is in force around ``new_game``, which loads it then, outside the timed decisions. Without a budget the
-    same player does not load it (a fresh interpreter, where nothing loaded it before)."""
-    from gpquarto.games.quarto.search import compiled_tactics
-
-    if not compiled_tactics.enabled():
-        pytest.skip("the compiled search is off here (no numba, or GPQUARTO_PURE_PYTHON)")
-    code = (
-        "from gpquarto.games.quarto.search import compiled_tactics as c\n"
-        "from gpquarto.resolve import make_player\n"
-        "from gpquarto.search.budget import time_budget\n"
-        f"player = make_player({spec!r}, seed=1)\n"
-        "player.new_game(0); print(c._warm)\n"
-        "with time_budget(0.5):\n"
-        "    player.new_game(0); print(c._warm)\n"
-    )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    expected = ["True" if "seconds" in spec else "False", "True"]
-    assert result.stdout.split() == expected, result.stderr[-2000:]
