@@ -68,16 +68,22 @@ def _one_line_warning(message, category, filename, lineno, file=None, line=None)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI; returns the exit code."""
+    """Run the CLI; returns the exit code. Ctrl-C at any moment, its modules still loading included, is one line
+    (a command may add what it kept and how to go on) and exit code 130."""
     try:
-        from gpquarto.cli.common import complete_game_settings
-        from gpquarto.runner import RunnerError
-
-        parser = build_parser()
-        args = parser.parse_args(argv)
-    except KeyboardInterrupt:  # Ctrl-C while the command's modules load: one line, as at any later moment
-        print("gpquarto: interrupted", file=sys.stderr)
+        return _run(argv)
+    except KeyboardInterrupt as interruption:
+        print(f"gpquarto: interrupted{f'; {interruption}' if str(interruption) else ''}", file=sys.stderr)
         return 130
+
+
+def _run(argv: Sequence[str] | None) -> int:
+    """The command line's command, its errors as one line (exit code 2)."""
+    from gpquarto.cli.common import complete_game_settings
+    from gpquarto.runner import RunnerError
+
+    parser = build_parser()
+    args = parser.parse_args(argv)
     shown, warnings.showwarning = warnings.showwarning, _one_line_warning
     try:
         complete_game_settings(args)
@@ -91,8 +97,5 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         print(f"gpquarto: error: {one_line(str(error), 4000)}", file=sys.stderr)  # one line, whatever it quotes
         return 2
-    except KeyboardInterrupt as interruption:  # a command may say what was kept and how to go on
-        print(f"gpquarto: interrupted{f'; {interruption}' if str(interruption) else ''}", file=sys.stderr)
-        return 130
     finally:
         warnings.showwarning = shown
