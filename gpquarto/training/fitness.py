@@ -2,9 +2,10 @@
 
 An :class:`EvaluationTask` is plain data (the genome's rule texts, the games to play, the fallback weight,
 which primitive library to load, whose game is the game played, and the game's settings), so it can be sent
-to any worker; :func:`evaluate` rebuilds the
-genome there from the library and plays. score = (wins + draw_value x draws) / games - fallback_weight x
-fallback rate (a draw worth half a win by default: :func:`game_score`), where the fallback rate is the share of the player's decisions that fell back to a random action.
+to any worker; :func:`evaluate` rebuilds the genome there from the library and plays.
+score = (wins + draw_value x draws) / games - fallback_weight x fallback rate (a draw worth half a win by default:
+:func:`game_score`), where the fallback rate is the share of the player's decisions that fell back to a random
+action.
 
 Seeds: the games of generation ``g`` are seeded from ``(run seed, g, game pair)`` and are the same for every
 genome of the generation; ``play_game`` reseeds both players (the evolved player's fallback generator and
