@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import math
 import random
-import time as clock
 from collections.abc import Callable
 
 from gpquarto.games.quarto.board import PLACE_OFFSET, Board, BoardView
@@ -226,15 +225,14 @@ class MCTSPlayer(QuartoPlayer):
         timed = self.time > 0  # the time parameter replaces the iterations
         own = min(limit for limit in (self.time, self.seconds, MAX_SECONDS) if limit)
         budget = decision_deadline(own if timed or self.seconds else None)
-        deadline = budget.end if budget is not None else 0.0
         iteration = 0
         while True:
             if timed:
-                if iteration and clock.perf_counter() >= deadline:
+                if iteration and budget.expired():  # type: ignore[union-attr]  # a timed search always has one
                     break
             elif iteration >= self.iterations:
                 break
-            elif budget is not None and iteration and not iteration & 7 and clock.perf_counter() >= deadline:
+            elif budget is not None and iteration and not iteration & 7 and budget.expired():
                 break  # the decision's time budget ran out first: the most visited action so far
             iteration += 1
             board = root_board.copy()

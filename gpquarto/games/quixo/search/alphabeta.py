@@ -24,7 +24,6 @@ another ply keeps its exact distance. ``minimax`` ignores repetitions, like the 
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 from gpquarto.games.quixo.board import QuixoBoard, QuixoRules, QuixoView
@@ -91,6 +90,7 @@ class QuixoSearch:
         self.history_scores = [0] * self.table.action_count
         self.nodes = 0
         self._minimax_deadline: Deadline | None = None
+        self._deadline: Deadline | None = None
         self._check_at = _NEVER
 
     def clear(self) -> None:
@@ -180,10 +180,8 @@ class QuixoSearch:
         self._flip = 1 << (2 * cells)
         self._side = board.player << (2 * cells)
         self._plies_left = board.ply_limit - len(board.history)
-        ends = ([] if seconds is None else [time.perf_counter() + seconds]) + (
-            [] if deadline is None else [deadline.end]
-        )
-        self._deadline = min(ends) if ends else None
+        deadlines = ([] if seconds is None else [Deadline.after(seconds)]) + ([] if deadline is None else [deadline])
+        self._deadline = min(deadlines, key=lambda each: each.end) if deadlines else None
         self.nodes = 0
         best: SearchResult | None = None
         limit = min(depth, MAX_DEPTH) if depth is not None else MAX_DEPTH
@@ -193,7 +191,7 @@ class QuixoSearch:
             except OutOfTime:
                 break
             best = SearchResult(action, score, d, self.nodes)
-            if abs(score) >= WIN - 64 or (self._deadline is not None and time.perf_counter() > self._deadline):
+            if abs(score) >= WIN - 64 or (self._deadline is not None and self._deadline.expired()):
                 break
         assert best is not None
         return best
@@ -250,8 +248,8 @@ class QuixoSearch:
         self.nodes += 1
         if depth <= 0:
             return self.evaluate(own, other)
-        if self._deadline is not None and not self.nodes & (CHECK_EVERY - 1) and time.perf_counter() > self._deadline:
-            raise OutOfTime
+        if self._deadline is not None and not self.nodes & (CHECK_EVERY - 1):
+            self._deadline.check()
         key = own | other << self.table.cells | (ply & 1) << (2 * self.table.cells)
         entry = self.tt.get(key)
         first = -1
