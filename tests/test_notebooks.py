@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import signal
+
 import nbformat
 import pytest
 from nbclient import NotebookClient
@@ -42,9 +44,13 @@ def test_notebook_runs(notebook, tiny_run, monkeypatch):
     monkeypatch.setenv("GPQUARTO_GAMES", "20")
     monkeypatch.setenv("MPLBACKEND", "Agg")
     executed = nbformat.read(notebook, as_version=4)
-    NotebookClient(
-        executed, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tiny_run)}}
-    ).execute()
+    ctrl_c = signal.getsignal(signal.SIGINT)  # the client's event loop sets its own, and may leave Python's default
+    try:
+        NotebookClient(
+            executed, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tiny_run)}}
+        ).execute()
+    finally:
+        signal.signal(signal.SIGINT, ctrl_c)
     output = printed(executed)
     assert "2 generations" in output  # fitness
     assert "choose rules:" in output and "place rules:" in output  # the rules
