@@ -85,6 +85,7 @@ LONGEST_FIRST = (
 )
 
 
+@pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook: unknown when it is not loaded (-p no:xdist)
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """``-n auto``: one worker per CPU core this process may run on, and one more. Many tests wait on processes they
     started (servers, a browser, a cluster, commands), and a spare worker runs tests in those waits. The environment
