@@ -13,6 +13,7 @@ from gpquarto.arena import play_game
 from gpquarto.arena.match import play_match
 from gpquarto.cli import main
 from gpquarto.games.quarto.board import Board
+from gpquarto.games.quarto.players import form as quarto_form
 from gpquarto.games.quarto.search.negamax import Negamax
 from gpquarto.games.quarto.search.solver import solve
 from gpquarto.games.quixo.board import QuixoBoard
@@ -84,6 +85,7 @@ def test_a_match_time_limit_is_the_searches_budget_so_no_search_forfeits(capsys,
     # searches keep to the limit, not the machine's load.
     monkeypatch.setattr(budget, "_clock", time.thread_time)
     monkeypatch.setattr(arena_game, "perf_counter", time.thread_time)
+    monkeypatch.setattr(quarto_form, "perf_counter", time.thread_time)  # Quarto's own game loop (its player form)
     # the command: before, each decision searched depth after depth for minutes and then forfeited
     arguments = ["match", "alphabeta:depth=64", "random", "--game", "quixo", "--size", "4", "--time-limit", "0.5"]
     assert main([*arguments, "--games", "2", "--seed", "3", "--workers", "1"]) == 0
