@@ -89,6 +89,25 @@ def square_maps(rules: Rules | str = Rules.CLASSIC) -> tuple[SquareMap, ...]:
 
 
 _EMPTY = 16  # sorts after every piece
+#: Every attribute permutation, as a set of indices into :data:`PERMUTED` (bit ``i``: ``PERMUTED[i]``).
+_EVERY_PERMUTATION = (1 << len(PERMUTED)) - 1
+#: For a set of attribute permutations (a bit mask), the least image of each piece among them and the ones that
+#: give it: filled as the canonical sequences meet the sets (a few dozen are ever met).
+_LEAST_IMAGES: dict[int, tuple[tuple[int, int], ...]] = {}
+
+
+def _least_images(permutations: int) -> tuple[tuple[int, int], ...]:
+    """For each piece, its least image under the attribute ``permutations`` (a bit mask over :data:`PERMUTED`)
+    and the mask of those that give it."""
+    found = _LEAST_IMAGES.get(permutations)
+    if found is None:
+        members = [i for i in range(len(PERMUTED)) if permutations >> i & 1]
+        rows = []
+        for piece in range(16):
+            least = min(PERMUTED[i][piece] for i in members)
+            rows.append((least, sum(1 << i for i in members if PERMUTED[i][piece] == least)))
+        found = _LEAST_IMAGES[permutations] = tuple(rows)
+    return found
 
 
 def canonical_sequence(board: Position) -> tuple[int, ...]:
@@ -99,32 +118,39 @@ def canonical_sequence(board: Position) -> tuple[int, ...]:
     """
     cells = board.raw_cells
     hand = board.in_hand
-    best: tuple[int, ...] | None = None
+    best: list[int] | None = None
     for square_map in square_maps(board.rules):
-        sequence = [hand] + [cells[s] for s in square_map]
+        sequence = [hand, *[cells[s] for s in square_map]]
         first = next((v for v in sequence if v != NO_PIECE), None)
         if first is None:
             return (_EMPTY,) * 17
         # The first piece met can always become 0 (xor with itself); then keep the attribute
-        # permutations that give the least image at each later piece, until one sequence remains.
-        candidates = PERMUTED
+        # permutations that give the least image at each later piece, until one permutation remains.
+        # The image is compared with the least one so far as it grows, and dropped once it is greater.
+        permutations = _EVERY_PERMUTATION
+        only: tuple[int, ...] | None = None  # the permutation, once one remains
         image: list[int] = []
+        tied = best is not None  # equal to the best image so far, up to where this one has got
         for value in sequence:
             if value == NO_PIECE:
-                image.append(_EMPTY)
-                continue
-            shifted = value ^ first
-            if len(candidates) > 1:
-                least = min(table[shifted] for table in candidates)
-                candidates = tuple(table for table in candidates if table[shifted] == least)
-                image.append(least)
+                mapped = _EMPTY
+            elif only is not None:
+                mapped = only[value ^ first]
             else:
-                image.append(candidates[0][shifted])
-        result = tuple(image)
-        if best is None or result < best:
-            best = result
+                mapped, permutations = _least_images(permutations)[value ^ first]
+                if not permutations & (permutations - 1):
+                    only = PERMUTED[permutations.bit_length() - 1]
+            if tied:
+                least = best[len(image)]  # type: ignore[index]  # tied means there is a best
+                if mapped > least:
+                    break
+                tied = mapped == least
+            image.append(mapped)
+        else:
+            if not tied:  # less than the best so far (or the first image)
+                best = image
     assert best is not None
-    return best
+    return tuple(best)
 
 
 def canonical_key(board: Position) -> int:
