@@ -14,6 +14,8 @@ from gpquarto.games.plugin import GamePlugin
 from gpquarto.games.settings import Setting
 
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
+#: The lines through each cell: a move can complete only those.
+LINES_THROUGH = tuple(tuple(line for line in LINES if cell in line) for cell in range(9))
 #: The 8 rotations and reflections, each as the cell every cell goes to.
 SYMMETRIES = tuple(
     tuple(transform(row, col) for row in range(3) for col in range(3))
@@ -82,14 +84,16 @@ class TicTacToeState:
         self.history: tuple[int, ...] = ()
         self._outcome: Outcome | None = None
 
-    def _settle(self) -> None:
+    def _settle(self, lines: tuple[tuple[int, int, int], ...] = LINES) -> None:
+        """The outcome, from ``lines`` (after a move, the lines through it: no other one can have changed)."""
         self._outcome = None
-        for line in LINES:
-            owner = self.cells[line[0]]
-            if owner >= 0 and all(self.cells[cell] == owner for cell in line):
+        cells = self.cells
+        for first, second, third in lines:
+            owner = cells[first]
+            if owner >= 0 and cells[second] == owner and cells[third] == owner:
                 self._outcome = Outcome(Termination.WIN, 1 - owner if self.misere else owner)
                 return
-        if -1 not in self.cells:
+        if -1 not in cells:
             self._outcome = Outcome(Termination.DRAW)
 
     def legal_actions(self) -> list[int]:
@@ -105,12 +109,12 @@ class TicTacToeState:
         return self._outcome
 
     def apply(self, action: int) -> None:
-        if action.__class__ is not int or action not in self.legal_actions():
+        if action.__class__ is not int or not 0 <= action < 9 or self.cells[action] >= 0 or self._outcome:
             raise IllegalActionError(f"{action!r} is not a legal move in {self.text()}")
         self.cells[action] = self.player
         self.player = 1 - self.player
         self.history = (*self.history, action)
-        self._settle()
+        self._settle(LINES_THROUGH[action])
 
     def undo(self) -> int:
         if not self.history:
@@ -119,7 +123,7 @@ class TicTacToeState:
         self.cells[action] = -1
         self.player = 1 - self.player
         self.history = self.history[:-1]
-        self._settle()
+        self._outcome = None  # the game went on after this position
         return action
 
     def text(self) -> str:
