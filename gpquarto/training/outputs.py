@@ -76,7 +76,9 @@ def write_fitness_plot(path: Path, rows: list[dict]) -> None:
     axes.set_ylabel("score")
     axes.legend()
     axes.grid(alpha=0.3)
-    figure.tight_layout()
+    # fixed margins that fit its labels (scores, generation numbers): a layout engine would measure the text at
+    # every run's end and cost as much again as drawing the figure
+    figure.subplots_adjust(left=0.1, right=0.97, bottom=0.12, top=0.97)
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", dpi=100)
     write_bytes_atomic(path, buffer.getvalue())
