@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import threading
 
 import pytest
 
@@ -348,3 +349,42 @@ def test_a_timed_games_collections_walk_only_the_games_objects():
     watcher.frozen.clear()
     play_game((watcher, RandomPlayer(seed=2)), game="quixo", settings={"size": 3}, seed=3)
     assert watcher.frozen and set(watcher.frozen) == {0}
+
+
+class Waiter(FreezeWatcher):
+    """A :class:`FreezeWatcher` whose first decision waits until ``go`` is set, after saying it has begun."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.begun, self.go = threading.Event(), threading.Event()
+
+    def decide(self, view):
+        self.begun.set()
+        assert self.go.wait(30)
+        return super().decide(view)
+
+
+def test_timed_games_in_threads_share_the_freeze_until_the_last_ends():
+    import gc
+
+    def start(waiter: Waiter, seed: int) -> threading.Thread:
+        thread = threading.Thread(
+            target=play_game,
+            args=((waiter, RandomPlayer(seed=seed)),),
+            kwargs={"game": "quixo", "settings": {"size": 3}, "seed": seed, "time_limit": 60.0},
+        )
+        thread.start()
+        assert waiter.begun.wait(30)
+        return thread
+
+    first, second = Waiter(seed=1), Waiter(seed=2)
+    first_game = start(first, 3)
+    second_game = start(second, 4)
+    first.go.set()
+    first_game.join(30)
+    assert not first_game.is_alive()
+    assert gc.get_freeze_count() > 1000  # the first game's end left the freeze to the second, still under way
+    second.go.set()
+    second_game.join(30)
+    assert not second_game.is_alive() and gc.get_freeze_count() == 0
+    assert min(first.frozen) > 1000 and min(second.frozen) > 1000

@@ -14,6 +14,7 @@ zoo's searching players stop within part of it and answer with the best move fou
 from __future__ import annotations
 
 import gc
+import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, nullcontext
 from time import perf_counter
@@ -157,16 +158,29 @@ def _timed_game(share: float) -> Iterator[None]:
     game began. A program with a large heap (a notebook, a test session) would otherwise have a full collection walk
     all of it inside a timed decision, and the decision could overrun its limit for work that is not its own. When
     the program froze objects itself (:func:`gc.freeze`, as the worker processes' server does), it is left as it is.
+    Timed games in several threads share one freeze, thawed when the last of them ends.
     """
-    freeze = gc.isenabled() and gc.get_freeze_count() == 0
-    if freeze:
-        gc.freeze()
+    global _timed_games_frozen
+    with _freeze_lock:
+        freeze = _timed_games_frozen > 0 or (gc.isenabled() and gc.get_freeze_count() == 0)
+        if freeze:
+            if _timed_games_frozen == 0:
+                gc.freeze()
+            _timed_games_frozen += 1
     try:
         with time_budget(share):
             yield
     finally:
         if freeze:
-            gc.unfreeze()
+            with _freeze_lock:
+                _timed_games_frozen -= 1
+                if _timed_games_frozen == 0:
+                    gc.unfreeze()
+
+
+#: The timed games under way that hold the freeze of :func:`_timed_game` (it is one for the whole process).
+_timed_games_frozen = 0
+_freeze_lock = threading.Lock()
 
 
 def _run(state: GameState, players, times: list[float], limit: float) -> Outcome:
