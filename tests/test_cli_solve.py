@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import subprocess
-import sys
 
 from gpquarto.games.quarto import Board
+from tests.conftest import run_cli
 
 
 def run_solve(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "gpquarto", "solve", *args], capture_output=True, text=True, timeout=120
-    )
+    return run_cli("solve", *args, timeout=120)
 
 
 def test_placement_with_one_winning_square() -> None:
