@@ -263,6 +263,52 @@ def test_ctrl_c_while_a_command_starts_its_workers_is_one_line(delay, tmp_path):
     assert (code, error.strip()) == (130, "gpquarto: interrupted")
 
 
+#: A command whose work drops an object that raises ``exception`` in its finalizer, where Python cannot let an
+#: exception out (as a Ctrl-C landing in the import system's module-lock callbacks does), then works on.
+SWALLOWED_IN_A_FINALIZER = """
+import signal, sys, time
+signal.signal(signal.SIGINT, signal.default_int_handler)
+from gpquarto import cli
+
+class RaisesWhenDropped:
+    def __del__(self):
+        raise {exception}
+
+def work(argv):
+    RaisesWhenDropped()
+    for _ in range(50):
+        time.sleep(0.01)
+    print("went on", file=sys.stderr)
+    return 0
+
+cli._run = work
+sys.exit(cli.main([]))
+"""
+
+
+@pytest.mark.parametrize(
+    ("exception", "code", "error"),
+    [
+        ("KeyboardInterrupt", 130, ["gpquarto: interrupted"]),
+        ("ValueError('dropped')", 0, ["Exception ignored in", "ValueError: dropped", "went on"]),
+    ],
+)
+def test_a_ctrl_c_raised_inside_a_finalizer_still_stops_the_command(exception, code, error):
+    """A Ctrl-C that Python would print as "Exception ignored" and forget (it lands in a callback Python runs for
+    itself) still stops the command with the one line; any other exception there is still only printed."""
+    finished = subprocess.run(
+        [sys.executable, "-c", SWALLOWED_IN_A_FINALIZER.format(exception=exception)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert finished.returncode == code
+    lines = finished.stderr.strip().splitlines()
+    expected = [next((part for part in error if line.startswith(part)), line) for line in lines]
+    assert [part for part in expected if part in error] == error, finished.stderr
+    assert code == 0 or lines == error, finished.stderr
+
+
 def test_ctrl_c_during_training_keeps_the_checkpoint_resumable(tmp_path):
     run = tmp_path / "run"
     common = ["--population", "6", "--games", "4", "--opponents", "random", "--final-games", "0", "--quiet"]

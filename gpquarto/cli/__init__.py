@@ -8,12 +8,15 @@ files, unknown players) raise :class:`UsageError` or ``ValueError``/``OSError``:
 
 from __future__ import annotations
 
+import _thread
 import argparse
 import importlib
 import os
+import signal
 import sys
+import threading
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NoReturn
 
 #: Modules that define a command each (``register(subparsers)``), in the order ``--help`` lists them.
@@ -67,14 +70,43 @@ def _one_line_warning(message, category, filename, lineno, file=None, line=None)
         print(f"gpquarto: warning: {message}", file=sys.stderr)
 
 
+#: Seconds after a Ctrl-C lost in a callback that it is raised again (in the code the main thread runs then).
+RAISE_AGAIN_AFTER_SECONDS = 0.05
+
+
+class _LostCtrlCRaisedAgain:
+    """The CLI's ``sys.unraisablehook``. A Ctrl-C whose ``KeyboardInterrupt`` is raised inside a callback that Python
+    runs for itself (a finalizer, or a weakref callback such as the import system's module locks) cannot leave that
+    callback: Python prints "Exception ignored" and the command goes on as if no key had been pressed. This hook
+    raises the Ctrl-C again a moment later, in the code that runs then. Any other exception goes to the hook it replaced."""
+
+    def __init__(self, replaced: Callable[[sys.UnraisableHookArgs], object]) -> None:
+        self.replaced = replaced
+
+    def __call__(self, unraisable: sys.UnraisableHookArgs) -> None:
+        if isinstance(unraisable.exc_value, KeyboardInterrupt):
+            # From another thread, a moment later: raised from here (signal.raise_signal, _thread.interrupt_main),
+            # the handler runs at once, inside this hook, and the interrupt is lost again.
+            later = threading.Timer(RAISE_AGAIN_AFTER_SECONDS, _thread.interrupt_main, args=(signal.SIGINT,))
+            later.daemon = True
+            later.start()
+        else:
+            self.replaced(unraisable)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit code. Ctrl-C at any moment, its modules still loading included, is one line
     (a command may add what it kept and how to go on) and exit code 130."""
+    hook = sys.unraisablehook
+    if not isinstance(hook, _LostCtrlCRaisedAgain):
+        sys.unraisablehook = _LostCtrlCRaisedAgain(hook)
     try:
         return _run(argv)
     except KeyboardInterrupt as interruption:
         print(f"gpquarto: interrupted{f'; {interruption}' if str(interruption) else ''}", file=sys.stderr)
         return 130
+    finally:
+        sys.unraisablehook = hook
 
 
 def _run(argv: Sequence[str] | None) -> int:
