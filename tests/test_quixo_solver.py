@@ -11,7 +11,7 @@ import pytest
 
 from gpquarto.games.quixo import QuixoBoard, map_mask
 from gpquarto.games.quixo.players.search_players import QuixoSolverPlayer
-from gpquarto.games.quixo.search import solver
+from gpquarto.games.quixo.search import solution_values, solver
 from gpquarto.games.quixo.tables import tables
 from tests.reference import quixo as ref
 from tests.reference import quixo_solver as slow_solver
@@ -24,7 +24,7 @@ def solved3():
 
 def nodes(solution):
     n2 = solution.size**2
-    for index in np.flatnonzero(solution.values != solver.TERMINAL):
+    for index in np.flatnonzero(solution.values != solution_values.TERMINAL):
         own = other = 0
         rest = int(index)
         for cell in range(n2):
@@ -37,7 +37,7 @@ def nodes(solution):
 def test_3x3_is_a_first_player_win_with_no_draws(solved3):
     assert solved3.start_value() == "first player wins in 7 plies"
     assert solved3.lookup(QuixoBoard(3)) == (1, 7)
-    assert not (solved3.values == solver.DRAW).any()
+    assert not (solved3.values == solution_values.DRAW).any()
 
 
 def test_every_3x3_value_is_the_best_of_its_moves(solved3):
@@ -125,7 +125,7 @@ def test_the_solver_agrees_with_its_kernels_of_before_on_every_3x3_position(solv
     values, dists = slow_solver.compute(3, rules)
     solution = solved3 if rules == "official" else solver.compute(3, rules, compiled=False)
     assert np.array_equal(solution.values, values) and np.array_equal(solution.dists, dists)
-    assert {int(v) for v in np.unique(values)} == {solver.WIN, solver.LOSS, solver.TERMINAL}
+    assert {int(v) for v in np.unique(values)} == {solution_values.WIN, solution_values.LOSS, solution_values.TERMINAL}
 
 
 @pytest.mark.skipif(solver.numba is None, reason="numba is not installed (pip install 'gpquarto[fast]')")
@@ -191,3 +191,17 @@ def test_the_solver_player_wins_3x3_from_the_start(tmp_path, monkeypatch, solved
             else:
                 board.apply(rng.choice(board.legal_actions()))
         assert board.winner_index == 0 and len(board.history) <= 7
+
+
+def test_the_interpreted_steps_call_only_interpreted_helpers():
+    """``pure`` gives steps whose helpers are Python functions too, not the compiled ones: the solver without numba
+    runs exactly that code, and the comparisons of the two kinds compare two implementations."""
+    import types
+
+    from gpquarto.games.quixo.search import solver_kernels
+
+    for step in (solver_kernels.initialise, solver_kernels.wave):
+        interpreted = solver_kernels.pure(step)
+        helpers = [name for name in interpreted.__code__.co_names if name.startswith("_")]
+        assert helpers, step
+        assert all(type(interpreted.__globals__[name]) is types.FunctionType for name in helpers), helpers

@@ -7,7 +7,8 @@ from __future__ import annotations
 import numpy as np
 
 from gpquarto.games.quixo.board import QuixoRules
-from gpquarto.games.quixo.search.solver import _CODES, DRAW, LOSS, TERMINAL, WIN, _arrays
+from gpquarto.games.quixo.search.solution_values import DRAW, LOSS, TERMINAL, WIN
+from gpquarto.games.quixo.search.solver import _CODES, _arrays
 from gpquarto.games.quixo.tables import mask_has_line
 
 

@@ -26,9 +26,11 @@ import io
 import os
 import time
 import warnings
+import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -61,7 +63,6 @@ def __getattr__(name: str):
 
 
 SOLVABLE_SIZES = (3, 4)
-WIN, DRAW, LOSS, TERMINAL = 1, 0, -1, 2
 FORMAT = 1
 
 
@@ -73,132 +74,13 @@ def _code_table() -> np.ndarray:
     return np.array([sum(3**i for i in range(8) if b >> i & 1) for b in range(256)], dtype=np.int64)
 
 
-def _make_kernels(jit):
-    """The solver's two steps and their helpers, each passed through ``jit`` (the identity, or numba.njit): the
-    same code runs pure and compiled. ``line_of[mask]`` says whether a mask holds a line, ``decode_own[i]`` and
-    ``decode_other[i]`` are the two masks of eight cells whose base-3 code is ``i``, and ``counts[index]`` is
-    the number of moves of an open position still unrefuted: 0 once it is decided or when it has a line, so one
-    read tells whether a predecessor is still open."""
+def _kernels(compiled: bool) -> tuple[Callable[..., Any], Callable[..., Any]]:
+    """The two steps (:mod:`~gpquarto.games.quixo.search.solver_kernels`), compiled or run by the interpreter."""
+    from gpquarto.games.quixo.search import solver_kernels
 
-    @jit
-    def _index(own, other, codes):
-        return codes[own & 255] + codes[own >> 8] * 6561 + 2 * (codes[other & 255] + codes[other >> 8] * 6561)
-
-    @jit
-    def _decode(index, decode_own, decode_other):
-        low, high = index % 6561, index // 6561
-        return decode_own[low] | (decode_own[high] << 8), decode_other[low] | (decode_other[high] << 8)
-
-    @jit
-    def _result(own, other, course, lines, line_of):
-        """1 when the mover (whose cubes are now ``own``) has won, -1 lost, 0 no line."""
-        if course:
-            for line in lines:
-                if (own & line) == line:
-                    return 1
-                if (other & line) == line:
-                    return -1
-            return 0
-        if line_of[other]:
-            return -1
-        if line_of[own]:
-            return 1
-        return 0
-
-    @jit
-    def _initialise(course, actions, push, lines, line_of, decode_own, decode_other, values, dists, counts):
-        """Step 1 (see the module docstring); returns how many positions are nodes (no line)."""
-        nodes = 0
-        for index in range(len(values)):
-            own, other = _decode(index, decode_own, decode_other)
-            if line_of[own] or line_of[other]:
-                values[index] = TERMINAL
-                continue
-            nodes += 1
-            count = 0
-            won = False
-            for k in range(len(actions)):
-                action = actions[k]
-                if (other >> (action >> 2)) & 1:
-                    continue
-                keep, moved, left, right, dest = (
-                    push[action][0],
-                    push[action][1],
-                    push[action][2],
-                    push[action][3],
-                    push[action][4],
-                )
-                own2 = (own & keep) | (((own & moved) << left) >> right) | dest
-                other2 = (other & keep) | (((other & moved) << left) >> right)
-                result = _result(own2, other2, course, lines, line_of)
-                if result == 1:
-                    won = True
-                    break
-                if result == 0:
-                    count += 1
-            if won:
-                values[index] = WIN
-                dists[index] = 1
-            elif count == 0:
-                values[index] = LOSS
-                dists[index] = 1
-            else:
-                counts[index] = count
-        return nodes
-
-    @jit
-    def _wave(d, actions, push, codes, decode_own, decode_other, values, dists, counts):
-        """Step 2 for the positions decided at distance ``d``; returns how many positions it decided."""
-        decided = 0
-        for index in range(len(values)):
-            if dists[index] != d or values[index] == TERMINAL or values[index] == DRAW:
-                continue
-            child_value = values[index]
-            own_c, other_c = _decode(index, decode_own, decode_other)
-            mover_c, opp_c = other_c, own_c  # the player who just moved, and the other one
-            for k in range(len(actions)):
-                action = actions[k]
-                dest = push[action][4]
-                if not (mover_c & dest):
-                    continue
-                keep, left, right, taken, unmoved = (
-                    push[action][0],
-                    push[action][2],
-                    push[action][3],
-                    push[action][5],
-                    push[action][6],
-                )
-                opp_p = (opp_c & keep) | (((opp_c & unmoved) << right) >> left)
-                base = (mover_c & keep) | (((mover_c & unmoved) << right) >> left)
-                for variant in range(2):
-                    mover_p = base | taken if variant == 1 else base
-                    parent = _index(mover_p, opp_p, codes)
-                    if counts[parent] == 0:
-                        continue  # a line (no node), or decided already
-                    if child_value == LOSS:
-                        counts[parent] = 0
-                        values[parent] = WIN
-                        dists[parent] = d + 1
-                        decided += 1
-                    else:
-                        counts[parent] -= 1
-                        if counts[parent] == 0:
-                            values[parent] = LOSS
-                            dists[parent] = d + 1
-                            decided += 1
-        return decided
-
-    return _initialise, _wave
-
-
-_KERNELS: dict[bool, tuple] = {}
-
-
-def _kernels(compiled: bool):
-    """The two steps, pure or compiled (built once per process)."""
-    if compiled not in _KERNELS:
-        _KERNELS[compiled] = _make_kernels(_numba().njit if compiled else (lambda f: f))
-    return _KERNELS[compiled]
+    if compiled:
+        return solver_kernels.initialise, solver_kernels.wave
+    return solver_kernels.pure(solver_kernels.initialise), solver_kernels.pure(solver_kernels.wave)
 
 
 @dataclass
@@ -207,7 +89,7 @@ class QuixoSolution:
 
     size: int
     rules: str
-    values: np.ndarray  # int8: 1 win, 0 draw, -1 loss, 2 a position with a line (no node)
+    values: np.ndarray  # int8: 1 win, 0 draw, -1 loss, 2 a position with a line (no node): see solution_values
     dists: np.ndarray  # uint8: plies to the end under best play (0 for draws)
 
     def index(self, own: int, other: int) -> int:
@@ -392,12 +274,22 @@ def cached(
         return None
 
 
+def _write_npz(file: io.BytesIO, **arrays: np.ndarray) -> None:
+    """``arrays`` as NumPy's ``.npz`` (what :func:`numpy.load` reads), deflated at the fastest level rather than
+    ``numpy.savez_compressed``'s default: the 4x4 solution's file is somewhat larger, and written several times
+    faster."""
+    with zipfile.ZipFile(file, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as archive:
+        for name, array in arrays.items():
+            with archive.open(f"{name}.npy", "w", force_zip64=True) as member:
+                np.lib.format.write_array(member, np.asanyarray(array), allow_pickle=False)
+
+
 def save(solution: QuixoSolution, cache_dir: str | os.PathLike[str] | None = None) -> Path:
     """Write ``solution`` to the cache atomically (a one-line warning when it cannot be written); its path."""
     path = solution_path(solution.size, solution.rules, cache_dir)
     buffer = io.BytesIO()
     meta = f"{FORMAT} {solution.size} {solution.rules} {_digest(solution.values, solution.dists)}"
-    np.savez_compressed(buffer, values=solution.values, dists=solution.dists, meta=np.array(meta))
+    _write_npz(buffer, values=solution.values, dists=solution.dists, meta=np.array(meta))
     try:
         write_bytes_atomic(path, buffer.getvalue())
     except OSError as error:
