@@ -21,7 +21,7 @@ from gpquarto.gp.types import NO_ACTION
 from tests.reference import quixo as ref
 
 CASES = [(4, "official"), (4, "course"), (5, "official"), (5, "course")]
-POSITIONS_PER_CASE = 150
+POSITIONS_PER_CASE = 100
 NO_SAFE_PER_CASE = 5
 
 
@@ -290,12 +290,12 @@ def slow_trap_threat(board: QuixoBoard) -> bool:
 
 @cache
 def two_turn_cases() -> tuple[tuple[Slow, list[int], bool], ...]:
-    """A sample of the positions (every sixth, and every position with no safe move: the slow definition plays
+    """A sample of the positions (every eighth, and every position with no safe move: the slow definition plays
     three plies for each safe move), with their trap-proof moves and whether the opponent threatens a trap."""
     return tuple(
         (s, slow_trap_proof(s), slow_trap_threat(s.board))
         for index, s in enumerate(cases())
-        if index % 6 == 0 or not s.safe
+        if index % 8 == 0 or not s.safe
     )
 
 
