@@ -77,7 +77,7 @@ def test_this_interpreter_does_not_see_the_game():
 
 def test_the_package_tests_pass_where_it_is_installed(environment, tmp_path):
     python, _, env = environment
-    env = dict(env, CONNECT_FOUR_TEST_SCALE="0.2")  # a fifth of the random games: the suite's time is shared
+    env = dict(env, CONNECT_FOUR_TEST_SCALE="0.1")  # a tenth of the random games: the suite's time is shared
     tests = shutil.copytree(EXAMPLE / "tests", tmp_path / "tests", ignore=shutil.ignore_patterns("__pycache__"))
     result = subprocess.run(
         [str(python), "-m", "pytest", str(tests), "-q", "-p", "no:cacheprovider", "-p", "no:xdist"],
