@@ -263,9 +263,10 @@ def test_ctrl_c_while_a_command_starts_its_workers_is_one_line(delay, tmp_path):
     assert (code, error.strip()) == (130, "gpquarto: interrupted")
 
 
-#: A command whose work drops an object that raises ``exception`` in its finalizer, where Python cannot let an
-#: exception out (as a Ctrl-C landing in the import system's module-lock callbacks does), then works on.
-SWALLOWED_IN_A_FINALIZER = """
+#: A command whose work raises ``exception`` where Python does not let it out as it is (in a finalizer, as a Ctrl-C
+#: landing in the import system's module-lock callbacks does; in ``__set_name__`` while a class is made, which
+#: Python wraps in a RuntimeError), then works on.
+RAISED_WHERE_PYTHON_HIDES_IT = """
 import signal, sys, time
 signal.signal(signal.SIGINT, signal.default_int_handler)
 from gpquarto import cli
@@ -274,35 +275,50 @@ class RaisesWhenDropped:
     def __del__(self):
         raise {exception}
 
+class RaisesWhenNamed:
+    def __set_name__(self, owner, name):
+        raise {exception}
+
 def work(argv):
-    RaisesWhenDropped()
+    {where}
     for _ in range(50):
         time.sleep(0.01)
     print("went on", file=sys.stderr)
     return 0
 
 cli._run = work
-sys.exit(cli.main([]))
+code = cli.main([])
+time.sleep(0.3)  # a Ctrl-C raised again after the command stopped would end the program with a traceback here
+sys.exit(code)
 """
+IN_A_FINALIZER = "RaisesWhenDropped()"
+#: A Ctrl-C in code run from a string (as dataclasses make their methods while a module loads).
+IN_CODE_FROM_A_STRING = "exec('raise KeyboardInterrupt')"
+#: A Ctrl-C lost in a finalizer, and another one caught at once.
+LOST_THEN_CAUGHT = "RaisesWhenDropped(); raise KeyboardInterrupt"
+IN_A_CLASS_BEING_MADE = "type('Made', (), {'field': RaisesWhenNamed()})"
 
 
 @pytest.mark.parametrize(
-    ("exception", "code", "error"),
+    ("where", "exception", "code", "error"),
     [
-        ("KeyboardInterrupt", 130, ["gpquarto: interrupted"]),
-        ("ValueError('dropped')", 0, ["Exception ignored in", "ValueError: dropped", "went on"]),
+        (IN_A_FINALIZER, "KeyboardInterrupt", 130, ["gpquarto: interrupted"]),
+        (IN_A_CLASS_BEING_MADE, "KeyboardInterrupt", 130, ["gpquarto: interrupted"]),
+        (LOST_THEN_CAUGHT, "KeyboardInterrupt", 130, ["gpquarto: interrupted"]),
+        (IN_CODE_FROM_A_STRING, "KeyboardInterrupt", 130, ["gpquarto: interrupted"]),
+        (IN_A_FINALIZER, "ValueError('dropped')", 0, ["Exception ignored in", "ValueError: dropped", "went on"]),
     ],
 )
-def test_a_ctrl_c_raised_inside_a_finalizer_still_stops_the_command(exception, code, error):
+def test_a_ctrl_c_that_python_hides_still_stops_the_command_with_one_line(where, exception, code, error, tmp_path):
     """A Ctrl-C that Python would print as "Exception ignored" and forget (it lands in a callback Python runs for
-    itself) still stops the command with the one line; any other exception there is still only printed."""
+    itself), wrap in another error, or mark as unhandled although the command handled it, still stops the command
+    with the one line and its exit code; any other exception in a callback is still only printed. The script runs
+    with ``-m``, as ``python -m gpquarto`` does (a program run so ends killed by SIGINT when the mark is left)."""
+    (tmp_path / "hidden_ctrl_c.py").write_text(RAISED_WHERE_PYTHON_HIDES_IT.format(exception=exception, where=where))
     finished = subprocess.run(
-        [sys.executable, "-c", SWALLOWED_IN_A_FINALIZER.format(exception=exception)],
-        capture_output=True,
-        text=True,
-        timeout=120,
+        [sys.executable, "-m", "hidden_ctrl_c"], cwd=tmp_path, capture_output=True, text=True, timeout=120
     )
-    assert finished.returncode == code
+    assert finished.returncode == code, finished.stderr
     lines = finished.stderr.strip().splitlines()
     expected = [next((part for part in error if line.startswith(part)), line) for line in lines]
     assert [part for part in expected if part in error] == error, finished.stderr

@@ -78,35 +78,70 @@ class _LostCtrlCRaisedAgain:
     """The CLI's ``sys.unraisablehook``. A Ctrl-C whose ``KeyboardInterrupt`` is raised inside a callback that Python
     runs for itself (a finalizer, or a weakref callback such as the import system's module locks) cannot leave that
     callback: Python prints "Exception ignored" and the command goes on as if no key had been pressed. This hook
-    raises the Ctrl-C again a moment later, in the code that runs then. Any other exception goes to the hook it replaced."""
+    raises the Ctrl-C again a moment later, in the code that runs then, unless the command has stopped for a Ctrl-C
+    by then (:meth:`stopped`). Any other exception goes to the hook it replaced."""
 
     def __init__(self, replaced: Callable[[sys.UnraisableHookArgs], object]) -> None:
         self.replaced = replaced
+        self._stopped = threading.Event()
 
     def __call__(self, unraisable: sys.UnraisableHookArgs) -> None:
         if isinstance(unraisable.exc_value, KeyboardInterrupt):
             # From another thread, a moment later: raised from here (signal.raise_signal, _thread.interrupt_main),
             # the handler runs at once, inside this hook, and the interrupt is lost again.
-            later = threading.Timer(RAISE_AGAIN_AFTER_SECONDS, _thread.interrupt_main, args=(signal.SIGINT,))
+            later = threading.Timer(RAISE_AGAIN_AFTER_SECONDS, self._raise_again)
             later.daemon = True
             later.start()
         else:
             self.replaced(unraisable)
 
+    def _raise_again(self) -> None:
+        if not self._stopped.is_set():
+            _thread.interrupt_main(signal.SIGINT)
+
+    def stopped(self) -> None:
+        """The command has stopped (for a Ctrl-C or at its end): a Ctrl-C lost before is not raised again."""
+        self._stopped.set()
+
+
+def _caused_by_ctrl_c(error: BaseException) -> bool:
+    """Whether ``error`` is a Ctrl-C that Python wrapped (a ``KeyboardInterrupt`` raised inside ``__set_name__``
+    while a class is made comes out as a ``RuntimeError`` caused by it)."""
+    cause = error.__cause__
+    while cause is not None and not isinstance(cause, KeyboardInterrupt):
+        cause = cause.__cause__
+    return cause is not None
+
+
+def _clear_the_interpreters_unhandled_ctrl_c_mark() -> None:
+    """CPython marks a Ctrl-C that leaves code run from a string (``exec`` of a text, as dataclasses and namedtuple
+    make their methods while a module loads) as unhandled, even when a caller handles it later, and the program
+    then ends killed by SIGINT instead of with its exit code. Running any code from a string clears the mark."""
+    exec("")  # noqa: S102 - an empty program, from no input
+
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit code. Ctrl-C at any moment, its modules still loading included, is one line
     (a command may add what it kept and how to go on) and exit code 130."""
-    hook = sys.unraisablehook
-    if not isinstance(hook, _LostCtrlCRaisedAgain):
-        sys.unraisablehook = _LostCtrlCRaisedAgain(hook)
+    replaced = sys.unraisablehook
+    hook = sys.unraisablehook = _LostCtrlCRaisedAgain(replaced)
     try:
         return _run(argv)
     except KeyboardInterrupt as interruption:
+        hook.stopped()
+        _clear_the_interpreters_unhandled_ctrl_c_mark()
         print(f"gpquarto: interrupted{f'; {interruption}' if str(interruption) else ''}", file=sys.stderr)
         return 130
+    except Exception as error:
+        if not _caused_by_ctrl_c(error):
+            raise
+        hook.stopped()
+        _clear_the_interpreters_unhandled_ctrl_c_mark()
+        print("gpquarto: interrupted", file=sys.stderr)
+        return 130
     finally:
-        sys.unraisablehook = hook
+        hook.stopped()
+        sys.unraisablehook = replaced
 
 
 def _run(argv: Sequence[str] | None) -> int:
