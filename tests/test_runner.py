@@ -119,6 +119,32 @@ def test_workers_start_fresh_with_the_parents_environment_of_when_they_start(mon
         assert runner.map(environment_variable, ["GPQUARTO_TEST_VARIABLE"]) == [None]
 
 
+def test_a_pool_closed_while_it_starts_its_workers_closes_at_once(monkeypatch):
+    """A server's Ctrl-C handler closes its pool in whatever the main thread was doing, the pool's start included
+    (the handler runs in that thread, inside start, as under load at a server's start): the close does not wait for
+    the lock that start holds, and start begins no further worker once the pool is closed."""
+    from gpquarto.runner import killable
+
+    pool = KillablePool(3)
+    start_worker = killable.Worker.start
+
+    def interrupted_while_starting(worker) -> None:
+        pool.close()  # the Ctrl-C handler, in this thread, in the middle of the pool's start
+        start_worker(worker)
+
+    monkeypatch.setattr(killable.Worker, "start", interrupted_while_starting)
+    starting = threading.Thread(target=pool.start, daemon=True)
+    starting.start()
+    starting.join(30)
+    try:
+        assert not starting.is_alive(), "the close waited for the lock of the start it interrupted"
+        assert pool.closed and len(pool.pids) == 1  # the worker whose start was under way, and no other
+    finally:
+        monkeypatch.undo()
+        for pid in pool.pids:  # not pool.close(): in a deadlock it would wait for the same lock
+            os.kill(pid, signal.SIGKILL)
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers are forked from a server on Linux only")
 def test_a_workers_collections_leave_the_servers_objects_alone():
     """A forked worker's garbage collections do not walk the objects of the server it was forked from (its imports):

@@ -185,9 +185,11 @@ class KillablePool:
         self._free = threading.Semaphore(size)
 
     def start(self) -> None:
-        """Start every worker process now (they get ready in the background)."""
+        """Start every worker process now (they get ready in the background); none once the pool is closed."""
         with self._lock:
             for worker in self._idle:
+                if self._closed.is_set():
+                    return
                 worker.start()
 
     @property
@@ -213,11 +215,13 @@ class KillablePool:
             self._free.release()
 
     def close(self) -> None:
-        """Kill every worker process; calls in progress and waiting leases raise :class:`PoolClosed`."""
+        """Kill every worker process; calls in progress and waiting leases raise :class:`PoolClosed`.
+
+        It takes no lock: a server's Ctrl-C handler calls it in whatever the main thread was doing, :meth:`start`
+        (which holds the pool's lock) included, where waiting for the lock would wait forever. The list of workers
+        never changes after the pool is made."""
         self._closed.set()
-        with self._lock:
-            workers = list(self._everyone)
-        for worker in workers:
+        for worker in self._everyone:
             worker.stop()
 
     @property
