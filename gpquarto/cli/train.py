@@ -5,7 +5,7 @@ atomically), ``hall_of_fame.txt``, and at the end ``fitness.png``, ``best_player
 the best player is also copied to ``--filename``. The best player is the hall of fame member that scores best
 when every member plays the same ``final_games`` fresh games. ``--resume`` continues from the checkpoint with
 the saved settings (options given again must agree with them, except ``--generations``, which may extend the
-run), and copies the best player where the run was told to at its start. ``--game quixo`` (with ``--size``
+run, unless a ``--draw-value X:Y`` schedule spans its generations), and copies the best player where the run was told to at its start. ``--game quixo`` (with ``--size``
 and ``--rules``) evolves Quixo rule players, with Quixo's defaults for the settings not given
 (its plug-in's ``TrainingDefaults``). ``--genome evaluator --depth D`` evolves Quarto evaluators for
 ``minimax:depth=D`` in the same loop and run folder (the same lock, checkpoint, ``--resume`` and
@@ -116,12 +116,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--draw-value",
-        type=float,
+        type=draw_value_option,
         default=None,
         metavar="X",
         help="what a draw is worth in a genome's score, 0 to 1, a win being 1 and a loss 0: the score of its games "
         "is (wins + X x draws) / games, in the fitness, racing and the final choice (default 0.5, the points of a "
-        "match; less favours genomes that win over those that draw)",
+        "match; less favours genomes that win over those that draw). X:Y is a schedule: X at generation 0, "
+        "rising in a straight line to Y at the last generation; the final choice values a draw at Y",
     )
     parser.add_argument(
         "--accuracy-weight",
@@ -260,8 +261,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run)
 
 
+def draw_value_option(text: str) -> tuple[float, float | None]:
+    """``--draw-value``: ``X`` (the value of every generation; end None) or ``X:Y`` (a schedule from X at
+    generation 0 to Y at the last), as (start, end); the config checks that both are 0 to 1."""
+    parts = text.split(":")
+    try:
+        if len(parts) > 2:
+            raise ValueError
+        values = [float(part) for part in parts]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected X or X:Y (numbers from 0 to 1), got {text!r:.40}") from None
+    return values[0], (values[1] if len(values) == 2 else None)
+
+
 def _given(args: argparse.Namespace) -> dict:
     given = {name: getattr(args, name) for name in CONFIG_OPTIONS if getattr(args, name) is not None}
+    if "draw_value" in given:
+        given["draw_value"], given["draw_value_end"] = given["draw_value"]
     if args.game is not None:
         given["game"] = args.game
     given.update(game_setting_fields(given_settings(args)))
@@ -286,9 +302,14 @@ def _check_resume_options(args: argparse.Namespace, run) -> None:
     """Options given again on --resume must agree with the run's config (except --generations)."""
     given = _given(args)
     changed = [name for name, value in given.items() if name != "generations" and getattr(run.config, name) != value]
+    if "draw_value_end" in changed:  # one option sets both: named once, as it was written
+        changed = [name for name in changed if name != "draw_value"]
     if changed:
         details = ", ".join(
-            f"--{name.replace('_', '-')} {given[name]!r} (run has {getattr(run.config, name)!r})" for name in changed
+            f"--draw-value {draw_value_text(given)} (run has {draw_value_text(vars(run.config))})"
+            if name == "draw_value_end"
+            else f"--{name.replace('_', '-')} {given[name]!r} (run has {getattr(run.config, name)!r})"
+            for name in changed
         )
         raise UsageError(f"cannot resume with a different config: {details}")
     if args.filename is not None and run.best_player_copy is not None:
@@ -296,6 +317,12 @@ def _check_resume_options(args: argparse.Namespace, run) -> None:
             raise UsageError(
                 f"cannot resume with a different --filename: the run copies its best player to {run.best_player_copy}"
             )
+
+
+def draw_value_text(values: dict) -> str:
+    """The ``--draw-value`` that gives ``values``' ``draw_value`` and ``draw_value_end`` (``0.25`` or ``0.25:0.5``)."""
+    end = values.get("draw_value_end")
+    return f"{values['draw_value']:g}" + ("" if end is None else f":{end:g}")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -396,13 +423,14 @@ def occupied_folder_advice(run_dir: Path) -> str:
 
 def champion_summary(fitness: dict, config: EvolutionConfig) -> str:
     """The champion's final games and its fitness taken apart: the share of the points (a draw worth the run's
-    ``draw_value``, half a win by default), less the fallback penalty, plus the accuracy term, with the most it can
+    ``final_draw_value``, half a win by default), less the fallback penalty, plus the accuracy term, with the most it can
     be."""
     games = fitness.get("games") or 0
     wins, draws, losses = (int(fitness.get(key, 0)) for key in ("wins", "draws", "losses"))
-    points = game_score(wins, draws, wins + draws + losses, config.draw_value)
+    value = config.final_draw_value
+    points = game_score(wins, draws, wins + draws + losses, value)
     decisions, fallbacks = int(fitness.get("decisions", 0)), int(fitness.get("fallbacks", 0))
-    parts = [f"{points:.3f} points" + (f" (a draw worth {config.draw_value:g})" if config.draw_value != 0.5 else "")]
+    parts = [f"{points:.3f} points" + (f" (a draw worth {value:g})" if value != 0.5 else "")]
     if config.fallback_weight and fallbacks:
         parts.append(f"- {config.fallback_weight:g} x {fallbacks / decisions:.3f} random fallbacks")
     accuracy = fitness.get("accuracy")

@@ -93,7 +93,7 @@ EVALUATOR_ONLY_FIELDS = ("depth", "cost_weight", "insertion_mutation", "evaluato
 #: Config fields written (config files, checkpoints, player files) only when set: a run that leaves them at their
 #: defaults writes the config it wrote before they existed, and :meth:`EvolutionConfig.from_dict` reads a missing one
 #: as its default.
-WRITTEN_WHEN_SET = ("racing", "settings", "evaluator_blocks", "draw_value")
+WRITTEN_WHEN_SET = ("racing", "settings", "evaluator_blocks", "draw_value", "draw_value_end")
 #: Config fields that may change when a run is resumed (they do not change the results of past generations).
 RESUMABLE_CHANGES = ("generations",)
 #: The largest value of each whole-number setting: far beyond any useful run, small enough that a run's plans
@@ -180,8 +180,13 @@ class EvolutionConfig:
     #: What a draw is worth in a genome's score, a win being 1 and a loss 0: the score of its games is
     #: ``(wins + draw_value x draws) / games`` (fitness, racing, the final choice). 0.5, the default, is the
     #: points of a match; less makes a genome that wins some games and loses as many worth more than one that
-    #: draws them all. A config without the field reads as 0.5.
+    #: draws them all. A config without the field reads as 0.5. With ``draw_value_end`` set, the value of
+    #: generation 0.
     draw_value: float = 0.5
+    #: A draw value schedule: None (the default, not written) keeps ``draw_value`` for every generation; a value
+    #: of 0 to 1 is the draw value of the last generation, reached in a straight line from ``draw_value`` at
+    #: generation 0 (:meth:`draw_value_at`). The final choice judges by it (:meth:`final_draw_value`).
+    draw_value_end: float | None = None
     accuracy_weight: float = 1.0
     accuracy_positions: int = 200
     accuracy_max_empties: int = 8
@@ -417,6 +422,11 @@ class EvolutionConfig:
                 raise ValueError(f"bad evolution config: {item.name} must be at most {limit:,}, got {value:,}")
             if item.name in SHARES and not 0 <= value <= 1:
                 raise ValueError(f"bad evolution config: {item.name} must be between 0 and 1, got {value}")
+        end = self.draw_value_end
+        if end is not None and (
+            isinstance(end, bool) or not isinstance(end, int | float) or not math.isfinite(end) or not 0 <= end <= 1
+        ):
+            raise ValueError(f"bad evolution config: draw_value_end must be between 0 and 1 or null, got {end!r:.60}")
 
     def as_dict(self) -> dict:
         """Plain JSON-able dict; the fields of :data:`WRITTEN_WHEN_SET` only when they differ from their defaults."""
@@ -451,6 +461,26 @@ class EvolutionConfig:
                 **data,
             }
         )
+
+    def draw_value_at(self, generation: int) -> float:
+        """What a draw is worth in ``generation``'s scores: ``draw_value`` without a schedule; with
+        ``draw_value_end``, ``draw_value`` at generation 0 rising (or falling) in a straight line to
+        ``draw_value_end`` at the last generation (``generations - 1``), and ``draw_value_end`` from there on
+        (the final choice, after the last generation) and for a run of one generation. It depends only on the
+        generation and the config, so a run and its resume agree."""
+        end = self.draw_value_end
+        if end is None:
+            return self.draw_value
+        last = self.generations - 1
+        if generation >= last:
+            return float(end)
+        return self.draw_value + (end - self.draw_value) * max(generation, 0) / last
+
+    @property
+    def final_draw_value(self) -> float:
+        """What a draw is worth in the final choice of the champion: ``draw_value_end`` with a schedule (the value
+        the schedule rises to, the one its last generations were judged by), else ``draw_value``."""
+        return self.draw_value if self.draw_value_end is None else float(self.draw_value_end)
 
     def training_bank(self) -> BankParameters:
         """The parameters of the training bank graded by the accuracy term: the run's seed, purpose

@@ -22,6 +22,12 @@ nothing more is saved. The hall of fame keeps each island's members and the fina
 ``hof`` opponents are the whole hall of fame, so with them every island meets the others' best (and island 0
 is no longer the run of one island).
 
+With ``config.draw_value_end`` (a draw value schedule) a draw is worth, in a generation's fitness and race, the
+value of that generation (:meth:`~gpquarto.training.config.EvolutionConfig.draw_value_at`, from the generation
+number alone, so a resume changes nothing). The hall of fame ranks each member by the fitness of the generation
+that judged it: it only nominates the final choice's candidates, and the final choice replays them all on the same
+games at the schedule's end value, the one score they are compared by.
+
 With ``config.racing`` the generation's games are a race (:mod:`~gpquarto.training.racing`): the better genomes
 play more of them, and a genome's fitness is its score over the games it played.
 
@@ -35,7 +41,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from deap import tools
@@ -101,6 +107,11 @@ class Evolution:
     def opponents_now(self) -> str:
         """The opponent mix of the current generation (the schedule's, when there is one)."""
         return opponents_at(self.config.opponents, self.config.schedule, self.generation)
+
+    def draw_value_now(self) -> float:
+        """What a draw is worth in the current generation's scores (fitness and racing): the config's
+        :meth:`~gpquarto.training.config.EvolutionConfig.draw_value_at` this generation."""
+        return self.config.draw_value_at(self.generation)
 
     def hall_of_fame_texts(self) -> tuple[dict, ...]:
         """The hall of fame as it stands before this generation is evaluated (``hof`` opponents), best first."""
@@ -202,6 +213,8 @@ class Evolution:
         member again on one larger common set of games; the winner's fitness and record are those games'.
         With ``final_games == 0`` it is simply the hall of fame's first member. With several islands the hall of
         fame holds every island's members, so the choice is among all of them; the winner's record keeps its island.
+        A draw is worth the config's :attr:`~gpquarto.training.config.EvolutionConfig.final_draw_value` (with a
+        draw value schedule, its end value, whatever the generation each member was judged in).
         """
         members = [genome.clone() for genome in self.hall_of_fame]
         if not members or self.config.final_games == 0:
@@ -211,7 +224,8 @@ class Evolution:
             parse_opponents(self.opponents_now()), config.final_games, config.seed, "final", config.openings
         )
         hall = self.hall_of_fame_texts()
-        tasks = [self.kind.task(self, genome, plan, hall, runner) for genome in members]
+        value = config.final_draw_value  # the schedule's end: the choice judges by the score it rose to
+        tasks = [replace(self.kind.task(self, genome, plan, hall, runner), draw_value=value) for genome in members]
         results = runner.map(self.kind.evaluate, tasks)
         for genome, result in zip(members, results, strict=True):
             genome.fitness.values = (result.score, float(result.size))

@@ -76,6 +76,9 @@ class Evolution(Protocol):
     def opponents_now(self) -> str:
         """The opponent mix of the current generation."""
 
+    def draw_value_now(self) -> float:
+        """What a draw is worth in the current generation's scores."""
+
 
 #: What the end of a rule run writes beside the logbook, hall of fame and figure.
 BEST_PLAYER, BEST_PLAYER_TEXT, SIMPLIFIED_PLAYER = "best_player.p", "best_player.json", "best_player.simplified.json"
@@ -156,7 +159,7 @@ class RuleKind:
             config.accuracy_weight,
             evolution.accuracy_positions(runner),
             tuple(sorted(config.game_settings().items())),
-            config.draw_value,
+            evolution.draw_value_now(),
         )
 
     evaluate = staticmethod(evaluate)
@@ -462,7 +465,7 @@ class EvaluatorKind:
             config.cost_weight,
             config.accuracy_weight,
             evolution.accuracy_positions(runner),
-            config.draw_value,
+            evolution.draw_value_now(),
         )
 
     evaluate = staticmethod(evaluate_evaluator)

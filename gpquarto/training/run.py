@@ -315,7 +315,7 @@ def resume(
     on_start: Callable[[], None] | None = None,
 ) -> RunFolder:
     """Continue the run in ``run_dir`` from its checkpoint, bit-identically, to ``generations`` (default: its
-    config's), and complete what its end did not write (a run killed while its champion was chosen, or
+    config's; a run with a draw value schedule keeps its own, the span of the schedule), and complete what its end did not write (a run killed while its champion was chosen, or
     stopped by a full disk). A finished run (:attr:`RunFolder.finished`) with nothing left to train returns at
     once with ``trained_now == 0``; else ``on_start()`` is called once all is checked, as in :func:`train`.
 
@@ -326,6 +326,11 @@ def resume(
     run = RunFolder.open(run_dir, plugins=plugins)
     if not run.checkpoint_path.is_file():
         raise RunError(f"nothing to resume: {run.checkpoint_path} does not exist")
+    if generations is not None and generations != run.config.generations and run.config.draw_value_end is not None:
+        raise RunError(
+            f"cannot resume with --generations {generations}: the run's draw value schedule rises over its "
+            f"{run.config.generations} generations"
+        )
     run.checked_plugins()
     _check_outputs(run)
     with folder_lock(run.path):
