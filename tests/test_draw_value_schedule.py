@@ -17,19 +17,8 @@ from gpquarto.training import open_run, resume, train
 from gpquarto.training.config import EvolutionConfig
 from gpquarto.training.evolution import Evolution
 from gpquarto.training.run import RunError
+from tests.test_draw_value import SETTINGS  # a tiny Quarto run whose genomes draw some of their games
 
-#: A tiny Quarto run whose genomes draw some of their games (so the value of a draw shows in their scores).
-SETTINGS = {
-    "population": 6,
-    "games": 8,
-    "opponents": "random:1,minimax:depth=1:1",
-    "min_rules": 2,
-    "max_rules": 3,
-    "screening_games": 2,
-    "seed": 5,
-    "accuracy_weight": 0.0,
-    "final_games": 4,
-}
 FILES = ("logbook.csv", "hall_of_fame.txt", "best_player.json")
 
 
