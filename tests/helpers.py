@@ -128,6 +128,15 @@ def environment_without_checkout() -> dict[str, str]:
     return {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
 
 
+def installed_package_environment() -> dict[str, str]:
+    """The environment of commands run where a plug-in package is installed: without the checkout
+    (:func:`environment_without_checkout`), and with gpquarto's numba-compiled functions run as plain Python
+    (``NUMBA_DISABLE_JIT``). numba would compile them afresh in each new environment (its cache lives beside the
+    installed files) for nothing the package tests check; they are compiled, and checked against their pure
+    versions, where the checkout runs."""
+    return dict(environment_without_checkout(), NUMBA_DISABLE_JIT="1")
+
+
 def first_quixo_rule_move(genome, library, state) -> int | None:
     """The move of a Quixo genome's first rule whose condition holds and whose move is legal in ``state``, its trees
     compiled afresh (the slow reference of the rule sets); None when no rule decides (the fallback would)."""

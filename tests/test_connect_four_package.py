@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli_server import CliServer
-from tests.helpers import REPO, environment_without_checkout, isolated_environment, run_checked
+from tests.helpers import REPO, installed_package_environment, isolated_environment, run_checked
 
 EXAMPLE = REPO / "examples" / "connect-four"
 SMALL = ("--game", "connect_four", "--rows", "4", "--columns", "5")
@@ -37,7 +37,7 @@ def environment(tmp_path_factory, gpquarto_wheel):
     work = folder / "work"
     work.mkdir()
     SERVERS[python] = CliServer(work, python)
-    yield python, work, environment_without_checkout()
+    yield python, work, installed_package_environment()
     SERVERS.pop(python).close()
 
 

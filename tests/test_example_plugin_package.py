@@ -12,7 +12,7 @@ import shutil
 import pytest
 
 from gpquarto.gp.storage import read_player_file
-from tests.helpers import REPO, environment_without_checkout, isolated_environment, run_checked
+from tests.helpers import REPO, installed_package_environment, isolated_environment, run_checked
 
 EXAMPLE = REPO / "examples" / "quarto-corner-primitives"
 DISTRIBUTION = "quarto-corner-primitives"
@@ -28,7 +28,7 @@ def environment(tmp_path_factory, gpquarto_wheel):
     python, _ = isolated_environment(folder / "venv", gpquarto_wheel, example, offline=False)
     work = folder / "work"
     work.mkdir()
-    return python, work, environment_without_checkout()
+    return python, work, installed_package_environment()
 
 
 def test_the_example_does_not_clash_with_the_builtin_library():
