@@ -2,15 +2,15 @@
 
 ``runs/NAME/`` gets ``config.json``, ``logbook.csv``, ``checkpoint.dill`` (after every generation, written
 atomically), ``hall_of_fame.txt``, and at the end ``fitness.png``, ``best_player.p`` and ``best_player.json``;
-the best player is also copied to ``--filename``. The best player is the hall of fame member that scores best
-when every member plays the same ``final_games`` fresh games. ``--resume`` continues from the checkpoint with
-the saved settings (options given again must agree with them, except ``--generations``, which may extend the
-run, unless a ``--draw-value X:Y`` schedule spans its generations), and copies the best player where the run was told to at its start. ``--game quixo`` (with ``--size``
-and ``--rules``) evolves Quixo rule players, with Quixo's defaults for the settings not given
-(its plug-in's ``TrainingDefaults``). ``--genome evaluator --depth D`` evolves Quarto evaluators for
-``minimax:depth=D`` in the same loop and run folder (the same lock, checkpoint, ``--resume`` and
-``finished.json``), with its own defaults (:data:`~gpquarto.training.config.GENOME_DEFAULTS`); the run ends with
-``best_evaluator.json`` (and its formula simplified) instead of the player files.
+the best player is also copied to ``--filename``. The best player is the hall of fame member that scores best when
+every member plays the same ``final_games`` fresh games. ``--resume`` continues from the checkpoint with the saved
+settings (options given again must agree with them, except ``--generations``, which may extend the run, unless a
+``--draw-value X:Y`` schedule spans its generations), and copies the best player where the run was told to at its
+start. ``--game quixo`` (with ``--size`` and ``--rules``) evolves Quixo rule players, with Quixo's defaults for the
+settings not given (its plug-in's ``TrainingDefaults``). ``--genome evaluator --depth D`` evolves Quarto evaluators for
+``minimax:depth=D`` in the same loop and run folder (the same lock, checkpoint, ``--resume`` and ``finished.json``),
+with its own defaults (:data:`~gpquarto.training.config.GENOME_DEFAULTS`); the run ends with ``best_evaluator.json``
+(and its formula simplified) instead of the player files.
 """
 
 from __future__ import annotations
@@ -423,8 +423,8 @@ def occupied_folder_advice(run_dir: Path) -> str:
 
 def champion_summary(fitness: dict, config: EvolutionConfig) -> str:
     """The champion's final games and its fitness taken apart: the share of the points (a draw worth the run's
-    ``final_draw_value``, half a win by default), less the fallback penalty, plus the accuracy term, with the most it can
-    be."""
+    ``final_draw_value``, half a win by default), less the fallback penalty, plus the accuracy term, with the most
+    it can be."""
     games = fitness.get("games") or 0
     wins, draws, losses = (int(fitness.get(key, 0)) for key in ("wins", "draws", "losses"))
     value = config.final_draw_value

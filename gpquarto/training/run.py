@@ -314,10 +314,11 @@ def resume(
     on_generation: GenerationHook | None = None,
     on_start: Callable[[], None] | None = None,
 ) -> RunFolder:
-    """Continue the run in ``run_dir`` from its checkpoint, bit-identically, to ``generations`` (default: its
-    config's; a run with a draw value schedule keeps its own, the span of the schedule), and complete what its end did not write (a run killed while its champion was chosen, or
-    stopped by a full disk). A finished run (:attr:`RunFolder.finished`) with nothing left to train returns at
-    once with ``trained_now == 0``; else ``on_start()`` is called once all is checked, as in :func:`train`.
+    """Continue the run in ``run_dir`` from its checkpoint, bit-identically, to ``generations`` (default: its config's;
+    a run with a draw value schedule keeps its own, the span of the schedule), and complete what its end did not write
+    (a run killed while its champion was chosen, or stopped by a full disk). A finished run
+    (:attr:`RunFolder.finished`) with nothing left to train returns at once with ``trained_now == 0``; else
+    ``on_start()`` is called once all is checked, as in :func:`train`.
 
     The run's plugin files are run only if the caller names them again in ``plugins`` (``--plugin``) and they
     are the files recorded at its start (see :meth:`RunFolder.checked_plugins`); a run that recorded no hash

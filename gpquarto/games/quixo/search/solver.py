@@ -12,10 +12,11 @@ on 3x3, 3**16 (43 million) on 4x4, one byte each for the value and one for the d
    ``d + 1`` (the loser delays). The waves stop when one decides nothing: every position still open is a draw
    (neither side can force a win; the repetition rule ends such a game drawn).
 
-The ply limit is ignored (the longest win is far shorter than 300 plies). The same functions run in pure Python
-(3x3: seconds) and, compiled by numba when it is installed, for 4x4 (seconds; minutes in pure Python). A solution is cached in the
-gpquarto cache folder (``$GPQUARTO_CACHE``, as the grading banks: see :func:`gpquarto.cache_dir.cache_folder`)
-under ``quixo/``, written atomically, and checked when read.
+The ply limit is ignored (the longest win is far shorter than 300 plies). The same steps
+(:mod:`~gpquarto.games.quixo.search.solver_kernels`) run in pure Python (3x3: seconds) and, compiled by numba when it
+is installed, for 4x4 (seconds; minutes in pure Python). A solution is cached in the gpquarto cache folder
+(``$GPQUARTO_CACHE``, as the grading banks: see :func:`gpquarto.cache_dir.cache_folder`) under ``quixo/``, written
+atomically, and checked when read.
 """
 
 from __future__ import annotations
