@@ -184,7 +184,9 @@ def interrupt_after(command: list[str], ready, cwd) -> tuple[int, str, float]:
         preexec_fn=as_from_a_terminal,
     )
     deadline = time.monotonic() + 120
-    while not (ready() and handles_ctrl_c(process.pid)) and time.monotonic() < deadline and process.poll() is None:
+    while (
+        not (ready() and past_python_start_up(process.pid)) and time.monotonic() < deadline and process.poll() is None
+    ):
         time.sleep(0.05)
     assert process.poll() is None, "the command ended before it could be interrupted"
     began = time.monotonic()
@@ -203,16 +205,20 @@ def interrupt_after(command: list[str], ready, cwd) -> tuple[int, str, float]:
     return process.returncode, error, time.monotonic() - began
 
 
-def handles_ctrl_c(pid: int) -> bool:
-    """Whether process ``pid`` has its own handler for Ctrl-C yet (on Linux, from ``/proc``; elsewhere True): an
-    interpreter installs Python's at its start, and Ctrl-C before that ends any program, not only gpquarto (on a
-    loaded machine that start can take longer than a test's delay)."""
+def past_python_start_up(pid: int) -> bool:
+    """Whether process ``pid`` has finished the interpreter's own start-up and runs gpquarto's code (on Linux, from
+    ``/proc``; elsewhere True). Python installs its Ctrl-C handler and then imports ``site``; a Ctrl-C before that
+    import ends, in any program, is Python's fatal start-up error, not the program's to handle (on a loaded machine
+    that start can take longer than a test's delay). numpy's compiled core, the first compiled module a command
+    loads, marks the end: ``site`` loads none of it."""
     try:
         status = Path(f"/proc/{pid}/status").read_text()
+        maps = Path(f"/proc/{pid}/maps").read_text()
     except OSError:
         return True
     caught = next((line.split()[1] for line in status.splitlines() if line.startswith("SigCgt:")), None)
-    return caught is None or bool(int(caught, 16) >> (signal.SIGINT - 1) & 1)
+    handles_ctrl_c = caught is None or bool(int(caught, 16) >> (signal.SIGINT - 1) & 1)
+    return handles_ctrl_c and "_multiarray_umath" in maps
 
 
 def as_from_a_terminal() -> None:
