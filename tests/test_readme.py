@@ -148,14 +148,20 @@ def test_every_long_command_has_a_small_variant_or_a_reason():
     )
 
 
-def test_ci_runs_the_readme_test_command():
-    marker = README.index("<!-- test-command -->")
-    command = re.search(r"```\n(.*?)\n```", README[marker:]).group(1)
-    assert (
-        command == 'python3 -m pip install -e ".[test,distributed,web,fast,openspiel]" && python3 -m pytest -q -n auto'
-    )
-    ci = (REPO / ".ci" / "run").read_text()
-    assert "<!-- test-command -->" in ci and 'bash -c "$test_command"' in ci
+def test_ci_runs_the_readme_install_and_test_commands():
+    def after(marker: str) -> str:
+        return re.search(r"```\n(.*?)\n```", README[README.index(f"<!-- {marker} -->") :]).group(1)
+
+    assert after("test-install") == 'python3 -m pip install -e ".[test,distributed,web,fast,openspiel]"'
+    assert after("test-command") == "python3 -m pytest -q -n auto"
+    ci = subprocess.run(
+        ["bash", "-c", "source <(sed -n '/^readme_command()/,/^}/p' .ci/run); readme_command test-install; "
+         "readme_command test-command"],
+        cwd=REPO, capture_output=True, text=True, check=True,
+    ).stdout.splitlines()  # fmt: skip
+    assert ci == [after("test-install"), after("test-command")]  # what CI extracts is what the README says
+    run = (REPO / ".ci" / "run").read_text()
+    assert run.index('bash -c "$install_command"') < run.index('bash -c "$test_command"')
 
 
 # --------------------------------------------------------------------------- running the tutorial
