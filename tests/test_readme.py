@@ -234,6 +234,8 @@ def test_readme_command_runs(command, comment, tutorial, request):
         arguments = [cluster.address if word == SCHEDULER else word for word in arguments]
     if arguments[0] in ("train", "experiment", "tournament", "match"):
         arguments.append("--quiet")
+    if "quixo" in command:  # e.g. show grades 4x4 decisions: the session's solution, not one solved again
+        request.getfixturevalue("quixo_4x4_solution")
     # ``--compare tests.reference`` imports the tests of a source checkout; everything else runs (and writes)
     # in the tutorial folder, never in the checkout.
     folder = REPO if "tests.reference" in arguments else tutorial
