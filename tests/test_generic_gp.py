@@ -6,6 +6,7 @@ a game's own family on top), and a short evolution that beats ``random`` and sav
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 
@@ -90,6 +91,16 @@ def positions(count: int, seed: int, misere: bool = False) -> list:
 
 
 # ---------------------------------------------------------------------- the slow reference, from the rules
+@functools.cache  # a board has at most 3**9 fillings: each one's lines are read once
+def line_owner(cells: tuple) -> int | None:
+    """The seat that fills a line of ``cells``, or None."""
+    for line in LINES:
+        owner = cells[line[0]]
+        if owner >= 0 and all(cells[cell] == owner for cell in line):
+            return owner
+    return None
+
+
 class Reference:
     """What each generic primitive should give in a tic-tac-toe position, from the cells and lines alone."""
 
@@ -99,11 +110,8 @@ class Reference:
         self.misere = state.misere
 
     def winner(self, cells) -> int | None:
-        for line in LINES:
-            owner = cells[line[0]]
-            if owner >= 0 and all(cells[cell] == owner for cell in line):
-                return 1 - owner if self.misere else owner
-        return None
+        owner = line_owner(cells)
+        return None if owner is None else 1 - owner if self.misere else owner
 
     def over(self, cells) -> bool:
         return self.winner(cells) is not None or -1 not in cells
