@@ -244,7 +244,13 @@ def test_command_line(command, data, monkeypatch, capsys):
     root = hostile_folder(links=data.draw(st.booleans()))
     repo_before = _listing(REPO)
     capsys.readouterr()
-    code = outcome(f"command line: {command}", lambda: run(argv, root, monkeypatch), seconds=SECONDS, memory=10**9)
+    code = outcome(
+        f"command line: {command}",
+        lambda: run(argv, root, monkeypatch),
+        seconds=SECONDS,
+        memory=10**9,
+        per_process=True,
+    )
     error = capsys.readouterr().err
     assert code in (0, 2), (argv, code, error[-2000:])
     assert "Traceback" not in error, (argv, error[-2000:])
