@@ -4,6 +4,7 @@ privates stay private."""
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 import io
 import re
@@ -35,6 +36,12 @@ LAYERS = (
     ("gpquarto.bench", "gpquarto.adapters", "gpquarto.openspiel", "gpquarto.web"),
     ("gpquarto.cli", "gpquarto.__main__"),
 )
+
+
+@functools.cache  # each test walks every module: each is read and parsed once (the trees are only read)
+def parsed(path: Path) -> ast.Module:
+    """The syntax tree of the source file at ``path``."""
+    return ast.parse(path.read_text())
 
 
 def game_package(module: str) -> str | None:
@@ -93,7 +100,7 @@ def test_every_module_has_a_layer():
 def test_imports_flow_one_way(module, path):
     level = layer_of(module)
     upward = []
-    for imported, line in imported_modules(ast.parse(path.read_text())):
+    for imported, line in imported_modules(parsed(path)):
         if imported == "gpquarto" or imported.startswith("gpquarto.__version__"):
             continue  # the package's version and face (engine names only)
         target = layer_of(imported)
@@ -110,7 +117,7 @@ def game_imports() -> set[tuple[str, str]]:
     """(module, game package) for every module outside a game package that imports one."""
     found = set()
     for module, path in source_modules():
-        for imported, _ in imported_modules(ast.parse(path.read_text())):
+        for imported, _ in imported_modules(parsed(path)):
             package = game_package(imported)
             if package is not None and game_package(module) != package:
                 found.add((module, package))
@@ -131,11 +138,7 @@ def game_name_literals() -> dict[str, int]:
     for module, path in source_modules():
         if module.startswith("gpquarto.games"):
             continue
-        count = sum(
-            1
-            for node in ast.walk(ast.parse(path.read_text()))
-            if isinstance(node, ast.Constant) and node.value in names
-        )
+        count = sum(1 for node in ast.walk(parsed(path)) if isinstance(node, ast.Constant) and node.value in names)
         if count:
             found[module] = count
     return found
@@ -158,7 +161,7 @@ def test_shared_code_never_branches_on_the_default_game():
     for module, path in source_modules():
         if module.startswith("gpquarto.games"):
             continue
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node in ast.walk(parsed(path)):
             if isinstance(node, ast.Compare) and any(map(_names_default_game, [node.left, *node.comparators])):
                 offences.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert offences == []
@@ -169,7 +172,7 @@ def test_no_module_outside_the_engine_reads_board_privates():
     for module, path in source_modules():
         if module.startswith(("gpquarto.games.quarto", "gpquarto.games.quixo")):
             continue
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node in ast.walk(parsed(path)):
             if (
                 isinstance(node, ast.Attribute)
                 and node.attr in ENGINE_PRIVATES
@@ -206,7 +209,7 @@ def import_graph() -> dict[str, set[str]]:
     graph: dict[str, set[str]] = {}
     for module, path in modules.items():
         targets = set()
-        for imported, _ in imported_modules(ast.parse(path.read_text())):
+        for imported, _ in imported_modules(parsed(path)):
             while imported and imported not in modules:
                 imported = imported.rpartition(".")[0]
             if imported and imported != module:
@@ -265,7 +268,7 @@ OPTIONAL_LIBRARIES = {"pyspiel", "open_spiel", "numba", "dask", "distributed", "
 
 @pytest.mark.parametrize(("module", "path"), source_modules(), ids=lambda item: str(item))
 def test_every_name_a_module_exports_exists(module, path):
-    tree = ast.parse(path.read_text())
+    tree = parsed(path)
     exported = next(
         (
             ast.literal_eval(node.value)
@@ -287,7 +290,7 @@ def test_every_name_a_module_exports_exists(module, path):
 def test_every_library_parameter_says_its_type():
     untyped = []
     for _, path in source_modules():
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node in ast.walk(parsed(path)):
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 arguments = node.args.posonlyargs + node.args.args + node.args.kwonlyargs
                 untyped += [
@@ -313,7 +316,7 @@ def test_code_comments_quote_no_measurement_and_no_work_item():
             for token in tokenize.generate_tokens(io.StringIO(source).readline)
             if token.type == tokenize.COMMENT
         ]
-        for node in ast.walk(ast.parse(source)):
+        for node in ast.walk(parsed(path)):
             if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
                 docstring = ast.get_docstring(node, clean=False)
                 if docstring:
