@@ -250,8 +250,10 @@ def test_a_player_over_the_limit_forfeits_and_its_process_is_replaced(client):
     assert len(pool.pids) == pool.size and set(pool.pids) != before  # the late one was killed and replaced
     for pid in before - set(pool.pids):
         assert not _alive(pid)
-    watched = post(client, "/api/watch", {"players": ["random", "mcts:time=0.99,iterations=200000"]})
-    assert watched.status_code == 200
+    # a search that keeps just within the limit, from a position of five empty squares (a few of its decisions)
+    body = {"players": ["random", "mcts:time=0.99,iterations=200000"], "position": "..1./E.30/B728/DF.4 -"}
+    watched = post(client, "/api/watch", body)
+    assert watched.status_code == 200 and "forfeits" not in watched.json()["result"], watched.json()["result"]
 
 
 def _alive(pid: int) -> bool:
