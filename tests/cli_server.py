@@ -153,17 +153,26 @@ class CliServer:
 
     def _start(self, env: dict[str, str]) -> subprocess.Popen:
         if self.process is None or self.process.poll() is not None:
+            self._close_pipes()
             self.environment, self.pending = dict(env), b""
             source = Path(__file__).read_text()
-            self.process = subprocess.Popen(
-                [self.python, "-c", f"{source}\nserve()\n"],
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=open(self.folder / "server.log", "ab"),  # noqa: SIM115 - the server keeps it
-                cwd=self.start_folder,
-                env={key: value for key, value in env.items() if key != "PYTEST_CURRENT_TEST"},
-            )
+            with open(self.folder / "server.log", "ab") as log:  # the server writes to its own copy
+                self.process = subprocess.Popen(
+                    [self.python, "-c", f"{source}\nserve()\n"],
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=log,
+                    cwd=self.start_folder,
+                    env={key: value for key, value in env.items() if key != "PYTEST_CURRENT_TEST"},
+                )
         return self.process
+
+    def _close_pipes(self) -> None:
+        """Close this side of the pipes of the server started last, if any."""
+        if self.process is not None:
+            for pipe in (self.process.stdin, self.process.stdout):
+                if pipe is not None:
+                    pipe.close()
 
     def can_run(self, env: dict[str, str]) -> bool:
         """Whether a forked child runs a command with this environment as a fresh interpreter would."""
@@ -228,10 +237,11 @@ class CliServer:
     def close(self) -> None:
         if self.process is not None and self.process.poll() is None:
             assert self.process.stdin is not None
-            self.process.stdin.close()
+            self.process.stdin.close()  # the server ends at the end of its requests
             try:
                 self.process.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+        self._close_pipes()
         shutil.rmtree(self.folder, ignore_errors=True)
