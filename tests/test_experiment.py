@@ -217,17 +217,17 @@ def test_each_variant_config_is_pinned_so_later_runs_train_like_the_first(tmp_pa
 
 
 def test_an_experiment_compares_evaluator_variants_with_pinned_configs(tmp_path, capsys):
-    """``--set genome=evaluator --set depth=2``: the variants train evaluators (their defaults pinned in the plan),
+    """``--set genome=evaluator --set depth=1``: the variants train evaluators (their defaults pinned in the plan),
     and their champions are measured as the ``minimax`` they were evolved for."""
     out = tmp_path / "evaluators"
-    settings = ["genome=evaluator", "depth=2", "generations=1", "population=3", "games=2", "final_games=2"]
+    settings = ["genome=evaluator", "depth=1", "generations=1", "population=3", "games=2", "final_games=2"]
     arguments = ["experiment", *(f"--set={setting}" for setting in settings), "--variant", "cheap"]
     arguments += ["--set", "cost_weight=0.05", "--variant", "free", "--seeds", "1", "--against", "random"]
     assert main([*arguments, "--eval-games", "2", "--workers", "1", "--out", str(out)]) == 0
     saved = json.loads((out / "experiment.json").read_text())
     pinned = saved["configs"]["cheap"]
-    assert (pinned["genome"], pinned["depth"], pinned["cost_weight"]) == ("evaluator", 2, 0.05)
-    assert pinned["opponents"] == evaluator_opponents(2) and pinned["hall_of_fame"] == 1
+    assert (pinned["genome"], pinned["depth"], pinned["cost_weight"]) == ("evaluator", 1, 0.05)
+    assert pinned["opponents"] == evaluator_opponents(1) and pinned["hall_of_fame"] == 1
     assert saved["configs"]["free"]["cost_weight"] == 0.0
     assert (out / "free" / "seed-0" / "best_evaluator.json").is_file()
     assert "vs random" in capsys.readouterr().out
