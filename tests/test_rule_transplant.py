@@ -113,6 +113,7 @@ def test_the_share_is_written_only_when_set_and_read_back():
     config = EvolutionConfig.for_game("quixo", rule_transplant_share=0.5)
     written = json.loads(json.dumps(config.as_dict()))
     assert written["rule_transplant_share"] == 0.5 and EvolutionConfig.from_dict(written) == config
+    assert config.differences(EvolutionConfig.for_game("quixo")) == ["rule_transplant_share"]  # a resume keeps it
 
 
 @pytest.mark.parametrize("value", [-0.1, 1.5, float("nan"), "0.5"])
@@ -120,6 +121,8 @@ def test_a_bad_share_is_refused_in_one_line(value):
     with pytest.raises(ValueError, match="rule_transplant_share must be") as error:
         EvolutionConfig(rule_transplant_share=value)
     assert "\n" not in str(error.value)
+    with pytest.raises(ValueError, match="rule_transplant_share is a setting of rule genomes"):
+        EvolutionConfig(genome="evaluator", rule_transplant_share=0.5)
 
 
 def test_the_command_line_sets_the_share_and_refuses_a_bad_one(tmp_path, capsys):
