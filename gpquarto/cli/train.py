@@ -51,6 +51,7 @@ CONFIG_OPTIONS = (
     "seed",
     "fallback_weight",
     "draw_value",
+    "rule_transplant_share",
     "accuracy_weight",
     "accuracy_positions",
     "accuracy_max_empties",
@@ -123,6 +124,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "is (wins + X x draws) / games, in the fitness, racing and the final choice (default 0.5, the points of a "
         "match; less favours genomes that win over those that draw). X:Y is a schedule: X at generation 0, "
         "rising in a straight line to Y at the last generation; the final choice values a draw at Y",
+    )
+    parser.add_argument(
+        "--rule-transplant-share",
+        type=float,
+        default=None,
+        metavar="S",
+        help="rule genomes: the share of rule crossovers done as transplants, 0 to 1: each child gets a run of 1 to "
+        "3 of the other parent's consecutive rules inserted at a random place in its own list (cut back to the "
+        "rule cap from its end), where the others swap equal runs (default 0: no transplants)",
     )
     parser.add_argument(
         "--accuracy-weight",

@@ -5,7 +5,8 @@ Tree operators (:func:`subtree_crossover`, :func:`subtree_mutation`, :func:`node
 unchanged when the child would break the static height limit (DEAP's ``staticLimit`` rule). Crossover picks the
 shared node type from a list sorted by name (not from a ``set``, whose order differs between processes), so runs
 repeat.
-Genome operators (:func:`rule_crossover`, :func:`tree_crossover`, :func:`mutate_genome`) build new genomes
+Genome operators (:func:`rule_crossover`, :func:`rule_transplant`, :func:`tree_crossover`, :func:`mutate_genome`)
+build new genomes
 from the parents' rules, going through the rule kinds of the genomes' game in genome order (so a Quarto run
 draws the same random numbers whatever other games exist). Every random choice comes from the ``random.Random`` passed in.
 """
@@ -175,6 +176,39 @@ def rule_crossover(rng: random.Random, first: Genome, second: Genome) -> tuple[G
             i, j = rng.randint(0, len(mine) - length), rng.randint(0, len(theirs) - length)
             mine[i : i + length], theirs[j : j + length] = theirs[j : j + length], mine[i : i + length]
         children[0][kind], children[1][kind] = mine, theirs
+    return Genome.of(first.game, children[0]), Genome.of(first.game, children[1])
+
+
+#: The longest run of rules that :func:`rule_transplant` copies from one parent into the other.
+TRANSPLANT_MAX_RUN = 3
+
+
+def _transplanted(rng: random.Random, own: list[Rule], donor: list[Rule], max_rules: int) -> list[Rule]:
+    if not donor:
+        return list(own)
+    length = rng.randint(1, min(TRANSPLANT_MAX_RUN, len(donor)))
+    start = rng.randint(0, len(donor) - length)
+    at = rng.randint(0, len(own))
+    return (own[:at] + donor[start : start + length] + own[at:])[:max_rules]
+
+
+def rule_transplant(rng: random.Random, first: Genome, second: Genome, max_rules: int) -> tuple[Genome, Genome]:
+    """Copy a run of consecutive rules of each kind from the other parent into each child, in its order.
+
+    For each rule kind (in genome order), the first child is the first parent's list with a run of 1 to
+    :data:`TRANSPLANT_MAX_RUN` consecutive rules of the second parent's list (as many as it has, if fewer) inserted
+    at a random position, its own rules kept in their order around it; then the second child likewise, from the
+    second parent's list and a run of the first's. Unlike :func:`rule_crossover`, a list grows by the run's length,
+    so a block of rules that work together can move from one genome into another whole. When a list would then hold
+    more than ``max_rules`` rules, it is cut back to ``max_rules`` by dropping rules from its end (which may be
+    rules of the run itself, when it went in near the end). A kind whose donor list is empty is copied unchanged.
+    The parents are not modified.
+    """
+    children: tuple[dict, dict] = ({}, {})
+    for kind in first.kinds:
+        mine, theirs = list(first.rules(kind)), list(second.rules(kind))
+        children[0][kind] = _transplanted(rng, mine, theirs, max_rules)
+        children[1][kind] = _transplanted(rng, theirs, mine, max_rules)
     return Genome.of(first.game, children[0]), Genome.of(first.game, children[1])
 
 

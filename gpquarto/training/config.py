@@ -80,6 +80,7 @@ RULE_ONLY_FIELDS = (
     "immigrant_every",
     "immigrants",
     "rule_crossover_share",
+    "rule_transplant_share",
     "screening_games",
     "screening_max_true_rate",
     "screening_min_legal_rate",
@@ -93,7 +94,14 @@ EVALUATOR_ONLY_FIELDS = ("depth", "cost_weight", "insertion_mutation", "evaluato
 #: Config fields written (config files, checkpoints, player files) only when set: a run that leaves them at their
 #: defaults writes the config it wrote before they existed, and :meth:`EvolutionConfig.from_dict` reads a missing one
 #: as its default.
-WRITTEN_WHEN_SET = ("racing", "settings", "evaluator_blocks", "draw_value", "draw_value_end")
+WRITTEN_WHEN_SET = (
+    "racing",
+    "settings",
+    "evaluator_blocks",
+    "draw_value",
+    "draw_value_end",
+    "rule_transplant_share",
+)
 #: Config fields that may change when a run is resumed (they do not change the results of past generations).
 RESUMABLE_CHANGES = ("generations",)
 #: The largest value of each whole-number setting: far beyond any useful run, small enough that a run's plans
@@ -128,6 +136,7 @@ SHARES = (
     "draw_value",
     "crossover_rate",
     "rule_crossover_share",
+    "rule_transplant_share",
     "mutation_rate",
     "screening_max_true_rate",
     "screening_min_legal_rate",
@@ -220,6 +229,12 @@ class EvolutionConfig:
     immigrants: int = 2
     crossover_rate: float = 0.6
     rule_crossover_share: float = 0.5
+    #: Rules: the share of rule crossovers done as transplants (:func:`~gpquarto.gp.variation.rule_transplant`:
+    #: each child gets a run of 1 to 3 of the other parent's consecutive rules inserted into its own list, capped at
+    #: ``rule_cap``), the rest swapping equal runs (:func:`~gpquarto.gp.variation.rule_crossover`). 0, the default,
+    #: is not written, draws no random number and breeds as the runs saved before it existed; a config without the
+    #: field reads as 0.
+    rule_transplant_share: float = 0.0
     mutation_rate: float = 0.6
     screening_games: int = 3
     screening_max_true_rate: float = 1.0

@@ -45,6 +45,7 @@ from gpquarto.gp.variation import (
     node_replacement,
     random_genome,
     rule_crossover,
+    rule_transplant,
     shrink,
     subtree_crossover,
     subtree_mutation,
@@ -189,7 +190,11 @@ class RuleKind:
             if rng.random() < config.crossover_rate:
                 first, second = offspring[index - 1], offspring[index]
                 if rng.random() < config.rule_crossover_share:
-                    offspring[index - 1], offspring[index] = rule_crossover(rng, first, second)
+                    # no draw at share 0: the runs saved before transplants existed breed as they did
+                    if config.rule_transplant_share and rng.random() < config.rule_transplant_share:
+                        offspring[index - 1], offspring[index] = rule_transplant(rng, first, second, config.rule_cap)
+                    else:
+                        offspring[index - 1], offspring[index] = rule_crossover(rng, first, second)
                 else:
                     offspring[index - 1], offspring[index] = tree_crossover(rng, first, second, config.height_limit)
         limits = {
