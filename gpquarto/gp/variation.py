@@ -6,9 +6,8 @@ unchanged when the child would break the static height limit (DEAP's ``staticLim
 shared node type from a list sorted by name (not from a ``set``, whose order differs between processes), so runs
 repeat.
 Genome operators (:func:`rule_crossover`, :func:`rule_transplant`, :func:`tree_crossover`, :func:`mutate_genome`)
-build new genomes
-from the parents' rules, going through the rule kinds of the genomes' game in genome order (so a Quarto run
-draws the same random numbers whatever other games exist). Every random choice comes from the ``random.Random`` passed in.
+build new genomes from the parents' rules, going through the rule kinds of the genomes' game in genome order (so a
+Quarto run draws the same random numbers whatever other games exist). Every random choice comes from the ``random.Random`` passed in.
 """
 
 from __future__ import annotations
