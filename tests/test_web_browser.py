@@ -1,10 +1,10 @@
 """The web app in a real browser: headless Chromium (Debian's ``/usr/bin/chromium``) driven by Playwright.
 
-One server and one browser serve the whole module. Without a browser (:mod:`tests.browser`), the module is
-skipped with one line naming how to enable it, unless ``GPQUARTO_REQUIRE_BROWSER=1`` is set (``.ci/run`` sets it
-and installs Chromium), which turns a missing browser into a failure, so CI can never skip these tests silently.
-Screenshots of the board are saved under ``test-artifacts/`` (git-ignored).
-"""
+One server, one browser and one tab serve the whole module; each test opens the app afresh in the tab. Without a
+browser (:mod:`tests.browser`), the module is skipped with one line naming how to enable it, unless
+``GPQUARTO_REQUIRE_BROWSER=1`` is set (``.ci/run`` sets it and installs Chromium), which turns a missing browser into
+a failure, so CI can never skip these tests silently. Screenshots of the board are saved under ``test-artifacts/``
+(git-ignored)."""
 
 from __future__ import annotations
 
@@ -70,17 +70,27 @@ def browser():
             chromium.close()
 
 
-@pytest.fixture
-def page(browser, site) -> Page:
+@pytest.fixture(scope="module")
+def tab(browser):
+    """One browser tab for the module's tests: each test opens the app in it afresh (:func:`page`), which costs a
+    document load instead of a new context's renderer process."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     page.set_default_timeout(30_000)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page, errors
+    context.close()
+
+
+@pytest.fixture
+def page(tab, site) -> Page:
+    page, errors = tab
+    errors.clear()
+    page.goto("about:blank")
     page.goto(site[0] + "/#play")
     page.wait_for_selector("body[data-ready=true]")
     yield page
-    context.close()
     assert not errors, errors  # no JavaScript exception during the test
 
 

@@ -25,8 +25,10 @@ from tests.web_support import running_server, solutions_cache
 
 pytestmark = pytest.mark.skipif(solver.numba is None, reason="solving 4x4 takes numba (pip install 'gpquarto[fast]')")
 
-#: The Quarto pages' fixtures: one browser for the module, and a page that fails its test on a JavaScript error.
+#: The Quarto pages' fixtures: one browser and one tab for the module, and a page that opens the app afresh in the
+#: tab and fails its test on a JavaScript error.
 browser = quarto_pages.browser
+tab = quarto_pages.tab
 page = quarto_pages.page
 
 

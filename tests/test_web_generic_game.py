@@ -14,6 +14,7 @@ from tests.test_web_browser import act, position, screenshot, wait_idle
 from tests.web_support import call, running_server
 
 browser = quarto_pages.browser
+tab = quarto_pages.tab
 page = quarto_pages.page
 
 
