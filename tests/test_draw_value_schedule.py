@@ -87,7 +87,10 @@ def test_a_bad_end_value_is_refused_in_one_line(value):
 
 @pytest.mark.parametrize("racing", [False, True])
 def test_each_generation_is_scored_at_its_value_and_the_final_choice_at_the_end(racing):
-    config = EvolutionConfig(generations=4, draw_value=0.0, draw_value_end=1.0, racing=racing, **SETTINGS)
+    # Seeds whose tiny runs draw games in the middle generations (the racing run of seed 5 has drawn none since
+    # square_leaving_fewest_reply_placements takes wins).
+    settings = {**SETTINGS, "seed": 8 if racing else 5}
+    config = EvolutionConfig(generations=4, draw_value=0.0, draw_value_end=1.0, racing=racing, **settings)
     evolution = Evolution.start(config, get_library(LibraryConfig()))
     runner, draws = SerialRunner(), 0
     for generation in range(config.generations):

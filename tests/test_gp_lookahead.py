@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from gpquarto.games.quarto.board import Board
 from gpquarto.games.quarto.gp.features import Features
 from gpquarto.games.quarto.pieces import CHARACTERISTICS, NO_PIECE
-from gpquarto.games.quarto.primitives import lookahead
+from gpquarto.games.quarto.primitives import lookahead, tactical
 from gpquarto.gp.library import load_library
+from gpquarto.gp.storage import load_player
 from gpquarto.gp.types import NO_ACTION
-from tests.helpers import random_positions
+from tests.helpers import REPO, random_positions
 
 
 def safe_pieces(board: Board) -> list[int]:
@@ -154,7 +157,7 @@ def test_the_family_is_in_the_library_and_leaves_with_tactics():
 
 
 def test_placement_facts_match_the_slow_definitions(positions):
-    checked = ties_broken = looked = 0
+    checked = ties_broken = looked = won = tightest = 0
     for board in positions:
         if board.in_hand == NO_PIECE:
             continue
@@ -188,17 +191,24 @@ def test_placement_facts_match_the_slow_definitions(positions):
                         blocking.append(square)
         assert lookahead.square_blocking_live_three(features) == min(blocking, default=NO_ACTION)
         assert lookahead.trap_square(features) == min(trap_squares(board), default=NO_ACTION)
-        if len(board.empty_squares()) <= lookahead.REPLY_LOOK_HORIZON:
+        winning = [square for square in board.empty_squares() if board.is_winning_placement(square, board.in_hand)]
+        if winning:  # a win leaves the opponent no reply
+            reply_square = min(winning)
+            won += 1
+        elif len(board.empty_squares()) <= lookahead.REPLY_LOOK_HORIZON:
             keys = square_reply_keys(board)
             reply_square = min(sorted(keys), key=lambda square: keys[square], default=NO_ACTION)
             looked += 1
-        else:
-            reply_square = NO_ACTION
+        else:  # beyond the horizon: the tightest safe square
+            left = safe_left_after(board)
+            reply_square = min(sorted(left), key=lambda square: left[square], default=NO_ACTION)
+            tightest += 1
         assert lookahead.square_leaving_fewest_reply_placements(features) == reply_square
         checked += 1
     assert checked > 40
     assert ties_broken > 5  # the fit decides, not only the lowest square
-    assert 20 < looked < checked  # the reply look within its horizon, NO_ACTION beyond
+    assert 20 < looked < checked  # the reply look within its horizon, the tightest safe square beyond
+    assert won > 5 and tightest > 5
 
 
 def test_choice_facts_match_the_slow_definitions(positions):
@@ -275,3 +285,73 @@ def test_in_the_opening_a_parity_square_joins_a_line_the_piece_fits():
     features = Features(Board.from_text("..../..../..../..0. 1").view())
     assert lookahead.square_leaving_even_safe_pieces(features) == 2
     assert lookahead.square_leaving_odd_safe_pieces(features) == NO_ACTION
+
+
+def square_before_it_took_wins(features: Features) -> int:
+    """``square_leaving_fewest_reply_placements`` as it was before it took wins and gave the tightest safe square
+    beyond :data:`~gpquarto.games.quarto.primitives.lookahead.REPLY_LOOK_HORIZON`: ``NO_ACTION`` in both cases."""
+    if len(features.empty_squares) > lookahead.REPLY_LOOK_HORIZON:
+        return NO_ACTION
+    best = lookahead._square_reply_placements(features)
+    return min(sorted(best), key=lambda square: best[square], default=NO_ACTION)
+
+
+def reply_counter_place_before(board: Board) -> int:
+    """The placement of ``examples/players/reply_counter.json``'s place rules with the square as it was
+    (:func:`square_before_it_took_wins`): the first rule's legal square, ``NO_ACTION`` for the random fallback."""
+    features = Features(board.view())
+    for rule in (
+        tactical.winning_square,
+        square_before_it_took_wins,
+        tactical.tightest_safe_square,
+        tactical.safe_square,
+    ):
+        square = rule(features)
+        if square in board.empty_squares():
+            return square
+    return NO_ACTION
+
+
+def test_reply_counter_places_as_it_did_before_the_square_took_wins():
+    # Its place rules put winning_square before the square and tightest_safe_square after it, so what the square
+    # gives now in those two cases was the next rule's answer before: every placement is the same. Checked on the
+    # placements of seeded games against a careful random opponent (it wins at once when it can, gives a safe
+    # piece and places without losing when it can), which reach the endgame, and of games between two copies.
+    player = load_player(REPO / "examples" / "players" / "reply_counter.json", seed=0)
+    rng = random.Random(97)
+    compared = {"won": 0, "looked": 0, "beyond": 0, "fallback": 0}
+    for game in range(150):
+        board = Board()
+        ours = {game % 2, 1 - game % 2} if game >= 130 else {game % 2}  # the last 20: reply_counter on both seats
+        mover = 0  # player 0 opens by choosing; the player given a piece places it, then chooses
+        while not board.is_over():
+            if board.in_hand == NO_PIECE:
+                if mover in ours:
+                    piece = player.choose_piece(board.view())
+                else:
+                    safe = safe_pieces(board)
+                    piece = rng.choice(safe or board.available_pieces())
+                board.choose(piece)
+                mover = 1 - mover
+                continue
+            if mover in ours:
+                before = reply_counter_place_before(board)
+                square = player.place_piece(board.view(), board.in_hand)
+                fell_back = player.explain("place")["rule"] is None
+                assert (NO_ACTION if fell_back else square) == before, board.text()
+                empties = len(board.empty_squares())
+                if before == NO_ACTION:
+                    compared["fallback"] += 1
+                elif board.is_winning_placement(before, board.in_hand):
+                    compared["won"] += 1
+                else:
+                    compared["looked" if empties <= lookahead.REPLY_LOOK_HORIZON else "beyond"] += 1
+            else:
+                squares = board.empty_squares()
+                winning = [s for s in squares if board.is_winning_placement(s, board.in_hand)]
+                quiet = [
+                    s for s in squares if s not in winning and safe_pieces(after(board, lambda b, s=s: b.place(s)))
+                ]
+                square = rng.choice(winning or quiet or squares)
+            board.place(square)
+    assert compared["won"] > 50 and compared["looked"] > 300 and compared["beyond"] > 300, compared

@@ -103,10 +103,10 @@ def _reply_safe_placements(features: Features) -> dict[int, int]:
 
 #: The most empty squares on which the parity of the opponent's replies is looked at: beyond it,
 #: ``piece_leaving_fewest_safe_placements`` takes the lowest of its tied pieces and
-#: ``square_leaving_fewest_reply_placements`` gives ``NO_ACTION``. The parity is a fact of the endgame (the grade's
-#: bank holds positions with 6 to 10 empty squares), and the look is dear on emptier boards: in the opening every
-#: piece ties, and the square's look tries every piece after every square, ten times the cost of a look with 10
-#: empty squares (docs/lab/parity-piece.md).
+#: ``square_leaving_fewest_reply_placements`` gives the tightest safe square (that of ``tightest_safe_square``).
+#: The parity is a fact of the endgame (the grade's bank holds positions with 6 to 10 empty squares), and the look
+#: is dear on emptier boards: in the opening every piece ties, and the square's look tries every piece after every
+#: square, ten times the cost of a look with 10 empty squares (docs/lab/parity-piece.md).
 REPLY_LOOK_HORIZON = 10
 
 
@@ -235,10 +235,18 @@ def _square_reply_placements(features: Features) -> dict[int, tuple[int, int]]:
 
 @primitive
 def square_leaving_fewest_reply_placements(features: Features) -> Square:
-    """A safe square (not winning) after which the best piece to give leaves the opponent the fewest safe
-    placements, then the fewest of them that leave it an odd number of safe pieces (the ranking of
-    ``piece_leaving_fewest_safe_placements``), lowest on ties: this player's placement and choice, and the
-    opponent's reply. ``NO_ACTION`` on boards with more than 10 empty squares, where the look is dear."""
+    """A winning square when there is one (a win leaves the opponent no reply); else a safe square (not winning)
+    after which the best piece to give leaves the opponent the fewest safe placements, then the fewest of them that
+    leave it an odd number of safe pieces (the ranking of ``piece_leaving_fewest_safe_placements``), lowest on ties:
+    this player's placement and choice, and the opponent's reply. On boards with more than
+    :data:`REPLY_LOOK_HORIZON` empty squares, where the look is dear, the tightest safe square (that of
+    ``tightest_safe_square``). So it is a whole placement policy under ``True``; a list that puts ``winning_square``
+    before it and ``tightest_safe_square`` after it decides as it did when the square gave ``NO_ACTION`` in both
+    cases (docs/lab/rules-reply-counter.md)."""
+    if features.winning_squares:
+        return features.winning_squares[0]
+    if len(features.empty_squares) > REPLY_LOOK_HORIZON:
+        return features.tightest_safe_square
     best = _square_reply_placements(features)
     return min(sorted(best), key=lambda square: best[square], default=NO_ACTION)
 
