@@ -192,7 +192,7 @@ def test_a_scheduler_killed_mid_run_is_one_line_and_the_run_resumes(cluster, tmp
     reference = serial_run(tmp_path / "serial")
     run_dir = tmp_path / "dask"
     options = [f"--{key.replace('_', '-')}={value}" for key, value in TINY.items() if key != "generations"]
-    options += ["--no-racing", "--accuracy-positions=200"]  # the reference's config: the dataclass's defaults
+    options += ["--no-racing", "--accuracy-positions=200", "--parsimony=0"]  # the reference's: the dataclass's defaults
     process = subprocess.Popen(
         [sys.executable, "-m", "gpquarto", "train", "--generations", "400", *options, "--quiet"]
         + ["--scheduler", cluster.address, "--run-dir", str(run_dir)],

@@ -41,11 +41,14 @@ def test_train_ends_with_its_champion_taken_apart_and_what_to_do_next(trained):
     assert f"({points:.1%} of the points)" in lines[1]
     assert f"{fitness['accuracy']:.1%} of the training bank's decisions kept the solver's value" in lines[1]
     # the fitness is the sum the line shows, on the scale it names
-    found = re.fullmatch(r"fitness (\S+) = (\S+) points \+ 1 x (\S+) accuracy \(at most 2\)", lines[2])
+    found = re.fullmatch(
+        r"fitness (\S+) = (\S+) points \+ 1 x (\S+) accuracy - 0\.0002 x (\d+) nodes \(at most 2\)", lines[2]
+    )
     assert found, lines[2]
-    total, shown_points, accuracy = (float(value) for value in found.groups())
+    total, shown_points, accuracy, nodes = (float(value) for value in found.groups())
     assert total == pytest.approx(fitness["score"], abs=5e-4) and shown_points == pytest.approx(points, abs=5e-4)
-    assert total == pytest.approx(shown_points + accuracy, abs=1.5e-3)
+    assert nodes == fitness["size"]  # Quarto's parsimony, per node of the champion
+    assert total == pytest.approx(shown_points + accuracy - 0.0002 * nodes, abs=1.5e-3)
     assert lines[3] == f"saved {Path('runs/default/best_player.p')} (and {folder / 'best_player.p'})"
     assert lines[4] == "next:" and "python3 -m gpquarto show best_player.p " in lines[5]
     assert "python3 -m gpquarto match best_player.p minimax:depth=2 --games 200" in lines[6]

@@ -34,12 +34,14 @@ COMMAND = [
     "1",
     "--seed",
     "5",
-    # The engine path of the recording: every genome plays --games, on a bank of 200 positions (train's Quarto
-    # defaults race, on a larger bank; tests/test_racing.py holds racing to the same run on 1 and 2 workers and
-    # after a resume).
+    # The engine path of the recording: every genome plays --games, on a bank of 200 positions, its score without
+    # a parsimony term (train's Quarto defaults race, on a larger bank, with a parsimony; tests/test_racing.py and
+    # tests/test_parsimony.py hold them to the same run on 1 and 2 workers and after a resume).
     "--no-racing",
     "--accuracy-positions",
     "200",
+    "--parsimony",
+    "0",
     "--quiet",
 ]
 #: Fields written since the recording, with the value an old Quarto file means: (where, key, value).

@@ -65,7 +65,7 @@ def test_quixo_configs_have_their_own_defaults_and_settings():
     assert config.accuracy_weight == 0 and config.opponents == training_defaults("quixo").evolution["opponents"]
     assert config.game_settings() == {"size": 5, "rules": "official"}
     assert config.library().game == "quixo"
-    assert EvolutionConfig.for_game("quarto") == EvolutionConfig(racing=True, accuracy_positions=1000)
+    assert EvolutionConfig.for_game("quarto") == EvolutionConfig(racing=True, accuracy_positions=1000, parsimony=0.0002)
     assert not config.racing and config.accuracy_positions == EvolutionConfig().accuracy_positions
     assert EvolutionConfig().game_settings() == {}
 

@@ -50,9 +50,10 @@ GENOME_DEFAULTS: dict[str, dict[str, object]] = {
         "mutation_rate": 0.4,
         "final_games": 1000,
         "islands": 2,
-        # Racing is a rule genomes' setting, and with no accuracy term the bank's size is moot: an evaluator run
-        # keeps the values of the dataclass whatever its game's rule defaults say.
+        # Racing and parsimony are rule genomes' settings, and with no accuracy term the bank's size is moot: an
+        # evaluator run keeps the values of the dataclass whatever its game's rule defaults say.
         "racing": False,
+        "parsimony": 0.0,
         "accuracy_positions": 200,
     },
 }
@@ -81,6 +82,7 @@ RULE_ONLY_FIELDS = (
     "immigrants",
     "rule_crossover_share",
     "rule_transplant_share",
+    "parsimony",
     "screening_games",
     "screening_max_true_rate",
     "screening_min_legal_rate",
@@ -101,6 +103,7 @@ WRITTEN_WHEN_SET = (
     "draw_value",
     "draw_value_end",
     "rule_transplant_share",
+    "parsimony",
 )
 #: Config fields that may change when a run is resumed (they do not change the results of past generations).
 RESUMABLE_CHANGES = ("generations",)
@@ -235,6 +238,10 @@ class EvolutionConfig:
     #: is not written, draws no random number and breeds as the runs saved before it existed; a config without the
     #: field reads as 0.
     rule_transplant_share: float = 0.0
+    #: Rules: score taken off per node of the genome (its ``size``), at the end of a genome's score in the fitness,
+    #: racing and the final choice: ``score - parsimony x size``, a bias towards short rule lists. 0, the default, is
+    #: not written and scores as the runs saved before it existed; a config without the field reads as 0.
+    parsimony: float = 0.0
     mutation_rate: float = 0.6
     screening_games: int = 3
     screening_max_true_rate: float = 1.0
@@ -334,6 +341,7 @@ class EvolutionConfig:
             ),
             (self.fallback_weight >= 0 and math.isfinite(self.fallback_weight), "fallback_weight must be >= 0"),
             (self.accuracy_weight >= 0 and math.isfinite(self.accuracy_weight), "accuracy_weight must be >= 0"),
+            (self.parsimony >= 0, f"parsimony must be >= 0, got {self.parsimony}"),
             (self.accuracy_positions >= 1, "accuracy_positions must be >= 1"),
             (6 <= self.accuracy_max_empties <= 10, "accuracy_max_empties must be 6..10"),
             (self.screening_games >= 1 and self.screening_tries >= 1, "screening games and tries must be >= 1"),

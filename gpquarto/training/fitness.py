@@ -77,6 +77,8 @@ class EvaluationTask:
     settings: tuple[tuple[str, object], ...] = ()
     #: What a draw is worth (:attr:`~gpquarto.training.config.EvolutionConfig.draw_value`).
     draw_value: float = 0.5
+    #: Score taken off per node of the genome (:attr:`~gpquarto.training.config.EvolutionConfig.parsimony`).
+    parsimony: float = 0.0
 
 
 def game_score(wins: int, draws: int, games: int, draw_value: float = 0.5) -> float:
@@ -331,6 +333,8 @@ def evaluate(task: EvaluationTask) -> EvaluationResult:
     )
     if accuracy is not None:
         score += task.accuracy_weight * accuracy
+    if task.parsimony:
+        score -= task.parsimony * genome.size
     return EvaluationResult(score, wins, draws, losses, fallbacks, decisions, genome.size, accuracy)
 
 

@@ -161,6 +161,7 @@ class RuleKind:
             evolution.accuracy_positions(runner),
             tuple(sorted(config.game_settings().items())),
             evolution.draw_value_now(),
+            config.parsimony,
         )
 
     evaluate = staticmethod(evaluate)

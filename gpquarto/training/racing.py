@@ -56,10 +56,14 @@ def race_schedule(genomes: int, games: int) -> list[tuple[int, int]]:
 
 
 def combined(
-    results: Sequence[EvaluationResult], fallback_weight: float, accuracy_weight: float, draw_value: float = 0.5
+    results: Sequence[EvaluationResult],
+    fallback_weight: float,
+    accuracy_weight: float,
+    draw_value: float = 0.5,
+    parsimony: float = 0.0,
 ) -> EvaluationResult:
     """The result of all the games of ``results`` (one genome's rounds; the accuracy is the first round's), a draw
-    worth ``draw_value``."""
+    worth ``draw_value``, less ``parsimony`` per node of the genome."""
     wins = sum(result.wins for result in results)
     draws = sum(result.draws for result in results)
     losses = sum(result.losses for result in results)
@@ -70,6 +74,8 @@ def combined(
     score = game_score(wins, draws, wins + draws + losses, draw_value) - fallback_weight * rate
     if accuracy is not None:
         score += accuracy_weight * accuracy
+    if parsimony:
+        score -= parsimony * results[0].size
     return EvaluationResult(score, wins, draws, losses, fallbacks, decisions, results[0].size, accuracy)
 
 
@@ -109,7 +115,7 @@ def race(
             break
         play(behind)
     return [
-        combined(results, task.fallback_weight, task.accuracy_weight, task.draw_value)
+        combined(results, task.fallback_weight, task.accuracy_weight, task.draw_value, task.parsimony)
         for results, task in zip(played, tasks, strict=True)
     ]
 
@@ -124,7 +130,7 @@ def _leaders(
 
     def rank(index: int) -> tuple:
         task = tasks[index]
-        result = combined(played[index], task.fallback_weight, task.accuracy_weight, task.draw_value)
+        result = combined(played[index], task.fallback_weight, task.accuracy_weight, task.draw_value, task.parsimony)
         return (-result.score, result.size, index)
 
     return sorted(sorted(racing, key=rank)[:count])
