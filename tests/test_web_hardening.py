@@ -232,6 +232,8 @@ def test_a_search_keeps_within_the_server_limit(folders):
     # search leaves between its share of the limit and the limit itself (with 1 s it once took 1.000 s).
     app = create_app(runs_dir=folders / "runs", players_dirs=[folders / "players"], time_limit=3.0, workers=1)
     with serving(app) as base:
+        with app.state.pool.lease():  # its worker is ready (the workers start in the background): time the search
+            pass
         started = time.monotonic()
         state = post(Client(base, app), "/api/games", {"opponent": "minimax:depth=6", "seat": 1}).json()
         assert time.monotonic() - started < 4.5  # the search stopped within the limit (issue 32, item 4)
@@ -240,6 +242,7 @@ def test_a_search_keeps_within_the_server_limit(folders):
 
 def test_a_player_over_the_limit_forfeits_and_its_process_is_replaced(client):
     pool = client.app.state.pool
+    pool.start()  # every worker started (the server starts them in the background)
     before = set(pool.pids)
     deaf = RemotePlayer("deaf", DeafPlayer, {}, pool, 1.0)
     started = time.monotonic()
@@ -315,6 +318,38 @@ def rss_mb(pids: list[int]) -> float:
             continue
         total += next((int(line.split()[1]) for line in text.splitlines() if line.startswith("VmRSS:")), 0)
     return total / 1024
+
+
+def test_a_game_needing_no_worker_is_answered_while_the_workers_start(tmp_path, monkeypatch):
+    """The server starts its worker processes in the background: a game against ``random`` is answered while they
+    are still starting (a forkserver's first start imports their modules: seconds on a loaded machine), and a
+    game against a search waits for its worker, then plays."""
+    from gpquarto.runner import killable
+
+    release = threading.Event()
+    start_worker = killable.Worker.start
+
+    def slow_start(worker) -> None:
+        release.wait(60)
+        start_worker(worker)
+
+    monkeypatch.setattr(killable.Worker, "start", slow_start)
+    try:
+        with serving(create_app(runs_dir=tmp_path, workers=1)) as base:
+            status, state = call(base, "POST", "/api/games", {"opponent": "random", "seat": 1})
+            assert status == 201 and state["moves"] and not release.is_set()
+            answers: list[tuple[int, dict]] = []
+            body = {"opponent": "minimax:depth=1", "seat": 1}
+            searching = threading.Thread(target=lambda: answers.append(call(base, "POST", "/api/games", body)))
+            searching.start()
+            searching.join(0.5)
+            assert searching.is_alive(), answers  # its worker has not started
+            release.set()
+            searching.join(60)
+            ((status, state),) = answers
+            assert status == 201 and state["moves"], state
+    finally:
+        release.set()
 
 
 def test_a_random_game_answers_at_once_while_abusive_requests_run(tmp_path):

@@ -14,6 +14,7 @@ Functions must be importable module-level functions and their arguments picklabl
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import pickle
@@ -185,12 +186,30 @@ class KillablePool:
         self._free = threading.Semaphore(size)
 
     def start(self) -> None:
-        """Start every worker process now (they get ready in the background); none once the pool is closed."""
+        """Start every worker process now (they get ready in the background); none once the pool is closed, and a
+        worker whose start was under way when it closed is killed."""
         with self._lock:
             for worker in self._idle:
                 if self._closed.is_set():
                     return
                 worker.start()
+                if self._closed.is_set():
+                    worker.stop()
+                    return
+
+    def start_in_background(self) -> threading.Thread:
+        """:meth:`start` in a thread of its own, so that the caller goes on at once: a server answers the requests
+        that need no worker while the processes start (the first start of a forkserver imports the workers'
+        modules). A lease waits for its worker to be ready anyway, and starts it again should its start here have
+        failed, reporting that failure to its caller."""
+
+        def start() -> None:
+            with contextlib.suppress(Exception):  # the first lease of the worker starts it again and reports it
+                self.start()
+
+        thread = threading.Thread(target=start, name="killable-pool-start", daemon=True)
+        thread.start()
+        return thread
 
     @property
     def pids(self) -> list[int]:

@@ -264,7 +264,7 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette):
-        pool.start()
+        pool.start_in_background()  # requests that need no worker are answered while the workers start
         yield
         stop()
 
