@@ -11,6 +11,8 @@ from gpquarto.games.quixo.grading.bank import TACTICAL_PLIES, tactical_solve
 from gpquarto.games.quixo.search.tactics import proven_outcomes
 from gpquarto.grading.bank import DRAW, WIN, BankParameters, build_bank
 from gpquarto.grading.cache import load_or_build_bank
+from gpquarto.grading.grade import grade_player
+from gpquarto.grading.report import format_reports
 from gpquarto.training import EvolutionConfig, resume, train
 
 #: Positions with a trap (a forced win in three plies, none in one), found in games between random players.
@@ -104,6 +106,8 @@ def test_the_bank_is_tactical_reproducible_and_cached(bank, tmp_path):
         bank.describe()
     )
     assert "exact" not in bank.describe()
+    table = format_reports([grade_player("random", bank)], bank, examples=0)
+    assert "(tactical, not exact)" in table and "keep the exact value" not in table
     parameters = BankParameters(game="quixo", size=5, seed=5, positions=13)
     assert parameters.to_json()["proof_plies"] == TACTICAL_PLIES
     assert "proof_plies" not in BankParameters(game="quixo", size=4).to_json()  # 4x4 keys are unchanged

@@ -76,6 +76,16 @@ class QuixoBank(GradingBank):
     def tag(self, settings: Mapping[str, object]) -> str:
         return f"{QUIXO.name}{settings['size']}x{settings['size']}"
 
+    def legend(self, settings: Mapping[str, object]) -> tuple[str, str, str]:
+        if not tactical(settings):
+            return super().legend(settings)
+        return (
+            f"share of decisions that take a move proven to win within {TACTICAL_PLIES} plies where there is one, "
+            "else a move not proven to lose (tactical, not exact)",
+            "the fastest proven win",
+            "won thrown: a proven win missed; draw lost: a move proven to lose",
+        )
+
     def solve(self, state: QuixoBoard) -> tuple[int, tuple[int, ...], int, tuple[int, ...]]:
         if state.size not in SOLVABLE_SIZES:
             return tactical_solve(state)
