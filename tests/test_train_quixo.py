@@ -195,7 +195,7 @@ def test_train_game_quixo_end_to_end_then_resume_show_and_refusals(tmp_path, cap
     assert main(["match", str(tmp_path / "best.json"), "random", "--games", "2"]) == 2
     assert "is a quixo player, not a quarto player" in capsys.readouterr().err
     assert main(["train", "--game", "quixo", "--size", "6", "--run-dir", str(tmp_path / "x")]) == 2
-    assert "a Quixo size is 3, 4 or 5" in capsys.readouterr().err
+    assert "size must be one of 3, 4, 5, got 6" in capsys.readouterr().err
     assert main(["train", "--genome", "evaluator", "--game", "quixo", "--run-dir", str(tmp_path / "y")]) == 2
     assert "evaluator genomes are not evolved for quixo" in capsys.readouterr().err
 
