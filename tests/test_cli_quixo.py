@@ -487,4 +487,7 @@ def test_a_quixo_tournament_on_3x3_grades_its_players(cli, tmp_path):
     assert done.returncode == 0, done.stderr
     assert "accuracy (95% CI)" in done.stdout and (out / "grade.csv").is_file()
     assert "solver,all,all,12,12,1.0000" in (out / "grade.csv").read_text()
-    one_line_error(cli("tournament", "random", "solver", "--game", "quixo", "--size", "6", "--grade"), "size must be one of 3, 4, 5")
+    one_line_error(
+        cli("tournament", "random", "solver", "--game", "quixo", "--size", "6", "--grade"),
+        "size must be one of 3, 4, 5",
+    )
