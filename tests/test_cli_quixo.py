@@ -346,7 +346,7 @@ def test_grade_quixo_on_3x3_with_the_solver_perfect_and_random_not(cli, tmp_path
     assert float(random_row.split()[1].rstrip("%")) < 100
     assert "random: examples of blunders" in done.stdout and " to " in done.stdout.split("examples of blunders")[1]
     one_line_error(cli("grade", "novice", "--game", "quixo", "--size", "3"), "novice")
-    one_line_error(cli("grade", "random", "--game", "quixo", "--size", "5"), "3x3 or 4x4")
+    one_line_error(cli("grade", "random", "--game", "quixo", "--size", "6"), "size must be one of 3, 4, 5, got 6")
     one_line_error(cli("grade", "random", "--size", "3"), "quarto has no setting 'size' (settings: rules)")
 
 
@@ -487,4 +487,7 @@ def test_a_quixo_tournament_on_3x3_grades_its_players(cli, tmp_path):
     assert done.returncode == 0, done.stderr
     assert "accuracy (95% CI)" in done.stdout and (out / "grade.csv").is_file()
     assert "solver,all,all,12,12,1.0000" in (out / "grade.csv").read_text()
-    one_line_error(cli("tournament", "random", "solver", "--game", "quixo", "--grade"), "made on the 3x3 or 4x4 board")
+    one_line_error(
+        cli("tournament", "random", "solver", "--game", "quixo", "--size", "6", "--grade"),
+        "size must be one of 3, 4, 5",
+    )

@@ -74,9 +74,8 @@ def test_quixo_configs_have_their_own_defaults_and_settings():
     ("settings", "message"),
     [
         (
-            {"game": "quixo", "accuracy_weight": 1.0},
-            r"accuracy term grades decisions by the exact solution: a Quixo bank is made on the 3x3 or 4x4 board \(solved "
-            r"exactly\), not 5x5",
+            {"game": "quixo", "accuracy_weight": 1.0, "accuracy_positions": 0},
+            r"accuracy term grades decisions on the game's bank: a bank needs at least 1 position, got 0",
         ),
         ({"game": "quixo", "board_size": 6, "accuracy_weight": 0.0}, "size is 3, 4 or 5"),
         ({"game": "quixo", "game_rules": "house", "accuracy_weight": 0.0}, "unknown Quixo rules 'house'"),
@@ -195,8 +194,8 @@ def test_train_game_quixo_end_to_end_then_resume_show_and_refusals(tmp_path, cap
     assert "quixo" in shown and "move rules:" in shown and "move rules (" in shown
     assert main(["match", str(tmp_path / "best.json"), "random", "--games", "2"]) == 2
     assert "is a quixo player, not a quarto player" in capsys.readouterr().err
-    assert main(["train", "--game", "quixo", "--accuracy-weight", "1", "--run-dir", str(tmp_path / "x")]) == 2
-    assert "accuracy term grades decisions by the exact solution" in capsys.readouterr().err
+    assert main(["train", "--game", "quixo", "--size", "6", "--run-dir", str(tmp_path / "x")]) == 2
+    assert "size must be one of 3, 4, 5, got 6" in capsys.readouterr().err
     assert main(["train", "--genome", "evaluator", "--game", "quixo", "--run-dir", str(tmp_path / "y")]) == 2
     assert "evaluator genomes are not evolved for quixo" in capsys.readouterr().err
 

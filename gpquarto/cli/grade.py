@@ -7,7 +7,9 @@ positions lost), the forfeits and the time per decision (the README's section 2 
 
 With ``--game quixo`` the bank holds 4x4 positions (``--size 3`` for the small board) from games between Quixo zoo
 players, graded against the board's exact solution; a column says how often the move was also the best one (the
-fastest win or the slowest loss), and the columns by empty squares count blank cubes.
+fastest win or the slowest loss), and the columns by empty squares count blank cubes. ``--size 5`` grades on a
+tactical bank (moves proven to win or lose within a few plies, not an exact solution: see
+:mod:`gpquarto.games.quixo.grading.bank`); its description says so.
 """
 
 from __future__ import annotations

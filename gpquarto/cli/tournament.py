@@ -72,8 +72,8 @@ def run(args: argparse.Namespace) -> int:
 
         try:
             BankParameters(**args.bank_game)
-        except ValueError as error:  # a board the solver cannot solve: one line before any game
-            raise ValueError(f"--grade grades against the exact solution: {error}") from None
+        except ValueError as error:  # a bank the game cannot make: one line before any game
+            raise ValueError(f"--grade grades on the game's bank: {error}") from None
     plugins = tuple(args.plugins or ())
     check_player_specs(args.players, plugins=plugins or None, game=game)  # before any game: one line, exit 2
     out = args.out if args.out is not None else f"runs/tournament-{args.seed}"

@@ -148,8 +148,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=float,
         default=None,
         help="score added per unit of accuracy on a training bank of solved endgame decisions (default 1; 0: off; "
-        "quixo: default 0, and only on the solved 3x3 and 4x4 boards); every decision is graded, a dense signal "
-        "beside the games",
+        "quixo: default 0; on 5x5 the bank is tactical, moves proven to win or lose within 3 plies, not solved); "
+        "every decision is graded, a dense signal beside the games",
     )
     parser.add_argument(
         "--accuracy-positions",

@@ -288,6 +288,15 @@ class GradingBank(Capability):
         best of those where ``knows_best``, else ``()``) of ``state``, not over."""
         raise NotImplementedError
 
+    def legend(self, settings: Mapping[str, object]) -> tuple[str, str, str]:
+        """What ``grade``'s table says under it of a bank with these settings: what the accuracy counts, what a
+        best move is, and what the two blunder columns count."""
+        return (
+            "share of decisions that keep the exact value",
+            "the fastest win (or the slowest loss)",
+            "won thrown: a won position let go to a draw or a loss; draw lost: a drawn position lost",
+        )
+
 
 @dataclass(frozen=True)
 class TrainingDefaults(Capability):

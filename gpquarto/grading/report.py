@@ -56,11 +56,8 @@ def format_reports(reports: Sequence[GradeReport], bank: Bank, *, examples: int 
             f"  {total.won_thrown_away:>10}  {total.drawn_lost:>9}  {total.forfeits:>8}  {total.ms_per_decision:>11.3f}"
         )
         lines.append(row)
-    lines.append(
-        "accuracy: share of decisions that keep the exact value; "
-        + ("best move: the fastest win (or the slowest loss); " if best_move else "")
-        + "won thrown: a won position let go to a draw or a loss; draw lost: a drawn position lost"
-    )
+    accuracy, best, blunders = bank.parameters.bank.legend(bank.parameters.settings)
+    lines.append(f"accuracy: {accuracy}; " + (f"best move: {best}; " if best_move else "") + blunders)
     if examples > 0:
         for report in reports:
             shown = []

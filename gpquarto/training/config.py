@@ -407,9 +407,9 @@ class EvolutionConfig:
         if self.accuracy_weight:
             try:
                 self.training_bank()
-            except ValueError as error:  # e.g. the 5x5 Quixo board, which is not solved
+            except ValueError as error:  # a bank the game cannot make for these settings
                 raise ValueError(
-                    f"bad evolution config: the accuracy term grades decisions by the exact solution: {error} "
+                    f"bad evolution config: the accuracy term grades decisions on the game's bank: {error} "
                     "(accuracy_weight 0 turns it off)"
                 ) from None
 
@@ -508,8 +508,9 @@ class EvolutionConfig:
     def training_bank(self) -> BankParameters:
         """The parameters of the training bank graded by the accuracy term: the run's seed, purpose
         ``training`` (other games than ``grade``'s bank, whose default stays unseen). Quixo's is made on the
-        run's board (3x3 or 4x4: the solved ones) and rules, with the grade bank's numbers of blank cubes
-        (``accuracy_max_empties`` counts Quarto's empty squares)."""
+        run's board and rules, with the grade bank's numbers of blank cubes (``accuracy_max_empties`` counts
+        Quarto's empty squares): solved exactly on 3x3 and 4x4, tactical on 5x5 (moves proven to win or lose within
+        a few plies: see :mod:`gpquarto.games.quixo.grading.bank`)."""
         return BankParameters(
             seed=self.seed,
             positions=self.accuracy_positions,

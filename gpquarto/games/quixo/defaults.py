@@ -2,8 +2,9 @@
 
 Evolution: half the games against random keep the player sound, half are against the yardstick search,
 alphabeta at depth 2; every pair of games starts from 4 random plies, since from the start position a
-deterministic search plays only two games, which a champion learns by heart. No accuracy term (5x5 is not solved;
-on 4x4 ``--accuracy-weight`` grades decisions by the exact solution). 40 generations of 30 genomes x 40 games.
+deterministic search plays only two games, which a champion learns by heart. No accuracy term (on 4x4
+``--accuracy-weight`` grades decisions by the exact solution, on 5x5 by a tactical bank of moves proven within a few
+plies). 40 generations of 30 genomes x 40 games.
 Racing, a heavier share of games against the search, more final games and building blocks nearer the hand-written
 lists did not lift the champions, so none of them is a default here. docs/defaults.md gives each default with the
 measurement behind it (docs/lab/quixo-defaults.md, quixo-two-turn.md, quixo-target.md).
