@@ -39,7 +39,7 @@ def test_train_ends_with_its_champion_taken_apart_and_what_to_do_next(trained):
     assert lines[1].startswith(f"champion: {wins} wins, {draws} draws, {losses} losses in 10 final games")
     points = (wins + draws / 2) / (wins + draws + losses)
     assert f"({points:.1%} of the points)" in lines[1]
-    assert f"{fitness['accuracy']:.1%} of the training bank's decisions kept the solver's value" in lines[1]
+    assert f"{fitness['accuracy']:.1%} of the training bank's decisions right, as grade counts them" in lines[1]
     # the fitness is the sum the line shows, on the scale it names
     found = re.fullmatch(
         r"fitness (\S+) = (\S+) points \+ 1 x (\S+) accuracy - 0\.0002 x (\d+) nodes \(at most 2\)", lines[2]

@@ -464,7 +464,7 @@ def champion_summary(fitness: dict, config: EvolutionConfig) -> str:
         f"opponents ({points:.1%} of the points)"
     )
     if isinstance(accuracy, (int, float)):
-        text += f"; {accuracy:.1%} of the training bank's decisions kept the solver's value"
+        text += f"; {accuracy:.1%} of the training bank's decisions right, as grade counts them"
     score = fitness.get("score", float("nan"))
     return f"{text}\nfitness {score:.3f} = {' '.join(parts)} (at most {most:g})"
 
