@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -52,6 +53,22 @@ def summary(evolution: Evolution) -> tuple:
         hall,
         evolution.logbook,
     )
+
+
+def straight_resumed_and_parallel(
+    config: EvolutionConfig, library, checkpoint: Path, stop_after: int = 2
+) -> tuple[Evolution, Evolution, Evolution, Evolution]:
+    """The run of ``config`` three ways: straight in this process; stopped after ``stop_after`` generations, saved
+    to ``checkpoint`` and resumed; and on two processes. Returns (straight, interrupted, resumed, parallel)."""
+    straight = run(config, library)
+    interrupted = run(config, library, generations=stop_after)
+    interrupted.save_checkpoint(str(checkpoint))
+    resumed = Evolution.load_checkpoint(str(checkpoint), library, config)
+    resumed.run(SerialRunner())
+    with ProcessRunner(2) as pool:
+        parallel = Evolution.start(config, library, pool)
+        parallel.run(pool)
+    return straight, interrupted, resumed, parallel
 
 
 def test_same_seed_same_run_and_the_log_tracks_every_generation(library):

@@ -14,12 +14,11 @@ from gpquarto.cli import main
 from gpquarto.gp.genome import Genome
 from gpquarto.gp.library import LibraryConfig, get_library
 from gpquarto.runner import SerialRunner
-from gpquarto.runner.processes import ProcessRunner
 from gpquarto.training.config import EvolutionConfig
 from gpquarto.training.evolution import Evolution
 from gpquarto.training.fitness import EvaluationTask, evaluate, game_plan, parse_opponents
 from gpquarto.training.racing import combined
-from tests.test_gp_evolution import summary
+from tests.test_gp_evolution import straight_resumed_and_parallel, summary
 from tests.test_racing import SETTINGS as RACING_SETTINGS
 
 #: Quarto's default.
@@ -105,17 +104,7 @@ def test_a_run_passes_its_parsimony_to_the_tasks_and_its_final_choice(library):
 )
 def test_the_same_seed_gives_the_same_run_resumed_and_on_processes(library, tmp_path, settings):
     config = EvolutionConfig(generations=4, **{**RACING_SETTINGS, **settings, "parsimony": 0.002})
-    straight = Evolution.start(config, library)
-    straight.run(SerialRunner())
-    interrupted = Evolution.start(config, library)
-    while interrupted.generation < 2:
-        interrupted.step(SerialRunner())
-    interrupted.save_checkpoint(str(tmp_path / "checkpoint.dill"))
-    resumed = Evolution.load_checkpoint(str(tmp_path / "checkpoint.dill"), library, config)
-    resumed.run(SerialRunner())
-    with ProcessRunner(2) as pool:
-        parallel = Evolution.start(config, library, pool)
-        parallel.run(pool)
+    straight, _, resumed, parallel = straight_resumed_and_parallel(config, library, tmp_path / "checkpoint.dill")
     assert summary(resumed) == summary(straight) == summary(parallel)
     plain = Evolution.start(replace(config, parsimony=0.0), library)
     plain.run(SerialRunner())

@@ -15,12 +15,12 @@ import pytest
 from gpquarto.gp.library import LibraryConfig, get_library
 from gpquarto.gp.variation import random_genome
 from gpquarto.runner import SerialRunner
-from gpquarto.runner.processes import ProcessRunner
 from gpquarto.training.checkpoint import read_checkpoint
 from gpquarto.training.evolution import Evolution, EvolutionConfig, make_generator
 from gpquarto.training.fitness import game_plan, parse_opponents
 from gpquarto.training.hall_of_fame import GenerationHallOfFame
 from gpquarto.training.pooling import pooled_record
+from tests.test_gp_evolution import straight_resumed_and_parallel
 from tests.test_gp_evolution import summary as loop_summary
 
 SETTINGS = {
@@ -118,18 +118,10 @@ def test_a_genome_fitness_is_the_mean_of_every_generation_it_lived_through(libra
 
 def test_a_pooled_run_is_the_same_after_a_resume_and_on_processes(library, tmp_path):
     config = EvolutionConfig(generations=5, **SETTINGS)
-    straight = Evolution.start(config, library)
-    straight.run(SerialRunner())
-    interrupted = Evolution.start(config, library)
-    while interrupted.generation < 3:
-        interrupted.step(SerialRunner())
-    interrupted.save_checkpoint(str(tmp_path / "checkpoint.dill"))
-    assert any(record is not None for record in interrupted.carried)
-    resumed = Evolution.load_checkpoint(str(tmp_path / "checkpoint.dill"), library, config)
-    resumed.run(SerialRunner())
-    with ProcessRunner(2) as pool:
-        parallel = Evolution.start(config, library, pool)
-        parallel.run(pool)
+    straight, interrupted, resumed, parallel = straight_resumed_and_parallel(
+        config, library, tmp_path / "checkpoint.dill", stop_after=3
+    )
+    assert any(record is not None for record in interrupted.carried)  # the checkpoint had records to carry
     assert summary(resumed) == summary(straight) == summary(parallel)
 
 

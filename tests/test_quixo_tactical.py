@@ -14,6 +14,7 @@ from gpquarto.grading.cache import load_or_build_bank
 from gpquarto.grading.grade import grade_player
 from gpquarto.grading.report import format_reports
 from gpquarto.training import EvolutionConfig, resume, train
+from tests.test_train_quixo import Interrupted, comparable
 
 #: Positions with a trap (a forced win in three plies, none in one), found in games between random players.
 TRAPS = (
@@ -155,20 +156,6 @@ TINY = {
     "accuracy_weight": 1.0,
     "accuracy_positions": 13,
 }
-
-
-class Interrupted(Exception):
-    """Stands for a run stopped after a generation (its checkpoint is written before the hook runs)."""
-
-
-def comparable(folder, name: str) -> str:
-    text = (folder / name).read_text()
-    if name.endswith(".json"):
-        data = json.loads(text)
-        data.pop("run")
-        data.pop("name")
-        return json.dumps(data, sort_keys=True)
-    return text
 
 
 def test_a_tiny_5x5_run_with_the_accuracy_term_resumes_identically(tmp_path):

@@ -12,12 +12,11 @@ import pytest
 from gpquarto.cli import main
 from gpquarto.gp.library import LibraryConfig, get_library
 from gpquarto.runner import SerialRunner
-from gpquarto.runner.processes import ProcessRunner
 from gpquarto.training.config import EvolutionConfig
 from gpquarto.training.evolution import Evolution
 from gpquarto.training.fitness import EvaluationResult, evaluate, game_plan, parse_opponents
 from gpquarto.training.racing import FINALISTS, combined, first_round_games, race, race_schedule
-from tests.test_gp_evolution import summary
+from tests.test_gp_evolution import straight_resumed_and_parallel, summary
 
 SETTINGS = {
     "population": 10,
@@ -136,17 +135,7 @@ def test_the_race_stops_the_weak_early_and_scores_the_leaders_on_every_round(lib
 
 def test_a_racing_run_is_the_same_after_a_resume_and_on_processes(library, tmp_path):
     config = EvolutionConfig(generations=4, **SETTINGS)
-    straight = Evolution.start(config, library)
-    straight.run(SerialRunner())
-    interrupted = Evolution.start(config, library)
-    while interrupted.generation < 2:
-        interrupted.step(SerialRunner())
-    interrupted.save_checkpoint(str(tmp_path / "checkpoint.dill"))
-    resumed = Evolution.load_checkpoint(str(tmp_path / "checkpoint.dill"), library, config)
-    resumed.run(SerialRunner())
-    with ProcessRunner(2) as pool:
-        parallel = Evolution.start(config, library, pool)
-        parallel.run(pool)
+    straight, _, resumed, parallel = straight_resumed_and_parallel(config, library, tmp_path / "checkpoint.dill")
     assert summary(resumed) == summary(straight) == summary(parallel)
     first = Evolution.start(config, library)
     first.evaluate(SerialRunner())
