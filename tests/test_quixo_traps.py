@@ -3,7 +3,11 @@ config and command lines."""
 
 from __future__ import annotations
 
+import json
+import os
 import random
+import subprocess
+import sys
 
 import pytest
 
@@ -125,6 +129,24 @@ def test_the_trap_bank_is_reproducible_and_the_pure_screen_makes_the_same(traps,
     assert "traps: a move wins by force within 3 plies, none at once" in traps.describe()
     assert traps.pairing_of(traps.positions[0]) == ("random", "random")
     assert all(tactical_solve(position.board())[:2] == (position.value, position.best_actions) for position in traps)
+
+
+def test_the_trap_bank_is_the_same_with_numba_disabled(traps):
+    script = (
+        "import json; from gpquarto.grading.bank import build_bank; "
+        "bank = build_bank(game='quixo', size=5, seed=1, positions=10, kind='traps'); "
+        "print(json.dumps([[p.text, list(p.best_actions), list(p.exact_actions)] for p in bank]))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "NUMBA_DISABLE_JIT": "1"},
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    expected = [[p.text, list(p.best_actions), list(p.exact_actions)] for p in traps]
+    assert json.loads(done.stdout) == expected
 
 
 def test_the_trap_bank_is_cached_under_its_own_key(traps, tmp_path):

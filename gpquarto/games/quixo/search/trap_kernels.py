@@ -139,7 +139,7 @@ def screen(own, other, player, plies_left, repetitions, window, n, course, actio
 
 
 def _interpreted(function: Any) -> Callable[..., Any]:
-    return function.py_func if COMPILED else function
+    return getattr(function, "py_func", function)  # a plain function when numba is absent or NUMBA_DISABLE_JIT is set
 
 
 _HELPERS = ("_has_line", "_result", "_play", "_occurrences")
