@@ -9,7 +9,9 @@ With ``--game quixo`` the bank holds 4x4 positions (``--size 3`` for the small b
 players, graded against the board's exact solution; a column says how often the move was also the best one (the
 fastest win or the slowest loss), and the columns by empty squares count blank cubes. ``--size 5`` grades on a
 tactical bank (moves proven to win or lose within a few plies, not an exact solution: see
-:mod:`gpquarto.games.quixo.grading.bank`); its description says so.
+:mod:`gpquarto.games.quixo.grading.bank`); its description says so. ``--bank KIND`` grades on another kind of
+bank the game makes (``--game quixo --size 5 --bank traps``: only positions where a move wins by force within 3
+plies and none at once).
 """
 
 from __future__ import annotations
@@ -66,6 +68,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=None,
         metavar="N",
         help="most empty squares or cells of a position (default: the game's, e.g. 10 in Quarto)",
+    )
+    parser.add_argument(
+        "--bank",
+        default="",
+        metavar="KIND",
+        help="another kind of bank the game makes besides its default (quixo 5x5: traps, positions where a move "
+        "wins by force within 3 plies and none at once; default: the game's default bank)",
     )
     parser.add_argument(
         "--cache-dir",
@@ -127,6 +136,7 @@ def run(args: argparse.Namespace) -> int:
         max_empties=args.max_empty,
         game=game,
         game_settings=given_settings(args),  # the bank completes them its own way (Quixo: the 4x4 board)
+        kind=args.bank,
     )
     began = time.perf_counter()
     with make_runner_from_args(args, default_workers=1) as runner:

@@ -56,6 +56,7 @@ CONFIG_OPTIONS = (
     "accuracy_weight",
     "accuracy_positions",
     "accuracy_max_empties",
+    "accuracy_bank",
     "tactical",
     "lookahead",
     "plugins",
@@ -166,6 +167,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="N",
         help="most empty squares of the training bank's positions, 6 to 10 (default 8; grade's bank goes to 10): "
         "larger banks take longer to build, once",
+    )
+    parser.add_argument(
+        "--accuracy-bank",
+        default=None,
+        metavar="KIND",
+        help="the kind of training bank of the accuracy term, where the game makes others besides its default "
+        "(quixo 5x5: traps, positions where a move wins by force within 3 plies and none at once; default: the "
+        "game's default bank)",
     )
     parser.add_argument(
         "--final-games",

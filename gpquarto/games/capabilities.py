@@ -288,6 +288,31 @@ class GradingBank(Capability):
         best of those where ``knows_best``, else ``()``) of ``state``, not over."""
         raise NotImplementedError
 
+    def kinds(self, settings: Mapping[str, object]) -> tuple[str, ...]:
+        """The names of the other kinds of bank the game makes with these settings, besides its default one
+        (``grade --bank KIND``, the accuracy term's ``accuracy_bank``). A bank of a kind takes every position of its
+        games (of :meth:`kind_pairings`) that :meth:`screen` passes and :meth:`solve_kind` keeps, in game order,
+        not one a game per stratum; its positions' sizes are, unless told, every size :meth:`empties_limits`
+        allows."""
+        return ()
+
+    def kind_pairings(self, kind: str) -> tuple[tuple[str, str], ...]:
+        """The pairs of player specs whose games a bank of ``kind`` takes its positions from, in turn."""
+        return self.pairings
+
+    def describe_kind(self, kind: str, settings: Mapping[str, object]) -> str:
+        """The settings and the kind in a bank's one-line description."""
+        return f"{self.describe(settings)}, {kind}"
+
+    def screen(self, kind: str, states: list[Any]) -> list[bool]:
+        """Which of ``states`` (positions of a game, not over) a bank of ``kind`` solves: a cheap test ahead of
+        :meth:`solve_kind` (every one unless the game says otherwise)."""
+        return [True] * len(states)
+
+    def solve_kind(self, kind: str, state: Any) -> tuple[int, tuple[int, ...], int, tuple[int, ...]] | None:
+        """:meth:`solve` of ``state`` as a bank of ``kind`` labels it, or None when such a bank does not keep it."""
+        raise NotImplementedError
+
     def legend(self, settings: Mapping[str, object]) -> tuple[str, str, str]:
         """What ``grade``'s table says under it of a bank with these settings: what the accuracy counts, what a
         best move is, and what the two blunder columns count."""

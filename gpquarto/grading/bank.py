@@ -18,6 +18,11 @@ without one gets :class:`GenericBank`, over its exact solver (or the generic one
 ``gpquarto grade`` scores players on, and ``"training"`` banks for fitness, whose games never coincide with
 the grade bank's even for equal seeds.
 
+A game may make other *kinds* of bank (``kind``, :meth:`~gpquarto.games.capabilities.GradingBank.kinds`): a bank
+of a kind plays the kind's pairings in turn and takes every position of each game that the game's screen passes
+and its solve keeps (and whose decision matters), in game order, skipping symmetric images of positions already
+taken, until it has enough; it is not balanced over strata. Its default sizes are every size a position may have.
+
 Example::
 
     >>> bank = build_bank(seed=1, positions=3, min_empties=6, max_empties=6)
@@ -163,6 +168,8 @@ class BankParameters:
     game: str = DEFAULT_GAME
     size: int | None = None  # Quixo: 3 or 4 (4 unless told); a game without a size: None
     game_settings: tuple[tuple[str, object], ...] | Mapping[str, object] = ()
+    #: The kind of bank (``""``: the game's default bank; others: see the module docstring).
+    kind: str = ""
     _settings: tuple[tuple[str, object], ...] = field(default=(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -180,9 +187,16 @@ class BankParameters:
         object.__setattr__(self, "_settings", tuple(settings.items()))
         object.__setattr__(self, "rules", settings.get("rules"))
         object.__setattr__(self, "size", settings.get("size"))
-        pairings = self.pairings if self.pairings is not None else bank.pairings
+        if not isinstance(self.kind, str):
+            raise ValueError(f"a bank kind is a word, got {self.kind!r:.40}")
+        if self.kind and self.kind not in bank.kinds(settings):
+            known = ", ".join(bank.kinds(settings)) or "none"
+            raise ValueError(
+                f"no bank of kind {self.kind!r:.40} for {bank.describe(settings)} (kinds besides the default: {known})"
+            )
+        pairings = self.pairings if self.pairings is not None else self.default_pairings(bank)
         object.__setattr__(self, "pairings", tuple((str(a), str(b)) for a, b in pairings))
-        low, high = bank.default_empties(settings)
+        low, high = bank.empties_limits(settings) if self.kind else bank.default_empties(settings)
         min_empties = low if self.min_empties is None else self.min_empties
         max_empties = high if self.max_empties is None else self.max_empties
         object.__setattr__(self, "min_empties", min_empties)
@@ -200,6 +214,10 @@ class BankParameters:
             raise ValueError("a bank needs at least one pairing of players")
         if not self.purpose or not self.purpose.isidentifier():
             raise ValueError(f"a bank purpose is a word such as 'grade' or 'training', got {self.purpose!r}")
+
+    def default_pairings(self, bank: GradingBank) -> tuple[tuple[str, str], ...]:
+        """The pairings of the bank unless told: its kind's, or the game's."""
+        return bank.kind_pairings(self.kind) if self.kind else bank.pairings
 
     @property
     def empties_range(self) -> range:
@@ -227,6 +245,7 @@ class BankParameters:
         (nothing for Quarto, so that Quarto banks keep their cache keys)."""
         return {
             **self.bank.key(self.settings),
+            **({"kind": self.kind} if self.kind else {}),  # the default bank keeps its key
             "format": BANK_FORMAT,
             "seed": self.seed,
             "positions": self.positions,
@@ -307,6 +326,8 @@ class Bank:
     def pairing_of(self, position: BankPosition) -> tuple[str, str]:
         """The two players of the game ``position`` was taken from."""
         pairings = self.parameters.player_pairings
+        if self.parameters.kind:
+            return pairings[position.game % len(pairings)]
         return pairings[(position.game // len(strata(self.parameters))) % len(pairings)]
 
     def describe(self) -> str:
@@ -324,9 +345,10 @@ class Bank:
                 + ")"
             )
         size_word = exact_solver(get_plugin(p.game)).size_word
+        settings = p.bank.describe_kind(p.kind, p.settings) if p.kind else p.bank.describe(p.settings)
         return (
             f"bank: {len(self)} positions{split}, {p.min_empties}-{p.max_empties} {size_word}, "
-            f"{p.bank.describe(p.settings)}, seed {p.seed}, {p.purpose}"
+            f"{settings}, seed {p.seed}, {p.purpose}"
         )
 
 
@@ -372,6 +394,49 @@ def sample_position(plan: tuple) -> str | None:
     return None  # pragma: no cover - the loop meets the end of the game
 
 
+def kind_game_plan(parameters: BankParameters, game: int) -> tuple:
+    """The sampling job of game ``game`` of a bank of a kind: plain data for :func:`screen_game`. Game ``g`` plays
+    the pairings in turn."""
+    pairings = parameters.player_pairings
+    spec_a, spec_b = pairings[game % len(pairings)]
+    seed = derive_seed("bank", parameters.kind, parameters.purpose, parameters.seed, game)
+    return (
+        spec_a,
+        spec_b,
+        seed,
+        parameters.kind,
+        tuple(parameters.empties_range),
+        parameters.game,
+        parameters.settings,
+    )
+
+
+def screen_game(plan: tuple) -> list[str]:
+    """Play the game of ``plan`` (see :func:`kind_game_plan`) and return the texts of its positions, in order, of the
+    asked sizes that the game's screen for the bank's kind passes. Each is screened as the bank stores it: set up
+    from its text."""
+    spec_a, spec_b, seed, kind, sizes, game, settings = plan
+    players = (make_unattended_player(spec_a, game=game), make_unattended_player(spec_b, game=game))
+    record = play_game(players, game=game, settings=settings, seed=seed)
+    size = exact_solver(get_plugin(game)).size
+    rules = get_game(game)
+    states = []
+    for state, _ in record.states():
+        if state.is_over():
+            break
+        if size(state) in sizes:
+            states.append(rules.from_text(state.text(), **settings))
+    passed = grading_bank(game).screen(kind, states)
+    return [state.text() for state, ok in zip(states, passed, strict=True) if ok]
+
+
+def solve_kind_position(job: tuple[str, dict, str, str]) -> tuple[int, tuple[int, ...], int, tuple[int, ...]] | None:
+    """What the game's bank of kind ``kind`` makes of position text ``text`` (None: not kept), for ``job = (game,
+    settings, kind, text)``."""
+    game, settings, kind, text = job
+    return grading_bank(game).solve_kind(kind, get_game(game).from_text(text, **settings))
+
+
 def solve_game_position(job: tuple[str, dict, str]) -> tuple[int, tuple[int, ...], int, tuple[int, ...]]:
     """(value, every action that keeps it, number of legal actions, the best of them where the solver knows
     them) of position text ``text`` of ``game`` under ``settings``, for ``job = (game, settings, text)``."""
@@ -396,6 +461,7 @@ def build_bank(
     game: str = DEFAULT_GAME,
     size: int | None = None,
     game_settings: Mapping[str, object] | None = None,
+    kind: str = "",
     runner: Runner = SERIAL,
     progress: Callable[[int, int], None] | None = None,
 ) -> Bank:
@@ -411,6 +477,7 @@ def build_bank(
         game=game,
         size=size,
         game_settings=game_settings or {},
+        kind=kind,
     )
     return build_bank_for(parameters, runner=runner, progress=progress)
 
@@ -422,6 +489,8 @@ def build_bank_for(
     for pairing in parameters.player_pairings:
         for spec in pairing:
             make_unattended_player(spec, game=parameters.game)  # a bad spec fails here, in one line, before any game
+    if parameters.kind:
+        return _build_kind_bank(parameters, runner=runner, progress=progress)
     began = time.perf_counter()
     cells = strata(parameters)
     wanted = quotas(parameters)
@@ -476,3 +545,48 @@ def build_bank_for(
         key=lambda position: position.game,
     )
     return Bank(parameters, tuple(chosen), time.perf_counter() - began, solved)
+
+
+def _build_kind_bank(
+    parameters: BankParameters, *, runner: Runner, progress: Callable[[int, int], None] | None
+) -> Bank:
+    """A bank of a kind (see the module docstring): games in order, in batches, until it holds enough positions."""
+    began = time.perf_counter()
+    wanted = parameters.positions
+    settings = tuple(parameters.settings.items())
+    kept: list[BankPosition] = []
+    seen: set[Hashable] = set()
+    played = solved = 0
+    batch = 8
+    while len(kept) < wanted:
+        if played >= _GAMES_PER_POSITION * wanted + 100:
+            raise ValueError(
+                f"found only {len(kept)} of {wanted} positions of kind {parameters.kind!r} in {played} games "
+                "(ask for fewer positions or other sizes)"
+            )
+        games = list(range(played, played + batch))
+        played += batch
+        found = runner.map(screen_game, [kind_game_plan(parameters, number) for number in games])
+        fresh = []
+        for number, texts in zip(games, found, strict=True):
+            for text in texts:
+                key = get_game(parameters.game).from_text(text, **parameters.settings).canonical_key()
+                if key not in seen:
+                    seen.add(key)
+                    fresh.append((number, text))
+        jobs = [(parameters.game, parameters.settings, parameters.kind, text) for _, text in fresh]
+        results = runner.map(solve_kind_position, jobs)
+        solved += len(fresh)
+        for (number, text), result in zip(fresh, results, strict=True):
+            if result is None or len(kept) >= wanted:
+                continue
+            value, best_actions, legal, exact = result
+            if decision_matters(value, best_actions, legal):
+                kept.append(
+                    BankPosition(text, value, tuple(best_actions), number, parameters.game, tuple(exact), settings)
+                )
+        if progress is not None:
+            progress(len(kept), wanted)
+        rate = len(kept) / played
+        batch = min(_MAX_BATCH, max(4, math.ceil(1.2 * (wanted - len(kept)) / max(rate, 0.05))))
+    return Bank(parameters, tuple(kept), time.perf_counter() - began, solved)

@@ -40,6 +40,8 @@ def bank_path(parameters: BankParameters, cache_dir: str | os.PathLike[str] | No
     digest = hashlib.sha256(json.dumps(p.to_json(), sort_keys=True).encode()).hexdigest()[:10]
     tag = p.bank.tag(p.settings)
     game = f"{tag}-" if tag else ""
+    if p.kind:
+        game += f"{p.kind}-"
     name = f"bank-{game}{p.purpose}-seed{p.seed}-n{p.positions}-empty{p.min_empties}-{p.max_empties}-{p.rules}-{digest}.json"
     return cache_folder(cache_dir) / "banks" / name
 

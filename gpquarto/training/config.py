@@ -104,6 +104,7 @@ WRITTEN_WHEN_SET = (
     "draw_value_end",
     "rule_transplant_share",
     "parsimony",
+    "accuracy_bank",
 )
 #: Config fields that may change when a run is resumed (they do not change the results of past generations).
 RESUMABLE_CHANGES = ("generations",)
@@ -202,6 +203,10 @@ class EvolutionConfig:
     accuracy_weight: float = 1.0
     accuracy_positions: int = 200
     accuracy_max_empties: int = 8
+    #: The kind of the accuracy term's training bank (:meth:`training_bank`), where the game makes others besides
+    #: its default (Quixo 5x5: ``traps``). Empty, the default, is the game's default bank, is not written and trains
+    #: as the runs saved before it existed; a config without the field reads as empty.
+    accuracy_bank: str = ""
     tactical: bool = True
     lookahead: bool = True
     plugins: tuple[str, ...] = ()
@@ -343,6 +348,10 @@ class EvolutionConfig:
             (self.accuracy_weight >= 0 and math.isfinite(self.accuracy_weight), "accuracy_weight must be >= 0"),
             (self.parsimony >= 0, f"parsimony must be >= 0, got {self.parsimony}"),
             (self.accuracy_positions >= 1, "accuracy_positions must be >= 1"),
+            (
+                not self.accuracy_bank or self.accuracy_weight > 0,
+                f"accuracy_bank {self.accuracy_bank!r:.40} needs the accuracy term (accuracy_weight > 0)",
+            ),
             (6 <= self.accuracy_max_empties <= 10, "accuracy_max_empties must be 6..10"),
             (self.screening_games >= 1 and self.screening_tries >= 1, "screening games and tries must be >= 1"),
             (self.final_games >= 0 and self.final_games % 2 == 0, "final_games must be an even number >= 0"),
@@ -518,6 +527,7 @@ class EvolutionConfig:
             purpose="training",
             game=self.game,
             game_settings=self.game_settings(),
+            kind=self.accuracy_bank,
         )
 
     def library(self) -> LibraryConfig:

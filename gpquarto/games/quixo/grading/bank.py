@@ -13,6 +13,14 @@ its moves: when a move wins by force, the moves that do (value 1; the best are t
 moves lose by force and others do not, the moves not proven lost (value 0, which here means *not lost within the
 horizon*, not a proven draw). The labels are exact for what they claim, but a move not proven lost may still lose
 beyond the horizon, and a move kept as a win may not be the fastest win there is. 5 to 17 blank cubes unless told.
+
+A 5x5 bank of kind ``traps`` (``grade --game quixo --size 5 --bank traps``, the accuracy term's
+``accuracy_bank``) holds only *traps*: positions where some move wins by force within :data:`TACTICAL_PLIES` plies
+and none wins at once. It takes every position of games of :data:`TRAP_PAIRINGS` (any number of blank cubes unless
+told), screens each with :func:`~gpquarto.games.quixo.search.tactics.trap_screen` (compiled with numba when it is
+installed) and labels those that pass as the tactical bank does: the correct moves are the forced wins, the best
+the fastest. A position whose labels show no forced win is not kept (the screen and the proofs agree, so none is
+expected).
 """
 
 from __future__ import annotations
@@ -25,7 +33,7 @@ from gpquarto.games.quixo.board import QuixoBoard
 from gpquarto.games.quixo.game import QUIXO
 from gpquarto.games.quixo.search.solver import SOLVABLE_SIZES
 from gpquarto.games.quixo.search.solver import solve as solve_board
-from gpquarto.games.quixo.search.tactics import proven_outcomes
+from gpquarto.games.quixo.search.tactics import TRAP, proven_outcomes, trap_screen
 
 #: The board a bank is made on unless told (the largest that the solver solves).
 BANK_SIZE = 4
@@ -36,6 +44,10 @@ DEFAULT_3X3_EMPTIES = (2, 5)
 DEFAULT_TACTICAL_EMPTIES = (5, 17)
 #: The horizon of a tactical bank's proofs, in plies (the move itself counts as the first).
 TACTICAL_PLIES = 3
+#: The kind of 5x5 bank that holds only traps, and the games it takes them from (traps come up most often between
+#: random players).
+TRAPS = "traps"
+TRAP_PAIRINGS = (("random", "random"),)
 #: The values of a position for the side to move, as the grade bank stores them.
 WIN, DRAW, LOSS = 1, 0, -1
 
@@ -75,6 +87,25 @@ class QuixoBank(GradingBank):
 
     def tag(self, settings: Mapping[str, object]) -> str:
         return f"{QUIXO.name}{settings['size']}x{settings['size']}"
+
+    def kinds(self, settings: Mapping[str, object]) -> tuple[str, ...]:
+        return (TRAPS,) if tactical(settings) else ()
+
+    def kind_pairings(self, kind: str) -> tuple[tuple[str, str], ...]:
+        return TRAP_PAIRINGS
+
+    def describe_kind(self, kind: str, settings: Mapping[str, object]) -> str:
+        words = f"{QUIXO.name} {settings['size']}x{settings['size']} {settings['rules']} rules"
+        return (
+            f"{words}, traps: a move wins by force within {TACTICAL_PLIES} plies, none at once (tactical, not solved)"
+        )
+
+    def screen(self, kind: str, states: list[QuixoBoard]) -> list[bool]:
+        return [trap_screen(state) == TRAP for state in states]
+
+    def solve_kind(self, kind: str, state: QuixoBoard) -> tuple[int, tuple[int, ...], int, tuple[int, ...]] | None:
+        solved = tactical_solve(state)
+        return solved if solved[0] == WIN else None
 
     def legend(self, settings: Mapping[str, object]) -> tuple[str, str, str]:
         if not tactical(settings):

@@ -18,11 +18,16 @@ before any is searched deeper.
 
 from __future__ import annotations
 
+import functools
+
 from gpquarto.games.quixo.board import QuixoBoard, QuixoRules
 from gpquarto.games.quixo.playout import repetition_window
 from gpquarto.games.quixo.tables import tables
 
 WON, UNKNOWN, LOST = 1, 0, -1
+#: What :func:`trap_screen` says of a position: a win at once, a trap (a forced win within three plies, none at
+#: once), neither (the values of :mod:`gpquarto.games.quixo.search.trap_kernels`).
+NOTHING, WIN_IN_ONE, TRAP = 0, 1, 2
 
 
 class _Prover:
@@ -107,3 +112,70 @@ def proven_outcomes(board: QuixoBoard, plies: int) -> dict[int, int]:
                 break
         outcomes[action] = outcome
     return outcomes
+
+
+def trap_screen(board: QuixoBoard, compiled: bool | None = None) -> int:
+    """What :func:`proven_outcomes` at three plies would show of ``board`` (not over), cheaply:
+    :data:`WIN_IN_ONE` when a move wins at once, :data:`TRAP` when none does but some move wins by force within
+    three plies, else :data:`NOTHING` (see :mod:`gpquarto.games.quixo.search.trap_kernels`). ``compiled`` None: numba when it is
+    installed; False: the interpreter (the same answers)."""
+    from gpquarto.games.quixo.search import trap_kernels
+
+    if board.is_over():
+        raise ValueError("the game is over: there are no moves to screen")
+    own, other = (board.x_mask, board.o_mask) if board.player == 0 else (board.o_mask, board.x_mask)
+    plies_left = board.ply_limit - len(board.history)
+    course = QuixoRules(board.rules) is QuixoRules.COURSE
+    if compiled is None:
+        compiled = trap_kernels.COMPILED
+    if compiled:
+        import numpy
+
+        actions, push, lines, masks = _compiled_tables(board.size)
+        window = numpy.array(repetition_window(board), dtype=numpy.int64)
+        return int(
+            trap_kernels.screen(
+                own,
+                other,
+                board.player,
+                plies_left,
+                board.repetitions,
+                window,
+                board.size,
+                course,
+                actions,
+                push,
+                lines,
+                masks,
+            )
+        )
+    table = tables(board.size)
+    masks = (table.row_starts, table.col_starts, table.main, table.anti)
+    return _pure_screen()(
+        own,
+        other,
+        board.player,
+        plies_left,
+        board.repetitions,
+        repetition_window(board),
+        board.size,
+        course,
+        table.actions,
+        table.push,
+        table.lines,
+        masks,
+    )
+
+
+@functools.cache
+def _pure_screen():
+    from gpquarto.games.quixo.search import trap_kernels
+
+    return trap_kernels.pure()
+
+
+def _compiled_tables(size: int):
+    """The board's tables as numpy arrays, as :mod:`gpquarto.games.quixo.compiled` lays them out."""
+    from gpquarto.games.quixo import compiled
+
+    return compiled._ARRAYS[size]
