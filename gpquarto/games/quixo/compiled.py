@@ -118,6 +118,12 @@ if AVAILABLE:
     _ARRAYS = {n: _arrays(n) for n in (3, 4, 5)}
 
 
+def table_arrays(size: int) -> tuple:
+    """The move tables of the ``size`` board as the compiled kernels take them: numpy arrays of the actions, their
+    pushes, the lines and the line masks. Only where numba is installed (:data:`AVAILABLE`)."""
+    return _ARRAYS[size]
+
+
 def random_playouts(board: QuixoBoard | QuixoView, games: int, seed: int | None = None) -> np.ndarray:
     """Play ``games`` random games from ``board`` (unchanged); return an int8 array of the winning seats (-1 for a
     draw). Compiled with numba when it is installed, else the pure-Python playout game by game."""

@@ -178,4 +178,4 @@ def _compiled_tables(size: int):
     """The board's tables as numpy arrays, as :mod:`gpquarto.games.quixo.compiled` lays them out."""
     from gpquarto.games.quixo import compiled
 
-    return compiled._ARRAYS[size]
+    return compiled.table_arrays(size)
