@@ -18,6 +18,8 @@ import types
 from collections.abc import Callable
 from typing import Any
 
+from gpquarto.games.quixo.tables import mask_has_line
+
 try:
     import numba
 except ImportError:  # pragma: no cover - depends on the installed extras
@@ -33,16 +35,8 @@ def _jit(function: Callable[..., Any]) -> Any:
     return numba.njit(cache=True)(function) if COMPILED else function
 
 
-@_jit
-def _has_line(mask, n, row_starts, col_starts, main, anti):
-    """:func:`~gpquarto.games.quixo.tables.mask_has_line`, here so that the screen's helpers compile together."""
-    pairs = mask & (mask >> 1)
-    if pairs & (pairs >> (n - 2)) & (mask >> 2) & row_starts:
-        return True
-    pairs = mask & (mask >> n)
-    if pairs & (pairs >> (n * (n - 2))) & (mask >> (2 * n)) & col_starts:
-        return True
-    return (mask & main) == main or (mask & anti) == anti
+#: :func:`~gpquarto.games.quixo.tables.mask_has_line`, compiled with the screen's other helpers.
+_has_line = _jit(mask_has_line)
 
 
 @_jit
