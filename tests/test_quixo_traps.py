@@ -103,12 +103,12 @@ def test_the_screen_counts_repetitions_as_the_proofs_do(monkeypatch):
 
 @pytest.fixture(scope="module")
 def traps():
-    """A 10-trap grade bank (seed 1)."""
-    return build_bank(game="quixo", size=5, seed=1, positions=10, kind=TRAPS)
+    """A 5-trap grade bank (seed 1)."""
+    return build_bank(game="quixo", size=5, seed=1, positions=5, kind=TRAPS)
 
 
 def test_every_position_of_the_trap_bank_is_a_trap_by_brute_force(traps):
-    assert len(traps) == 10
+    assert len(traps) == 5
     for position in traps:
         board = position.board()
         outcomes = brute_outcomes(board, TACTICAL_PLIES)
@@ -117,15 +117,15 @@ def test_every_position_of_the_trap_bank_is_a_trap_by_brute_force(traps):
         assert position.value == WIN and set(position.best_actions) == wins, position.text
         fastest = min(outcomes[action] for action in wins)
         assert set(position.exact_actions) == {action for action in wins if outcomes[action] == fastest}
-    assert len({position.board().canonical_key() for position in traps}) == 10
+    assert len({position.board().canonical_key() for position in traps}) == 5
 
 
 def test_the_trap_bank_is_reproducible_and_the_pure_screen_makes_the_same(traps, monkeypatch):
-    assert build_bank(game="quixo", size=5, seed=1, positions=10, kind=TRAPS) == traps
-    other = build_bank(game="quixo", size=5, seed=2, positions=10, kind=TRAPS)
+    assert build_bank(game="quixo", size=5, seed=1, positions=5, kind=TRAPS) == traps
+    other = build_bank(game="quixo", size=5, seed=2, positions=5, kind=TRAPS)
     assert [position.text for position in other] != [position.text for position in traps]
     monkeypatch.setattr(trap_kernels, "COMPILED", False)
-    assert build_bank(game="quixo", size=5, seed=1, positions=10, kind=TRAPS) == traps
+    assert build_bank(game="quixo", size=5, seed=1, positions=5, kind=TRAPS) == traps
     assert "traps: a move wins by force within 3 plies, none at once" in traps.describe()
     assert traps.pairing_of(traps.positions[0]) == ("random", "random")
     assert all(tactical_solve(position.board())[:2] == (position.value, position.best_actions) for position in traps)
@@ -134,7 +134,7 @@ def test_the_trap_bank_is_reproducible_and_the_pure_screen_makes_the_same(traps,
 def test_the_trap_bank_is_the_same_with_numba_disabled(traps):
     script = (
         "import json; from gpquarto.grading.bank import build_bank; "
-        "bank = build_bank(game='quixo', size=5, seed=1, positions=10, kind='traps'); "
+        "bank = build_bank(game='quixo', size=5, seed=1, positions=5, kind='traps'); "
         "print(json.dumps([[p.text, list(p.best_actions), list(p.exact_actions)] for p in bank]))"
     )
     done = subprocess.run(
@@ -150,10 +150,10 @@ def test_the_trap_bank_is_the_same_with_numba_disabled(traps):
 
 
 def test_the_trap_bank_is_cached_under_its_own_key(traps, tmp_path):
-    parameters = BankParameters(game="quixo", size=5, seed=1, positions=10, kind=TRAPS)
+    parameters = BankParameters(game="quixo", size=5, seed=1, positions=5, kind=TRAPS)
     assert parameters.to_json()["kind"] == TRAPS
     assert (parameters.min_empties, parameters.max_empties) == (0, 24)
-    default = BankParameters(game="quixo", size=5, seed=1, positions=10)
+    default = BankParameters(game="quixo", size=5, seed=1, positions=5)
     assert "kind" not in default.to_json() and bank_path(default) != bank_path(parameters)
     assert "traps" in bank_path(parameters).name
     built = load_or_build_bank(parameters, cache_dir=tmp_path)

@@ -354,8 +354,8 @@ def test_a_game_needing_no_worker_is_answered_while_the_workers_start(tmp_path, 
 
 def test_a_random_game_answers_at_once_while_abusive_requests_run(tmp_path):
     # a 2 s limit (the searches run to it on each decision) keeps the games in flight while the random games are
-    # timed, and a watch budget of 6 s ends each of them soon after (the player to move forfeits)
-    process, base = start_server(tmp_path, "--time-limit", "2", "--watch-seconds", "6", "--workers", "4")
+    # timed, and a watch budget of 4 s ends each of them soon after (the player to move forfeits)
+    process, base = start_server(tmp_path, "--time-limit", "2", "--watch-seconds", "4", "--workers", "4")
     try:
         results: list[int] = []
         durations: list[float] = []
@@ -384,7 +384,7 @@ def test_a_random_game_answers_at_once_while_abusive_requests_run(tmp_path):
         for thread in threads:
             thread.join(timeout=160)
         assert results == [200] * len(ABUSE)
-        # each game ended within its budget of 6 s and the decision under way (at most the 2 s limit): by a
+        # each game ended within its budget of 4 s and the decision under way (at most the 2 s limit): by a
         # forfeit, or by itself when its players were quick
         assert max(durations) < 20, durations
         assert max(latencies) < 1.0, latencies
