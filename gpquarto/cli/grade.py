@@ -7,11 +7,10 @@ positions lost), the forfeits and the time per decision (the README's section 2 
 
 With ``--game quixo`` the bank holds 4x4 positions (``--size 3`` for the small board) from games between Quixo zoo
 players, graded against the board's exact solution; a column says how often the move was also the best one (the
-fastest win or the slowest loss), and the columns by empty squares count blank cubes. ``--size 5`` grades on a
-tactical bank (moves proven to win or lose within a few plies, not an exact solution: see
-:mod:`gpquarto.games.quixo.grading.bank`); its description says so. ``--bank KIND`` grades on another kind of
-bank the game makes (``--game quixo --size 5 --bank traps``: only positions where a move wins by force within 3
-plies and none at once).
+fastest win or the slowest loss), and the columns by empty squares count blank cubes. A game's bank may grade
+by something other than an exact solution, on a board that is not solved; its description and the legend under the
+table say what. ``--bank KIND`` grades on another kind of bank the game makes
+(:meth:`~gpquarto.games.capabilities.GradingBank.kinds`).
 """
 
 from __future__ import annotations
@@ -73,8 +72,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--bank",
         default="",
         metavar="KIND",
-        help="another kind of bank the game makes besides its default (quixo 5x5: traps, positions where a move "
-        "wins by force within 3 plies and none at once; default: the game's default bank)",
+        help="another kind of bank the game makes besides its default (an unknown kind is refused with the list of "
+        "the game's kinds; default: the game's default bank)",
     )
     parser.add_argument(
         "--cache-dir",

@@ -142,7 +142,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=None,
         metavar="P",
         help="rule genomes: score taken off per node of the genome, in the fitness, racing and the final choice "
-        "(score - P x size), a bias towards short rule lists (default 0.0002 for Quarto, 0 for other games)",
+        "(score - P x size), a bias towards short rule lists (default: the game's training defaults; 0: off)",
     )
     parser.add_argument(
         "--accuracy-weight",
@@ -173,8 +173,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=None,
         metavar="KIND",
         help="the kind of training bank of the accuracy term, where the game makes others besides its default "
-        "(quixo 5x5: traps, positions where a move wins by force within 3 plies and none at once; default: the "
-        "game's default bank)",
+        "(an unknown kind is refused with the list of the game's kinds; default: the game's default bank)",
     )
     parser.add_argument(
         "--final-games",

@@ -204,8 +204,8 @@ class EvolutionConfig:
     accuracy_positions: int = 200
     accuracy_max_empties: int = 8
     #: The kind of the accuracy term's training bank (:meth:`training_bank`), where the game makes others besides
-    #: its default (Quixo 5x5: ``traps``). Empty, the default, is the game's default bank, is not written and trains
-    #: as the runs saved before it existed; a config without the field reads as empty.
+    #: its default (:meth:`~gpquarto.games.capabilities.GradingBank.kinds`). Empty, the default, is the game's default
+    #: bank, is not written and trains as the runs saved before it existed; a config without the field reads as empty.
     accuracy_bank: str = ""
     tactical: bool = True
     lookahead: bool = True
