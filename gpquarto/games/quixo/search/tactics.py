@@ -117,8 +117,8 @@ def proven_outcomes(board: QuixoBoard, plies: int) -> dict[int, int]:
 def trap_screen(board: QuixoBoard, compiled: bool | None = None) -> int:
     """What :func:`proven_outcomes` at three plies would show of ``board`` (not over), cheaply:
     :data:`WIN_IN_ONE` when a move wins at once, :data:`TRAP` when none does but some move wins by force within
-    three plies, else :data:`NOTHING` (see :mod:`gpquarto.games.quixo.search.trap_kernels`). ``compiled`` None: numba when it is
-    installed; False: the interpreter (the same answers)."""
+    three plies, else :data:`NOTHING` (see :mod:`gpquarto.games.quixo.search.trap_kernels`). ``compiled`` None:
+    numba when it is installed; False: the interpreter (the same answers)."""
     from gpquarto.games.quixo.search import trap_kernels
 
     if board.is_over():
